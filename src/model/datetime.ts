@@ -1,0 +1,172 @@
+import { TableKitError } from "./errors.js";
+
+/** 100 ns ticks in one millisecond, one second and one day. */
+const TICKS_PER_MS = 10_000n;
+const TICKS_PER_SECOND = 10_000_000n;
+const TICKS_PER_DAY = 864_000_000_000n;
+/** .NET ticks at 1970-01-01T00:00:00Z. */
+export const UNIX_EPOCH_TICKS = 621_355_968_000_000_000n;
+/** .NET `DateTime.MaxValue.Ticks`: 9999-12-31T23:59:59.9999999Z. */
+export const MAX_TICKS = 3_155_378_975_999_999_999n;
+
+const ISO_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** Days from 0001-01-01 to the given proleptic Gregorian date (Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  // 719162 = days from 0001-01-01 to 1970-01-01; Hinnant's epoch is 1970-01-01 minus 719468 days.
+  return era * 146097 + doe - 719468 + 719162;
+}
+
+function civilFromDays(daysSince0001: number): [number, number, number] {
+  const z = daysSince0001 - 719162 + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return [year, month, day];
+}
+
+const pad = (n: number | bigint, width: number) => n.toString().padStart(width, "0");
+
+let lastNowTicks = 0n;
+
+/**
+ * An instant in UTC with the Table service's full 100 ns precision (a JS `Date` keeps only
+ * milliseconds). Immutable; stored as .NET ticks (100 ns units since 0001-01-01T00:00:00Z).
+ *
+ * @example DateTime.parse("2026-11-22T02:49:12.9327936Z").ticks // 639_... exact
+ */
+export class DateTime {
+  static readonly MIN = new DateTime(0n);
+  static readonly MAX = new DateTime(MAX_TICKS);
+
+  private constructor(readonly ticks: bigint) {}
+
+  /** From .NET ticks; throws OutOfRangeInput outside 0001-01-01 .. 9999-12-31T23:59:59.9999999Z. */
+  static fromTicks(ticks: bigint): DateTime {
+    if (typeof ticks !== "bigint" || ticks < 0n || ticks > MAX_TICKS) {
+      throw new TableKitError("OutOfRangeInput", `DateTime ticks ${String(ticks)} are outside 0..${MAX_TICKS}`);
+    }
+    return new DateTime(ticks);
+  }
+
+  static fromDate(date: Date): DateTime {
+    const ms = date.getTime();
+    if (!Number.isFinite(ms)) throw new TableKitError("InvalidInput", "Invalid Date");
+    return DateTime.fromTicks(UNIX_EPOCH_TICKS + BigInt(ms) * TICKS_PER_MS);
+  }
+
+  /** From milliseconds since the Unix epoch, fractional milliseconds included (to 100 ns). */
+  static fromEpochMilliseconds(ms: number): DateTime {
+    if (!Number.isFinite(ms)) throw new TableKitError("InvalidInput", `Invalid epoch milliseconds ${ms}`);
+    const whole = Math.floor(ms);
+    const frac = Math.round((ms - whole) * 10_000);
+    return DateTime.fromTicks(UNIX_EPOCH_TICKS + BigInt(whole) * TICKS_PER_MS + BigInt(frac));
+  }
+
+  /**
+   * Parses ISO 8601 (`2026-11-22T02:49:12.9327936Z`, up to 7 fractional digits, `Z` or `±hh:mm`;
+   * no zone means UTC). Throws InvalidInput on anything else.
+   */
+  static parse(text: string): DateTime {
+    const m = typeof text === "string" ? ISO_PATTERN.exec(text) : null;
+    if (!m) throw new TableKitError("InvalidInput", `Not an ISO 8601 date-time: ${JSON.stringify(text)}`);
+    const [, ys, mos, ds, hs, mis, ss, fs, zone] = m;
+    const year = Number(ys);
+    const month = Number(mos);
+    const day = Number(ds);
+    const hour = Number(hs);
+    const minute = Number(mis);
+    const second = ss === undefined ? 0 : Number(ss);
+    const daysInMonth = month >= 1 && month <= 12 ? civilDaysInMonth(year, month) : 0;
+    if (year < 1 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
+      throw new TableKitError("InvalidInput", `Not a valid date-time: ${JSON.stringify(text)}`);
+    }
+    let ticks =
+      BigInt(daysFromCivil(year, month, day)) * TICKS_PER_DAY +
+      BigInt(hour * 3600 + minute * 60 + second) * TICKS_PER_SECOND +
+      BigInt((fs ?? "").padEnd(7, "0"));
+    if (zone && zone !== "Z") {
+      const sign = zone[0] === "-" ? -1n : 1n;
+      const offsetMinutes = BigInt(Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+      ticks -= sign * offsetMinutes * 60n * TICKS_PER_SECOND;
+    }
+    return DateTime.fromTicks(ticks);
+  }
+
+  /** The current instant, strictly increasing within this process (sub-millisecond resolution). */
+  static now(): DateTime {
+    const ms = performance.timeOrigin + performance.now();
+    let ticks = UNIX_EPOCH_TICKS + BigInt(Math.floor(ms * 10_000));
+    if (ticks <= lastNowTicks) ticks = lastNowTicks + 1n;
+    lastNowTicks = ticks;
+    return new DateTime(ticks);
+  }
+
+  /** Milliseconds since the Unix epoch, truncated toward earlier instants. */
+  get epochMilliseconds(): number {
+    const t = this.ticks - UNIX_EPOCH_TICKS;
+    const q = t / TICKS_PER_MS;
+    return Number(t < 0n && t % TICKS_PER_MS !== 0n ? q - 1n : q);
+  }
+
+  /** The 100 ns units after the whole millisecond (0..9999), lost by `toDate()`. */
+  get subMillisecondTicks(): number {
+    const r = (this.ticks - UNIX_EPOCH_TICKS) % TICKS_PER_MS;
+    return Number(r < 0n ? r + TICKS_PER_MS : r);
+  }
+
+  /** A JS Date (millisecond precision: the sub-millisecond part is dropped). */
+  toDate(): Date {
+    return new Date(this.epochMilliseconds);
+  }
+
+  /** ISO 8601 in UTC with exactly seven fractional digits, as the Table service writes it. */
+  toISOString(): string {
+    const days = this.ticks / TICKS_PER_DAY;
+    const rest = this.ticks % TICKS_PER_DAY;
+    const [y, mo, d] = civilFromDays(Number(days));
+    const seconds = rest / TICKS_PER_SECOND;
+    const frac = rest % TICKS_PER_SECOND;
+    const h = seconds / 3600n;
+    const mi = (seconds % 3600n) / 60n;
+    const s = seconds % 60n;
+    return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(frac, 7)}Z`;
+  }
+
+  toJSON(): string {
+    return this.toISOString();
+  }
+
+  toString(): string {
+    return this.toISOString();
+  }
+
+  compare(other: DateTime): -1 | 0 | 1 {
+    return this.ticks < other.ticks ? -1 : this.ticks > other.ticks ? 1 : 0;
+  }
+
+  equals(other: unknown): boolean {
+    return other instanceof DateTime && other.ticks === this.ticks;
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `DateTime(${this.toISOString()})`;
+  }
+}
+
+function civilDaysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}

@@ -1,0 +1,77 @@
+import type { DateTime } from "./datetime.js";
+import { type PropertyInput, type PropertyOutput, type TypedValue, fromTypedValue, toTypedValue } from "./edm.js";
+
+/** The two keys every entity has. */
+export interface EntityKeys {
+  partitionKey: string;
+  rowKey: string;
+}
+
+/** An entity as callers write it: keys plus any properties (`@azure/data-tables`' `TableEntity`). */
+export type TableEntity<T extends object = Record<string, PropertyInput>> = T & EntityKeys;
+
+/** An entity as reads return it: with the store-maintained `etag` and `timestamp` (7 fractional digits). */
+export type TableEntityResult<T extends object = Record<string, PropertyOutput>> = T &
+  Partial<EntityKeys> & {
+    etag: string;
+    timestamp?: string;
+  };
+
+/** An entity after validation: keys and typed properties, in the caller's property order. */
+export interface NormalizedEntity {
+  readonly partitionKey: string;
+  readonly rowKey: string;
+  readonly properties: ReadonlyMap<string, TypedValue>;
+}
+
+/** An entity as a backend stores and returns it. */
+export interface StoredEntity extends NormalizedEntity {
+  readonly etag: string;
+  readonly timestamp: DateTime;
+}
+
+/** Names in a caller's entity object that are metadata, not properties (`@azure/data-tables` shape). */
+export const METADATA_NAMES: ReadonlySet<string> = new Set(["partitionKey", "rowKey", "etag", "timestamp"]);
+/** System property names; a custom property may not use them. */
+export const SYSTEM_PROPERTY_NAMES: ReadonlySet<string> = new Set(["PartitionKey", "RowKey", "Timestamp"]);
+
+/** Converts typed properties (without limit checks) — used by backends decoding what they stored. */
+export function typedProperties(entity: Record<string, unknown>): Map<string, TypedValue> {
+  const out = new Map<string, TypedValue>();
+  for (const name of Object.keys(entity)) {
+    if (METADATA_NAMES.has(name)) continue;
+    const tv = toTypedValue(name, entity[name] as PropertyInput);
+    if (tv) out.set(name, tv);
+  }
+  return out;
+}
+
+/**
+ * The caller-facing object for a stored entity. `select`, when given, limits the properties
+ * returned; a selected property the entity lacks comes back as `null` (as the service does).
+ */
+export function toEntityResult(entity: StoredEntity, select?: readonly string[]): TableEntityResult {
+  const out: Record<string, unknown> = {};
+  const set = (name: string, value: unknown) => {
+    if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
+    else out[name] = value;
+  };
+  if (!select) {
+    out.partitionKey = entity.partitionKey;
+    out.rowKey = entity.rowKey;
+    for (const [name, tv] of entity.properties) set(name, fromTypedValue(tv));
+  } else {
+    for (const name of select) {
+      if (name === "PartitionKey" || name === "partitionKey") out.partitionKey = entity.partitionKey;
+      else if (name === "RowKey" || name === "rowKey") out.rowKey = entity.rowKey;
+      else if (name === "Timestamp" || name === "timestamp") continue;
+      else {
+        const tv = entity.properties.get(name);
+        set(name, tv ? fromTypedValue(tv) : null);
+      }
+    }
+  }
+  out.etag = entity.etag;
+  out.timestamp = entity.timestamp.toISOString();
+  return out as TableEntityResult;
+}

@@ -1,0 +1,88 @@
+/**
+ * The one error class of tablekit. Callers branch on `err.code`; codes mirror the Azure Table
+ * service's own so code written against Azure keeps working. Every code is listed in docs/errors.md.
+ */
+
+/** Every stable error code, with the HTTP status the Table service answers it with. */
+export const ERROR_STATUS = {
+  // Entities and tables
+  EntityAlreadyExists: 409,
+  TableAlreadyExists: 409,
+  UpdateConditionNotSatisfied: 412,
+  ResourceNotFound: 404,
+  TableNotFound: 404,
+  TableBeingDeleted: 409,
+  // Bad input
+  InvalidInput: 400,
+  InvalidResourceName: 400,
+  InvalidValueType: 400,
+  OutOfRangeInput: 400,
+  KeyValueTooLarge: 400,
+  PropertyNameInvalid: 400,
+  PropertyNameTooLong: 400,
+  PropertyValueTooLarge: 400,
+  TooManyProperties: 400,
+  EntityTooLarge: 400,
+  DuplicatePropertiesSpecified: 400,
+  // Entity group transactions
+  InvalidDuplicateRow: 400,
+  CommandsInBatchActOnDifferentPartitions: 400,
+  // $filter
+  InvalidFilter: 400,
+  // Client side
+  InvalidContinuationToken: 400,
+  InvalidStoreUrl: 400,
+  NotSupported: 501,
+  Aborted: 499,
+  OperationTimedOut: 500,
+  ServerBusy: 503,
+  ConcurrencyRetriesExhausted: 409,
+  BackendError: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface TableKitErrorOptions {
+  /** The failing operation's 0-based index, for an entity group transaction. */
+  index?: number;
+  /** Position (0-based offset) in a `$filter` expression, for filter syntax errors. */
+  position?: number;
+  /** The backend's original error. */
+  cause?: unknown;
+  /** Extra structured details (the limit crossed, the offending property, ...). */
+  details?: Record<string, unknown>;
+}
+
+export class TableKitError extends Error {
+  override readonly name = "TableKitError";
+  readonly code: ErrorCode;
+  /** The HTTP status the Table service answers this code with. */
+  readonly status: number;
+  readonly index: number | undefined;
+  readonly position: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: TableKitErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.index = options.index;
+    this.position = options.position;
+    this.details = options.details;
+  }
+
+  /** A copy of this error tagged with the index of the transaction action that caused it. */
+  withIndex(index: number): TableKitError {
+    return new TableKitError(this.code, `${index}:${this.message}`, {
+      index,
+      position: this.position,
+      details: this.details,
+      cause: this.cause ?? this,
+    });
+  }
+}
+
+/** True when `err` is a TableKitError, optionally with one of the given codes. */
+export function isTableKitError(err: unknown, ...codes: ErrorCode[]): err is TableKitError {
+  return err instanceof TableKitError && (codes.length === 0 || codes.includes(err.code));
+}

@@ -1,0 +1,170 @@
+import { TableKitError } from "./errors.js";
+import type { TypedValue } from "./edm.js";
+import { toTypedValue, type PropertyInput } from "./edm.js";
+import { METADATA_NAMES, type NormalizedEntity, SYSTEM_PROPERTY_NAMES } from "./entity.js";
+import type { Limits } from "./limits.js";
+
+/** C# identifier rules, which the Table service asks property names to follow. */
+const PROPERTY_NAME_PATTERN = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*$/u;
+
+export type KeyName = "PartitionKey" | "RowKey";
+
+/** Size of a string in bytes of the given encoding. */
+export function encodedLength(s: string, encoding: "utf16" | "utf8"): number {
+  return encoding === "utf16" ? s.length * 2 : Buffer.byteLength(s, "utf8");
+}
+
+export function validateTableName(name: unknown, limits: Limits): string {
+  if (typeof name !== "string" || !limits.tableNamePattern.test(name)) {
+    throw new TableKitError(
+      "InvalidResourceName",
+      `Table name ${JSON.stringify(name)} is invalid: it must match ${limits.tableNamePattern}`,
+      { details: { tableName: name } },
+    );
+  }
+  if (limits.reservedTableNames.includes(name.toLowerCase())) {
+    throw new TableKitError("InvalidResourceName", `Table name '${name}' is reserved`, { details: { tableName: name } });
+  }
+  return name;
+}
+
+/** Checks a PartitionKey or RowKey against the backend's rules and returns it. */
+export function validateKey(kind: KeyName, value: unknown, limits: Limits): string {
+  if (typeof value !== "string") {
+    throw new TableKitError("InvalidInput", `${kind} must be a string, got ${value === null ? "null" : typeof value}`, {
+      details: { key: kind },
+    });
+  }
+  if (!value.isWellFormed()) {
+    throw new TableKitError("InvalidInput", `${kind} contains an unpaired surrogate`, { details: { key: kind } });
+  }
+  const bad = limits.forbiddenKeyCharacters.exec(value);
+  if (bad) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+    throw new TableKitError(
+      "OutOfRangeInput",
+      `${kind} contains a forbidden character U+${code} at position ${bad.index}`,
+      { details: { key: kind, position: bad.index } },
+    );
+  }
+  const size = encodedLength(value, limits.keyEncoding);
+  if (size > limits.maxKeyBytes) {
+    throw new TableKitError(
+      "KeyValueTooLarge",
+      `${kind} is ${size} bytes (${limits.keyEncoding}); the limit is ${limits.maxKeyBytes}`,
+      { details: { key: kind, size, limit: limits.maxKeyBytes } },
+    );
+  }
+  return value;
+}
+
+/** Checks a property name; returns it. */
+export function validatePropertyName(name: string, limits: Limits): string {
+  if (name.length > limits.maxPropertyNameLength) {
+    throw new TableKitError(
+      "PropertyNameTooLong",
+      `Property name '${name.slice(0, 40)}…' is ${name.length} characters; the limit is ${limits.maxPropertyNameLength}`,
+      { details: { property: name } },
+    );
+  }
+  if (!PROPERTY_NAME_PATTERN.test(name) || SYSTEM_PROPERTY_NAMES.has(name)) {
+    throw new TableKitError("PropertyNameInvalid", `Property name ${JSON.stringify(name)} is invalid`, {
+      details: { property: name },
+    });
+  }
+  return name;
+}
+
+/** Checks one typed value against the limits (sizes, DateTime range, well-formed strings). */
+export function validateValue(name: string, tv: TypedValue, limits: Limits): void {
+  if (tv.type === "String") {
+    if (!tv.value.isWellFormed()) {
+      throw new TableKitError("InvalidInput", `Property '${name}' contains an unpaired surrogate`, {
+        details: { property: name },
+      });
+    }
+    if (tv.value.length * 2 > limits.maxStringBytes) {
+      throw tooLarge(name, tv.value.length * 2, limits.maxStringBytes);
+    }
+  } else if (tv.type === "Binary" && tv.value.byteLength > limits.maxBinaryBytes) {
+    throw tooLarge(name, tv.value.byteLength, limits.maxBinaryBytes);
+  } else if (
+    tv.type === "DateTime" &&
+    (tv.value.ticks < limits.minDateTimeTicks || tv.value.ticks > limits.maxDateTimeTicks)
+  ) {
+    throw new TableKitError("OutOfRangeInput", `Property '${name}': ${tv.value.toISOString()} is outside the DateTime range`, {
+      details: { property: name },
+    });
+  }
+}
+
+function tooLarge(name: string, size: number, limit: number): TableKitError {
+  return new TableKitError("PropertyValueTooLarge", `Property '${name}' is ${size} bytes; the limit is ${limit}`, {
+    details: { property: name, size, limit },
+  });
+}
+
+/**
+ * Size of an entity by the Table service's formula:
+ * 4 + 2·len(PartitionKey + RowKey) + Σ (8 + 2·len(name) + sizeof(value)), where sizeof is
+ * String 4 + 2·chars, Binary 4 + bytes, DateTime/Double/Int64 8, Guid 16, Int32 4, Boolean 1.
+ */
+export function entitySize(entity: NormalizedEntity): number {
+  let size = 4 + 2 * (entity.partitionKey.length + entity.rowKey.length);
+  for (const [name, tv] of entity.properties) size += 8 + 2 * name.length + valueSize(tv);
+  return size;
+}
+
+function valueSize(tv: TypedValue): number {
+  switch (tv.type) {
+    case "String":
+      return 4 + 2 * tv.value.length;
+    case "Binary":
+      return 4 + tv.value.byteLength;
+    case "Guid":
+      return 16;
+    case "Int32":
+      return 4;
+    case "Boolean":
+      return 1;
+    default:
+      return 8;
+  }
+}
+
+/**
+ * Validates and normalizes a caller's entity: keys, property names, typed values, property count
+ * and entity size. Throws the matching TableKitError; nothing is written when it throws.
+ */
+export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEntity {
+  if (typeof entity !== "object" || entity === null || Array.isArray(entity)) {
+    throw new TableKitError("InvalidInput", "An entity must be an object with partitionKey and rowKey");
+  }
+  const record = entity as Record<string, unknown>;
+  const partitionKey = validateKey("PartitionKey", record.partitionKey, limits);
+  const rowKey = validateKey("RowKey", record.rowKey, limits);
+  const properties = new Map<string, TypedValue>();
+  for (const name of Object.keys(record)) {
+    if (METADATA_NAMES.has(name)) continue;
+    validatePropertyName(name, limits);
+    const tv = toTypedValue(name, record[name] as PropertyInput);
+    if (!tv) continue;
+    validateValue(name, tv, limits);
+    properties.set(name, tv);
+  }
+  if (properties.size > limits.maxProperties) {
+    throw new TableKitError(
+      "TooManyProperties",
+      `The entity has ${properties.size} properties; the limit is ${limits.maxProperties}`,
+      { details: { count: properties.size, limit: limits.maxProperties } },
+    );
+  }
+  const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
+  const size = entitySize(normalized);
+  if (size > limits.maxEntityBytes) {
+    throw new TableKitError("EntityTooLarge", `The entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`, {
+      details: { size, limit: limits.maxEntityBytes },
+    });
+  }
+  return normalized;
+}
