@@ -28,7 +28,9 @@ function civilFromDays(daysSince0001: number): [number, number, number] {
   const z = daysSince0001 - 719162 + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -56,7 +58,10 @@ export class DateTime {
   /** From .NET ticks; throws OutOfRangeInput outside 0001-01-01 .. 9999-12-31T23:59:59.9999999Z. */
   static fromTicks(ticks: bigint): DateTime {
     if (typeof ticks !== "bigint" || ticks < 0n || ticks > MAX_TICKS) {
-      throw new TableKitError("OutOfRangeInput", `DateTime ticks ${String(ticks)} are outside 0..${MAX_TICKS}`);
+      throw new TableKitError(
+        "OutOfRangeInput",
+        `DateTime ticks ${String(ticks)} are outside 0..${MAX_TICKS}`,
+      );
     }
     return new DateTime(ticks);
   }

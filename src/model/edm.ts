@@ -2,7 +2,16 @@ import { DateTime } from "./datetime.js";
 import { TableKitError } from "./errors.js";
 
 /** The eight EDM types of the Table service. */
-export const EDM_TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"] as const;
+export const EDM_TYPES = [
+  "String",
+  "Int32",
+  "Int64",
+  "Double",
+  "Boolean",
+  "DateTime",
+  "Guid",
+  "Binary",
+] as const;
 export type EdmType = (typeof EDM_TYPES)[number];
 
 /**
@@ -78,7 +87,9 @@ export function isInt32Number(n: number): boolean {
 }
 
 function invalid(name: string, message: string): TableKitError {
-  return new TableKitError("InvalidValueType", `Property '${name}': ${message}`, { details: { property: name } });
+  return new TableKitError("InvalidValueType", `Property '${name}': ${message}`, {
+    details: { property: name },
+  });
 }
 
 function isAnnotated(v: unknown): v is EdmAnnotated {

@@ -1,5 +1,11 @@
 import type { DateTime } from "./datetime.js";
-import { type PropertyInput, type PropertyOutput, type TypedValue, fromTypedValue, toTypedValue } from "./edm.js";
+import {
+  fromTypedValue,
+  type PropertyInput,
+  type PropertyOutput,
+  type TypedValue,
+  toTypedValue,
+} from "./edm.js";
 
 /** The two keys every entity has. */
 export interface EntityKeys {

@@ -3,4 +3,5 @@ export * from "./edm.js";
 export * from "./entity.js";
 export * from "./errors.js";
 export * from "./limits.js";
+export * from "./order.js";
 export * from "./validate.js";

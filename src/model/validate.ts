@@ -1,7 +1,7 @@
-import { TableKitError } from "./errors.js";
 import type { TypedValue } from "./edm.js";
-import { toTypedValue, type PropertyInput } from "./edm.js";
+import { type PropertyInput, toTypedValue } from "./edm.js";
 import { METADATA_NAMES, type NormalizedEntity, SYSTEM_PROPERTY_NAMES } from "./entity.js";
+import { TableKitError } from "./errors.js";
 import type { Limits } from "./limits.js";
 
 /** C# identifier rules, which the Table service asks property names to follow. */
@@ -23,7 +23,9 @@ export function validateTableName(name: unknown, limits: Limits): string {
     );
   }
   if (limits.reservedTableNames.includes(name.toLowerCase())) {
-    throw new TableKitError("InvalidResourceName", `Table name '${name}' is reserved`, { details: { tableName: name } });
+    throw new TableKitError("InvalidResourceName", `Table name '${name}' is reserved`, {
+      details: { tableName: name },
+    });
   }
   return name;
 }
@@ -31,12 +33,18 @@ export function validateTableName(name: unknown, limits: Limits): string {
 /** Checks a PartitionKey or RowKey against the backend's rules and returns it. */
 export function validateKey(kind: KeyName, value: unknown, limits: Limits): string {
   if (typeof value !== "string") {
-    throw new TableKitError("InvalidInput", `${kind} must be a string, got ${value === null ? "null" : typeof value}`, {
-      details: { key: kind },
-    });
+    throw new TableKitError(
+      "InvalidInput",
+      `${kind} must be a string, got ${value === null ? "null" : typeof value}`,
+      {
+        details: { key: kind },
+      },
+    );
   }
   if (!value.isWellFormed()) {
-    throw new TableKitError("InvalidInput", `${kind} contains an unpaired surrogate`, { details: { key: kind } });
+    throw new TableKitError("InvalidInput", `${kind} contains an unpaired surrogate`, {
+      details: { key: kind },
+    });
   }
   const bad = limits.forbiddenKeyCharacters.exec(value);
   if (bad) {
@@ -92,16 +100,24 @@ export function validateValue(name: string, tv: TypedValue, limits: Limits): voi
     tv.type === "DateTime" &&
     (tv.value.ticks < limits.minDateTimeTicks || tv.value.ticks > limits.maxDateTimeTicks)
   ) {
-    throw new TableKitError("OutOfRangeInput", `Property '${name}': ${tv.value.toISOString()} is outside the DateTime range`, {
-      details: { property: name },
-    });
+    throw new TableKitError(
+      "OutOfRangeInput",
+      `Property '${name}': ${tv.value.toISOString()} is outside the DateTime range`,
+      {
+        details: { property: name },
+      },
+    );
   }
 }
 
 function tooLarge(name: string, size: number, limit: number): TableKitError {
-  return new TableKitError("PropertyValueTooLarge", `Property '${name}' is ${size} bytes; the limit is ${limit}`, {
-    details: { property: name, size, limit },
-  });
+  return new TableKitError(
+    "PropertyValueTooLarge",
+    `Property '${name}' is ${size} bytes; the limit is ${limit}`,
+    {
+      details: { property: name, size, limit },
+    },
+  );
 }
 
 /**
@@ -162,9 +178,13 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
   const size = entitySize(normalized);
   if (size > limits.maxEntityBytes) {
-    throw new TableKitError("EntityTooLarge", `The entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`, {
-      details: { size, limit: limits.maxEntityBytes },
-    });
+    throw new TableKitError(
+      "EntityTooLarge",
+      `The entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`,
+      {
+        details: { size, limit: limits.maxEntityBytes },
+      },
+    );
   }
   return normalized;
 }

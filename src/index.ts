@@ -1,0 +1,8 @@
+/**
+ * tablekit: the key-design patterns of partition-key/row-key tables as a library, over an
+ * embedded SQLite engine, Azure Tables and DynamoDB alike.
+ */
+
+export * from "./filter/index.js";
+export * from "./model/index.js";
+export * from "./store/index.js";
