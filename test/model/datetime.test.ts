@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DateTime, MAX_TICKS, TableKitError, UNIX_EPOCH_TICKS } from "../../src/model/index.js";
+
+describe("DateTime", () => {
+  it("keeps all seven fractional digits", () => {
+    const d = DateTime.parse("2026-11-22T02:49:12.9327936Z");
+    expect(d.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
+    expect(d.subMillisecondTicks).toBe(7936);
+    expect(d.toDate().toISOString()).toBe("2026-11-22T02:49:12.932Z");
+  });
+
+  it("computes .NET ticks exactly (seed 002's worked example)", () => {
+    const d = DateTime.fromDate(new Date("2010-05-28T00:00:00Z"));
+    expect(MAX_TICKS - d.ticks).toBe(2521272959999999999n);
+    expect(DateTime.parse("1970-01-01T00:00:00Z").ticks).toBe(UNIX_EPOCH_TICKS);
+    expect(DateTime.MIN.toISOString()).toBe("0001-01-01T00:00:00.0000000Z");
+    expect(DateTime.MAX.toISOString()).toBe("9999-12-31T23:59:59.9999999Z");
+  });
+
+  it("applies zone offsets and treats a missing zone as UTC", () => {
+    expect(DateTime.parse("2020-01-01T01:00:00+01:00").equals(DateTime.parse("2020-01-01T00:00:00Z"))).toBe(
+      true,
+    );
+    expect(DateTime.parse("2020-01-01T00:00").equals(DateTime.parse("2020-01-01T00:00:00.0000000Z"))).toBe(
+      true,
+    );
+  });
+
+  it("rejects malformed and impossible dates with typed errors", () => {
+    for (const bad of [
+      "2020-02-30T00:00:00Z",
+      "2019-02-29T00:00:00Z",
+      "2020-13-01T00:00:00Z",
+      "20-01-01",
+      "2020-01-01T24:00:00Z",
+      "2020-01-01T00:00:00.12345678Z",
+    ]) {
+      expect(() => DateTime.parse(bad), bad).toThrow(TableKitError);
+    }
+    expect(() => DateTime.fromTicks(MAX_TICKS + 1n)).toThrow(
+      expect.objectContaining({ code: "OutOfRangeInput" }),
+    );
+    expect(() => DateTime.fromTicks(-1n)).toThrow(expect.objectContaining({ code: "OutOfRangeInput" }));
+    expect(DateTime.fromTicks(MAX_TICKS).ticks).toBe(MAX_TICKS);
+  });
+
+  it("round-trips any tick count through its ISO text", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_TICKS }), (ticks) => {
+        expect(DateTime.parse(DateTime.fromTicks(ticks).toISOString()).ticks).toBe(ticks);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("agrees with Date on millisecond instants", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date("0001-01-01T00:00:00Z"),
+          max: new Date("9999-12-31T23:59:59.999Z"),
+          noInvalidDate: true,
+        }),
+        (date) => {
+          const d = DateTime.fromDate(date);
+          expect(d.toDate().getTime()).toBe(date.getTime());
+          expect(d.toISOString().slice(0, 23)).toBe(date.toISOString().slice(0, 23));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("now() is strictly increasing within a process", () => {
+    let prev = DateTime.now();
+    for (let i = 0; i < 10_000; i++) {
+      const next = DateTime.now();
+      expect(next.ticks > prev.ticks).toBe(true);
+      prev = next;
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  AZURE_LIMITS,
+  DateTime,
+  entitySize,
+  fromTypedValue,
+  MAX_TICKS,
+  normalizeEntity,
+  type TypedValue,
+  toTypedValue,
+  typedValuesEqual,
+} from "../../src/model/index.js";
+
+export const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
+  fc.string({ unit: "grapheme" }).map((value) => ({ type: "String", value }) as const),
+  fc.integer().map((value) => ({ type: "Int32", value: value === 0 ? 0 : value }) as const),
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => ({ type: "Int64", value }) as const),
+  fc.double().map((value) => ({ type: "Double", value }) as const),
+  fc.boolean().map((value) => ({ type: "Boolean", value }) as const),
+  fc
+    .bigInt({ min: 0n, max: MAX_TICKS })
+    .map((t) => ({ type: "DateTime", value: DateTime.fromTicks(t) }) as const),
+  fc.uuid().map((value) => ({ type: "Guid", value }) as const),
+  fc.uint8Array({ maxLength: 64 }).map((value) => ({ type: "Binary", value }) as const),
+);
+
+describe("EDM values", () => {
+  it("infers types from plain JS values as the service infers unannotated JSON", () => {
+    expect(toTypedValue("a", 5)).toEqual({ type: "Int32", value: 5 });
+    expect(toTypedValue("a", 5.5)).toEqual({ type: "Double", value: 5.5 });
+    expect(toTypedValue("a", 2 ** 31)).toEqual({ type: "Double", value: 2 ** 31 });
+    expect(toTypedValue("a", -0)).toEqual({ type: "Double", value: -0 });
+    expect(toTypedValue("a", Number.NaN)).toEqual({ type: "Double", value: Number.NaN });
+    expect(toTypedValue("a", 5n)).toEqual({ type: "Int64", value: 5n });
+    expect(toTypedValue("a", { value: "9223372036854775807", type: "Int64" })).toEqual({
+      type: "Int64",
+      value: 9223372036854775807n,
+    });
+    expect(toTypedValue("a", { value: 5, type: "Double" })).toEqual({ type: "Double", value: 5 });
+    expect(toTypedValue("a", null)).toBeUndefined();
+    expect(toTypedValue("a", { value: "ABCDEF00-0000-0000-0000-000000000000", type: "Guid" })).toEqual({
+      type: "Guid",
+      value: "abcdef00-0000-0000-0000-000000000000",
+    });
+    expect(toTypedValue("a", new Date(0))?.type).toBe("DateTime");
+  });
+
+  it("rejects values that are not valid for their annotated type", () => {
+    const bad: [string, unknown][] = [
+      ["Int32", 2 ** 31],
+      ["Int32", 1.5],
+      ["Int64", "9223372036854775808"],
+      ["Int64", 1.5],
+      ["Guid", "not-a-guid"],
+      ["Binary", "***"],
+      ["DateTime", "yesterday"],
+      ["Boolean", 1],
+      ["String", 5],
+    ];
+    for (const [type, value] of bad) {
+      expect(() => toTypedValue("p", { type, value } as never), `${type} ${String(value)}`).toThrow(
+        expect.objectContaining({ code: "InvalidValueType" }),
+      );
+    }
+  });
+
+  it("reading a value and writing it back never changes its type or value", () => {
+    fc.assert(
+      fc.property(typedValueArb, (tv) => {
+        const back = toTypedValue("p", fromTypedValue(tv) as never);
+        expect(back && typedValuesEqual(back, tv)).toBe(true);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it("measures entities with the service's size formula", () => {
+    const e = normalizeEntity(
+      {
+        partitionKey: "pk",
+        rowKey: "rk",
+        s: "abc",
+        i: 1,
+        b: true,
+        g: { type: "Guid", value: "00000000-0000-0000-0000-000000000000" },
+      },
+      AZURE_LIMITS,
+    );
+    // 4 + 2*4 + (8+2+4+6) + (8+2+4) + (8+2+1) + (8+2+16)
+    expect(entitySize(e)).toBe(4 + 8 + 20 + 14 + 11 + 26);
+  });
+});
