@@ -18,6 +18,11 @@ export interface Limits {
   readonly maxBinaryBytes: number;
   /** Largest entity, measured with the Table service's size formula (docs/limits.md). */
   readonly maxEntityBytes: number;
+  /**
+   * Optional: the largest entity measured DynamoDB's way (`utf8ItemSize`: UTF-8 bytes of every
+   * name and value, keys included). Absent where the service measures only with `maxEntityBytes`.
+   */
+  readonly maxItemBytes?: number;
   /** Earliest and latest DateTime a property may hold, as .NET ticks. */
   readonly minDateTimeTicks: bigint;
   readonly maxDateTimeTicks: bigint;

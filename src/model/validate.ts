@@ -148,6 +148,33 @@ function valueSize(tv: TypedValue): number {
   }
 }
 
+/** Sizes `utf8ItemSize` gives fixed-size values: DynamoDB's largest number, and the text forms. */
+const UTF8_FIXED_VALUE_BYTES = {
+  Int32: 21,
+  Int64: 21,
+  Double: 21,
+  DateTime: 28,
+  Guid: 36,
+  Boolean: 1,
+} as const;
+
+/**
+ * Size of an entity measured DynamoDB's way (its 400 KB item rule): for PartitionKey, RowKey and
+ * every property, the UTF-8 bytes of the name plus the value's size — String UTF-8 bytes, Binary
+ * bytes, Boolean 1, Int32/Int64/Double 21 (DynamoDB's largest number), DateTime 28 and Guid 36
+ * (their text). Checked against `limits.maxItemBytes` when a backend declares it.
+ */
+export function utf8ItemSize(entity: NormalizedEntity): number {
+  let size = 12 + 6 + encodedLength(entity.partitionKey, "utf8") + encodedLength(entity.rowKey, "utf8");
+  for (const [name, tv] of entity.properties) {
+    size += encodedLength(name, "utf8");
+    if (tv.type === "String") size += encodedLength(tv.value, "utf8");
+    else if (tv.type === "Binary") size += tv.value.byteLength;
+    else size += UTF8_FIXED_VALUE_BYTES[tv.type];
+  }
+  return size;
+}
+
 /**
  * Validates and normalizes a caller's entity: keys, property names, typed values, property count
  * and entity size. Throws the matching TableKitError; nothing is written when it throws.
@@ -185,6 +212,16 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
         details: { size, limit: limits.maxEntityBytes },
       },
     );
+  }
+  if (limits.maxItemBytes !== undefined) {
+    const itemSize = utf8ItemSize(normalized);
+    if (itemSize > limits.maxItemBytes) {
+      throw new TableKitError(
+        "EntityTooLarge",
+        `The entity is ${itemSize} bytes measured as UTF-8; the limit is ${limits.maxItemBytes}`,
+        { details: { size: itemSize, limit: limits.maxItemBytes, measure: "utf8" } },
+      );
+    }
   }
   return normalized;
 }
