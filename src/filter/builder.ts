@@ -17,12 +17,10 @@ export const where = {
   ge: (property: string, value: PropertyInput) => comparison(property, "ge", value),
   lt: (property: string, value: PropertyInput) => comparison(property, "lt", value),
   le: (property: string, value: PropertyInput) => comparison(property, "le", value),
-  /** All of the filters (at least one). */
-  and: (first: FilterNode, ...rest: FilterNode[]): FilterNode =>
-    rest.reduce<FilterNode>((left, right) => ({ kind: "and", left, right }), first),
-  /** Any of the filters (at least one). */
-  or: (first: FilterNode, ...rest: FilterNode[]): FilterNode =>
-    rest.reduce<FilterNode>((left, right) => ({ kind: "or", left, right }), first),
+  /** All of the filters (at least one), joined left to right. */
+  and: (...nodes: readonly FilterNode[]): FilterNode => join("and", nodes),
+  /** Any of the filters (at least one), joined left to right. */
+  or: (...nodes: readonly FilterNode[]): FilterNode => join("or", nodes),
   not: (operand: FilterNode): FilterNode => ({ kind: "not", operand }),
 } as const;
 
@@ -44,4 +42,10 @@ export function comparison(property: string, op: CompareOp, value: PropertyInput
     );
   }
   return { kind: "compare", op, property, value: typed, position: -1 };
+}
+
+function join(kind: "and" | "or", nodes: readonly FilterNode[]): FilterNode {
+  const [first, ...rest] = nodes;
+  if (!first) throw new TableKitError("InvalidFilter", `where.${kind}() needs at least one filter`);
+  return rest.reduce<FilterNode>((left, right) => ({ kind, left, right }), first);
 }

@@ -30,8 +30,14 @@ export function evaluateFilter(node: FilterNode, entity: FilterableEntity): bool
     case "not":
       return !evaluateFilter(node.operand, entity);
     case "compare": {
-      const actual = propertyValue(entity, node.property);
-      return actual !== undefined && compareTyped(actual, node.op, node.value);
+      const { property, op, value } = node;
+      // Keys are always present Strings: compare them without wrapping them in a TypedValue.
+      if (property === "PartitionKey" || property === "RowKey") {
+        const key = property === "PartitionKey" ? entity.partitionKey : entity.rowKey;
+        return value.type === "String" && TESTS[op](compareUtf16(key, value.value));
+      }
+      const actual = propertyValue(entity, property);
+      return actual !== undefined && compareTyped(actual, op, value);
     }
   }
 }
@@ -62,30 +68,60 @@ export function compileFilter(node: FilterNode): FilterPredicate {
 }
 
 function compileComparison(property: string, op: CompareOp, literal: TypedValue): FilterPredicate {
-  const test = orderTest(op);
   if (property === "PartitionKey" || property === "RowKey") {
     if (literal.type !== "String") return () => false;
-    const v = literal.value;
-    return property === "PartitionKey"
-      ? (e) => test(compareUtf16(e.partitionKey, v))
-      : (e) => test(compareUtf16(e.rowKey, v));
+    const test = stringTest(op, literal.value);
+    return property === "PartitionKey" ? (e) => test(e.partitionKey) : (e) => test(e.rowKey);
   }
   if (property === "Timestamp") {
     if (literal.type !== "DateTime") return () => false;
+    const test = orderTest(op);
     const ticks = literal.value.ticks;
     return (e) => e.timestamp !== undefined && test(compareBigint(e.timestamp.ticks, ticks));
   }
-  if (literal.type === "Double") {
-    const v = literal.value;
-    return (e) => {
-      const actual = e.properties.get(property);
-      return actual !== undefined && actual.type === "Double" && compareDoubles(actual.value, op, v);
-    };
-  }
+  const type = literal.type;
+  const test = valueTest(op, literal);
   return (e) => {
     const actual = e.properties.get(property);
-    return actual !== undefined && actual.type === literal.type && test(compareSameType(actual, literal));
+    return actual !== undefined && actual.type === type && test(actual);
   };
+}
+
+/** `s op v` by UTF-16 code units (JavaScript's own string order), without a three-way compare. */
+function stringTest(op: CompareOp, v: string): (s: string) => boolean {
+  switch (op) {
+    case "eq":
+      return (s) => s === v;
+    case "ne":
+      return (s) => s !== v;
+    case "gt":
+      return (s) => s > v;
+    case "ge":
+      return (s) => s >= v;
+    case "lt":
+      return (s) => s < v;
+    case "le":
+      return (s) => s <= v;
+  }
+}
+
+/** `actual op literal` for an `actual` already known to have the literal's type. */
+function valueTest(op: CompareOp, literal: TypedValue): (actual: TypedValue) => boolean {
+  switch (literal.type) {
+    case "String":
+    case "Guid": {
+      const test = stringTest(op, literal.value);
+      return (a) => test(a.value as string);
+    }
+    case "Double": {
+      const v = literal.value;
+      return (a) => compareDoubles(a.value as number, op, v);
+    }
+    default: {
+      const test = orderTest(op);
+      return (a) => test(compareSameType(a, literal));
+    }
+  }
 }
 
 /** The value of a property, system properties included; undefined when the entity lacks it. */

@@ -137,6 +137,15 @@ describe("where builder", () => {
     });
   });
 
+  it("joins any number of filters, and refuses none", () => {
+    const parts = ["a", "b", "c"].map((pk) => where.eq("PartitionKey", pk));
+    expect(filterToString(where.or(...parts))).toBe(
+      "PartitionKey eq 'a' or PartitionKey eq 'b' or PartitionKey eq 'c'",
+    );
+    expect(where.and(parts[0]!)).toBe(parts[0]);
+    expect(() => where.or()).toThrow(expect.objectContaining({ code: "InvalidFilter" }));
+  });
+
   it("rejects bad property names and null values", () => {
     expect(() => where.eq("two words", 1)).toThrow(expect.objectContaining({ code: "PropertyNameInvalid" }));
     expect(() => where.eq("A", null)).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
