@@ -16,7 +16,7 @@ export type FilterNode =
       readonly op: CompareOp;
       readonly property: string;
       readonly value: TypedValue;
-      /** Offset of the comparison in the source text, for messages. */
+      /** Offset of the comparison in the source text, for messages; -1 for nodes built in code (`where`). */
       readonly position: number;
     };
 
