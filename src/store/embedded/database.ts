@@ -1,0 +1,151 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { compareUtf16, TableKitError } from "../../model/index.js";
+import { fromStoredKey, fromUtf16Hex } from "./key-order.js";
+
+export type Db = Database.Database;
+
+/** Bumped when the on-disk layout changes incompatibly. */
+const FORMAT_VERSION = 1;
+
+/** How long a writer waits for another process's write lock before ServerBusy. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Pragmas of a file store: write-ahead logging (readers never block the writer, several processes
+ * can share the file) with `synchronous = NORMAL` (each commit is atomic and survives a crash of
+ * the process; the last commits may be lost on power failure, never half-applied).
+ */
+export const FILE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL"] as const;
+
+interface SharedMemory {
+  readonly db: Db;
+  refs: number;
+}
+
+/** Named in-memory databases, shared by every store of this process opened with the same name. */
+const namedMemory = new Map<string, SharedMemory>();
+
+/** An open database and how to let go of it. */
+export interface DatabaseLease {
+  readonly db: Db;
+  release(): void;
+}
+
+/**
+ * Opens (creating if needed) the database of a store: a file path, or an in-memory database
+ * (`memory: true`; an empty name is private to the caller, a non-empty name is shared in-process).
+ */
+export function openDatabase(location: string, memory: boolean): DatabaseLease {
+  if (memory) return openMemory(location);
+  if (location === "")
+    throw new TableKitError("InvalidStoreUrl", "file: needs a path, e.g. file:./data/app.db");
+  const path = resolve(location);
+  let db: Db;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw new TableKitError("BackendError", `Cannot open the database file ${path}`, { cause: err });
+  }
+  try {
+    for (const pragma of FILE_PRAGMAS) db.pragma(pragma);
+    prepareSchema(db);
+  } catch (err) {
+    db.close();
+    throw err instanceof TableKitError
+      ? err
+      : new TableKitError("BackendError", `${path} is not a usable tablekit database`, { cause: err });
+  }
+  return { db, release: () => db.close() };
+}
+
+function openMemory(name: string): DatabaseLease {
+  const fresh = () => {
+    const db = new Database(":memory:");
+    prepareSchema(db);
+    return db;
+  };
+  if (name === "") {
+    const db = fresh();
+    return { db, release: () => db.close() };
+  }
+  let shared = namedMemory.get(name);
+  if (!shared) {
+    shared = { db: fresh(), refs: 0 };
+    namedMemory.set(name, shared);
+  }
+  shared.refs++;
+  const entry = shared;
+  let released = false;
+  return {
+    db: entry.db,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--entry.refs === 0) {
+        namedMemory.delete(name);
+        entry.db.close();
+      }
+    },
+  };
+}
+
+/** Creates the table catalogue once (concurrent openers serialize on the write lock). */
+function prepareSchema(db: Db): void {
+  registerFunctions(db);
+  db.transaction(() => {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > FORMAT_VERSION) {
+      throw new TableKitError(
+        "NotSupported",
+        `The database was written by a newer tablekit (format ${version}; this one reads ${FORMAT_VERSION})`,
+      );
+    }
+    if (version === FORMAT_VERSION) return;
+    // AUTOINCREMENT: a table id is never reused, so a stale id cached by another process can
+    // only ever point at a dropped table, never at a different one.
+    db.exec(`CREATE TABLE IF NOT EXISTS tk_tables (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      name TEXT NOT NULL,
+      lname TEXT NOT NULL UNIQUE
+    )`);
+    db.pragma(`user_version = ${FORMAT_VERSION}`);
+  }).immediate();
+}
+
+/** The SQL name of the entity table with this catalogue id. */
+export function entityTableName(id: number): string {
+  return `e_${id}`;
+}
+
+/**
+ * One entity table: keys as the primary key of a WITHOUT ROWID table (rows are stored in key
+ * order, so range reads are index range scans), properties as JSON, Timestamp ticks, ETag.
+ */
+export function createEntityTableSql(id: number): string {
+  return `CREATE TABLE ${entityTableName(id)} (
+    pk TEXT NOT NULL,
+    rk TEXT NOT NULL,
+    p TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    PRIMARY KEY (pk, rk)
+  ) WITHOUT ROWID`;
+}
+
+function registerFunctions(db: Db): void {
+  let lastHex = "";
+  let lastLiteral = "";
+  // UTF-16 code-unit comparison for the rare literal where it differs from SQLite's code-point
+  // order; the literal arrives as hex so lone surrogates survive the trip through SQLite.
+  db.function("tk_cmp16", { deterministic: true }, (value: unknown, hex: unknown, storedKey: unknown) => {
+    if (typeof value !== "string") return null;
+    if (hex !== lastHex) {
+      lastHex = hex as string;
+      lastLiteral = fromUtf16Hex(lastHex);
+    }
+    return compareUtf16(storedKey ? fromStoredKey(value) : value, lastLiteral);
+  });
+}

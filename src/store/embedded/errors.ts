@@ -1,0 +1,33 @@
+import { TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../backend.js";
+
+/** Throws `Aborted` (the signal's reason as cause) when the caller's signal has fired. */
+export function throwIfAborted(options: CallOptions): void {
+  const signal = options.abortSignal;
+  if (signal?.aborted)
+    throw new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
+}
+
+/** SQLite's error code, if `err` came from better-sqlite3. */
+export function sqliteCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
+}
+
+/** True when a statement failed because its table was dropped (by this or another process). */
+export function isNoSuchTable(err: unknown): boolean {
+  return sqliteCode(err) === "SQLITE_ERROR" && /no such table/i.test((err as Error).message);
+}
+
+/** A TableKitError for anything a backend call threw; TableKitErrors pass through. */
+export function toTableKitError(err: unknown): TableKitError {
+  if (err instanceof TableKitError) return err;
+  const code = sqliteCode(err);
+  if (code?.startsWith("SQLITE_BUSY") || code?.startsWith("SQLITE_LOCKED")) {
+    return new TableKitError("ServerBusy", "The database is locked by another writer; retry later", {
+      cause: err,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new TableKitError("BackendError", `Embedded engine error: ${message}`, { cause: err });
+}

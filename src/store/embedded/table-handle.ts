@@ -1,0 +1,66 @@
+import type { Statement } from "better-sqlite3";
+import { type Db, entityTableName } from "./database.js";
+
+/** Past this many distinct query shapes per table, the oldest prepared statement is dropped. */
+const MAX_CACHED_QUERIES = 128;
+
+/**
+ * One entity table of this process's connection: its SQL name and its prepared statements,
+ * built on first use and reused (a statement is compiled once per table, not per call).
+ */
+export class TableHandle {
+  readonly sqlName: string;
+  private readonly queries = new Map<string, Statement>();
+  private getStatement?: Statement;
+  private insertStatement?: Statement;
+  private updateStatement?: Statement;
+  private deleteStatement?: Statement;
+
+  constructor(
+    readonly db: Db,
+    readonly id: number,
+  ) {
+    this.sqlName = entityTableName(id);
+  }
+
+  /** `[p, ts, etag]` of one entity (ts as bigint). */
+  get selectOne(): Statement {
+    this.getStatement ??= this.db
+      .prepare(`SELECT p, ts, etag FROM ${this.sqlName} WHERE pk = ? AND rk = ?`)
+      .raw(true)
+      .safeIntegers(true);
+    return this.getStatement;
+  }
+
+  /** `(pk, rk, p, ts, etag)`. */
+  get insertOne(): Statement {
+    this.insertStatement ??= this.db.prepare(
+      `INSERT INTO ${this.sqlName} (pk, rk, p, ts, etag) VALUES (?, ?, ?, ?, ?)`,
+    );
+    return this.insertStatement;
+  }
+
+  /** `(p, ts, etag, pk, rk)`. */
+  get updateOne(): Statement {
+    this.updateStatement ??= this.db.prepare(
+      `UPDATE ${this.sqlName} SET p = ?, ts = ?, etag = ? WHERE pk = ? AND rk = ?`,
+    );
+    return this.updateStatement;
+  }
+
+  /** `(pk, rk)`. */
+  get deleteOne(): Statement {
+    this.deleteStatement ??= this.db.prepare(`DELETE FROM ${this.sqlName} WHERE pk = ? AND rk = ?`);
+    return this.deleteStatement;
+  }
+
+  /** A cached statement for a query shape; `sql` builds its text given the table's SQL name. */
+  query(shape: string, sql: (table: string) => string): Statement {
+    let statement = this.queries.get(shape);
+    if (statement) return statement;
+    statement = this.db.prepare(sql(this.sqlName));
+    if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.delete(this.queries.keys().next().value!);
+    this.queries.set(shape, statement);
+    return statement;
+  }
+}
