@@ -21,8 +21,11 @@ import { fromStoredKey } from "./key-order.js";
 import { decodeProperties } from "./property-codec.js";
 import type { TableHandle } from "./table-handle.js";
 
-/** A filtered scan reads at most this many rows per statement, so the clock is checked often. */
-const FIRST_CHUNK = 128;
+/**
+ * A filtered scan reads a chunk of rows per statement, so the clock is checked often: twice the
+ * page size at first (enough when most rows match), doubling up to MAX_CHUNK when matches are sparse.
+ */
+const MIN_CHUNK = 16;
 const MAX_CHUNK = 8192;
 
 interface ScanRange {
@@ -55,7 +58,7 @@ class PageReader {
   private readonly entities: StoredEntity[] = [];
   /** The partition of this page, once known: the page holds no other. */
   private partition: string | undefined;
-  private chunk = FIRST_CHUNK;
+  private chunk: number;
   private scanned = false;
 
   constructor(
@@ -65,6 +68,7 @@ class PageReader {
   ) {
     this.ranges = scanRanges(q.ranges);
     this.select = q.select ? new Set(q.select) : undefined;
+    this.chunk = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, 2 * (q.maxPageSize + 1)));
   }
 
   read(): BackendPage {

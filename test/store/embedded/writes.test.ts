@@ -1,0 +1,279 @@
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { AZURE_LIMITS, DateTime } from "../../../src/model/index.js";
+import { embeddedBackend } from "../../../src/store/embedded/index.js";
+import { entity, freshTable, openFile, openMemory, queryAll, tempDir } from "./helpers.js";
+
+const ETAG = /^W\/"datetime'\d{4}-\d{2}-\d{2}T\d{2}%3A\d{2}%3A\d{2}\.\d{7}Z'"$/;
+const props = async (table: Awaited<ReturnType<typeof freshTable>>, rk = "r") =>
+  Object.fromEntries([...((await table.get("p", rk, {}))?.properties ?? [])].map(([k, v]) => [k, v.value]));
+
+describe("embedded writes", () => {
+  it("insert: ETag in the service's format, EntityAlreadyExists on the same keys", async () => {
+    const table = await freshTable(await openMemory());
+    const { etag, timestamp } = await table.insert(entity({ partitionKey: "p", rowKey: "r", n: 1 }), {});
+    expect(etag).toMatch(ETAG);
+    expect(etag).toBe(`W/"datetime'${timestamp.toISOString().replaceAll(":", "%3A")}'"`);
+    await expect(table.insert(entity({ partitionKey: "p", rowKey: "r" }), {})).rejects.toMatchObject({
+      code: "EntityAlreadyExists",
+    });
+    expect(await props(table)).toEqual({ n: 1 });
+  });
+
+  it("Merge overlays (a property changing type is replaced); Replace keeps only the new properties", async () => {
+    const table = await freshTable(await openMemory());
+    await table.insert(entity({ partitionKey: "p", rowKey: "r", a: 1, b: "x" }), {});
+    await table.update(entity({ partitionKey: "p", rowKey: "r", b: 2.5, c: true }), "Merge", "*", {});
+    expect(await props(table)).toEqual({ a: 1, b: 2.5, c: true });
+    expect((await table.get("p", "r", {}))!.properties.get("b")!.type).toBe("Double");
+    await table.update(entity({ partitionKey: "p", rowKey: "r", d: "only" }), "Replace", "*", {});
+    expect(await props(table)).toEqual({ d: "only" });
+  });
+
+  it("update and delete: ResourceNotFound when absent, UpdateConditionNotSatisfied on a stale ETag", async () => {
+    const table = await freshTable(await openMemory());
+    const missing = entity({ partitionKey: "p", rowKey: "r" });
+    await expect(table.update(missing, "Merge", "*", {})).rejects.toMatchObject({ code: "ResourceNotFound" });
+    await expect(table.delete("p", "r", "*", {})).rejects.toMatchObject({ code: "ResourceNotFound" });
+    const first = await table.insert(entity({ partitionKey: "p", rowKey: "r", n: 1 }), {});
+    await expect(table.delete("p", "x", first.etag, {})).rejects.toMatchObject({ code: "ResourceNotFound" });
+    const second = await table.update(
+      entity({ partitionKey: "p", rowKey: "r", n: 2 }),
+      "Merge",
+      first.etag,
+      {},
+    );
+    await expect(
+      table.update(entity({ partitionKey: "p", rowKey: "r", n: 3 }), "Merge", first.etag, {}),
+    ).rejects.toMatchObject({
+      code: "UpdateConditionNotSatisfied",
+    });
+    await expect(table.delete("p", "r", first.etag, {})).rejects.toMatchObject({
+      code: "UpdateConditionNotSatisfied",
+    });
+    expect(await props(table)).toEqual({ n: 2 });
+    await table.delete("p", "r", second.etag, {});
+    expect(await table.get("p", "r", {})).toBeUndefined();
+  });
+
+  it("upsert inserts, then merges or replaces without a condition", async () => {
+    const table = await freshTable(await openMemory());
+    await table.upsert(entity({ partitionKey: "p", rowKey: "r", a: 1 }), "Merge", {});
+    await table.upsert(entity({ partitionKey: "p", rowKey: "r", b: 2 }), "Merge", {});
+    expect(await props(table)).toEqual({ a: 1, b: 2 });
+    await table.upsert(entity({ partitionKey: "p", rowKey: "r", c: 3 }), "Replace", {});
+    expect(await props(table)).toEqual({ c: 3 });
+  });
+
+  it("a merge that would exceed the property limit is TooManyProperties and writes nothing", async () => {
+    const table = await freshTable(await openMemory());
+    const half = (from: number) =>
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${from + i}`, i]));
+    await table.insert(entity({ partitionKey: "p", rowKey: "r", ...half(0) }), {});
+    await expect(
+      table.upsert(entity({ partitionKey: "p", rowKey: "r", ...half(200) }), "Merge", {}),
+    ).rejects.toMatchObject({
+      code: "TooManyProperties",
+    });
+    expect(Object.keys(await props(table))).toHaveLength(200);
+    // At the limit it is accepted.
+    const fill = Object.fromEntries(
+      Array.from({ length: AZURE_LIMITS.maxProperties - 200 }, (_, i) => [`q${i}`, i]),
+    );
+    await table.upsert(entity({ partitionKey: "p", rowKey: "r", ...fill }), "Merge", {});
+    expect(Object.keys(await props(table))).toHaveLength(AZURE_LIMITS.maxProperties);
+  });
+
+  it("an entity's Timestamp always moves forward, so its ETag never repeats", async () => {
+    const table = await freshTable(await openMemory());
+    const seen = new Set<string>();
+    let last = (await table.insert(entity({ partitionKey: "p", rowKey: "r", n: 0 }), {})).timestamp;
+    for (let i = 1; i < 200; i++) {
+      const { etag, timestamp } = await table.update(
+        entity({ partitionKey: "p", rowKey: "r", n: i }),
+        "Replace",
+        "*",
+        {},
+      );
+      expect(timestamp.ticks).toBeGreaterThan(last.ticks);
+      expect(seen.has(etag)).toBe(false);
+      seen.add(etag);
+      last = timestamp;
+    }
+  });
+
+  it("even when another process's clock put the previous Timestamp in the future", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const store = await openFile(`${dir}/clock.db`);
+      const table = await freshTable(store, "Clock");
+      await table.insert(entity({ partitionKey: "p", rowKey: "r" }), {});
+      const future = DateTime.parse("9000-01-01T00:00:00Z");
+      const raw = new Database(`${dir}/clock.db`);
+      raw.prepare("UPDATE e_1 SET ts = ?, etag = 'x'").run(future.ticks);
+      raw.close();
+      const { timestamp } = await table.update(entity({ partitionKey: "p", rowKey: "r" }), "Merge", "*", {});
+      expect(timestamp.ticks).toBe(future.ticks + 1n);
+      await store.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("an aborted signal writes nothing", async () => {
+    const table = await freshTable(await openMemory());
+    const controller = new AbortController();
+    controller.abort("why");
+    await expect(
+      table.insert(entity({ partitionKey: "p", rowKey: "r" }), { abortSignal: controller.signal }),
+    ).rejects.toMatchObject({
+      code: "Aborted",
+      cause: "why",
+    });
+    expect(await table.get("p", "r", {})).toBeUndefined();
+  });
+});
+
+describe("embedded entity group transactions", () => {
+  it("return one result per action and apply all of them", async () => {
+    const table = await freshTable(await openMemory());
+    const old = await table.insert(entity({ partitionKey: "p", rowKey: "u", n: 1 }), {});
+    await table.insert(entity({ partitionKey: "p", rowKey: "d" }), {});
+    const results = await table.transact(
+      [
+        { kind: "create", entity: entity({ partitionKey: "p", rowKey: "c", n: 1 }) },
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: "u", m: 2 }),
+          mode: "Merge",
+          etag: old.etag,
+        },
+        { kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "x", n: 3 }), mode: "Replace" },
+        { kind: "delete", partitionKey: "p", rowKey: "d", etag: "*" },
+      ],
+      {},
+    );
+    expect(results.map((r) => r?.etag.startsWith('W/"datetime'))).toEqual([true, true, true, undefined]);
+    expect((await queryAll(table)).entities.map((e) => e.rowKey)).toEqual(["c", "u", "x"]);
+    expect(await props(table, "u")).toEqual({ n: 1, m: 2 });
+  });
+
+  it("write nothing when one action fails, and report its index", async () => {
+    const table = await freshTable(await openMemory());
+    await table.insert(entity({ partitionKey: "p", rowKey: "taken" }), {});
+    await expect(
+      table.transact(
+        [
+          { kind: "create", entity: entity({ partitionKey: "p", rowKey: "a" }) },
+          { kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "taken", n: 1 }), mode: "Merge" },
+          { kind: "create", entity: entity({ partitionKey: "p", rowKey: "taken" }) },
+        ],
+        {},
+      ),
+    ).rejects.toMatchObject({ code: "EntityAlreadyExists", index: 2 });
+    await expect(
+      table.transact([{ kind: "delete", partitionKey: "p", rowKey: "nope", etag: "*" }], {}),
+    ).rejects.toMatchObject({ code: "ResourceNotFound", index: 0 });
+    expect((await queryAll(table)).entities.map((e) => e.rowKey)).toEqual(["taken"]);
+    expect(await props(table, "taken")).toEqual({});
+  });
+});
+
+describe("embedded tables", () => {
+  const { dir, cleanup } = tempDir();
+  afterAll(cleanup);
+
+  it("names are case-insensitive, keep their case, and list in case-insensitive order", async () => {
+    const store = await openMemory();
+    for (const name of ["beta", "Alpha", "GAMMA"]) await store.createTable(name, {});
+    await expect(store.createTable("ALPHA", {})).rejects.toMatchObject({ code: "TableAlreadyExists" });
+    expect((await store.listTables({ maxPageSize: 10 }, {})).names).toEqual(["Alpha", "beta", "GAMMA"]);
+    const first = await store.listTables({ maxPageSize: 2 }, {});
+    expect(first.names).toEqual(["Alpha", "beta"]);
+    const rest = await store.listTables({ maxPageSize: 2, continuation: first.continuation! }, {});
+    expect(rest).toEqual({ names: ["GAMMA"] });
+    const filtered = await store.listTables(
+      {
+        maxPageSize: 10,
+        filter: {
+          kind: "compare",
+          op: "ge",
+          property: "TableName",
+          value: { type: "String", value: "a" },
+          position: 0,
+        },
+      },
+      {},
+    );
+    expect(filtered.names).toEqual(["beta"]);
+    await store.table("alpha").insert(entity({ partitionKey: "p", rowKey: "r" }), {});
+    expect(await store.table("ALPHA").get("p", "r", {})).toBeDefined();
+  });
+
+  it("operations on a missing table are TableNotFound; deleting a table deletes its entities", async () => {
+    const store = await openMemory();
+    const table = store.table("Missing");
+    await expect(table.insert(entity({ partitionKey: "p", rowKey: "r" }), {})).rejects.toMatchObject({
+      code: "TableNotFound",
+    });
+    await expect(table.query({ maxPageSize: 1, timeBudgetMs: 10 }, {})).rejects.toMatchObject({
+      code: "TableNotFound",
+    });
+    await expect(store.deleteTable("Missing", {})).rejects.toMatchObject({ code: "TableNotFound" });
+    await store.createTable("Missing", {});
+    await table.insert(entity({ partitionKey: "p", rowKey: "r" }), {});
+    await store.deleteTable("missing", {});
+    await expect(table.get("p", "r", {})).rejects.toMatchObject({ code: "TableNotFound" });
+    await store.createTable("Missing", {});
+    expect(await table.get("p", "r", {})).toBeUndefined();
+  });
+
+  it("a table dropped and recreated by another connection is found again", async () => {
+    const path = `${dir}/two.db`;
+    const a = await openFile(path);
+    const b = await embeddedBackend(path, {});
+    await a.createTable("Shared", {});
+    await a.table("Shared").insert(entity({ partitionKey: "p", rowKey: "old" }), {});
+    expect(await a.table("Shared").get("p", "old", {})).toBeDefined();
+    await b.deleteTable("Shared", {});
+    await expect(a.table("Shared").get("p", "old", {})).rejects.toMatchObject({ code: "TableNotFound" });
+    await b.createTable("SHARED", {});
+    await b.table("Shared").insert(entity({ partitionKey: "p", rowKey: "new" }), {});
+    expect(await a.table("Shared").get("p", "old", {})).toBeUndefined();
+    expect(await a.table("Shared").get("p", "new", {})).toBeDefined();
+    await a.close();
+    await b.close();
+  });
+
+  it("memory stores are private unless named; a named one is shared in-process until the last close", async () => {
+    const x = await embeddedBackend("", { memory: true });
+    const y = await embeddedBackend("", { memory: true });
+    await x.createTable("Only", {});
+    expect((await y.listTables({ maxPageSize: 10 }, {})).names).toEqual([]);
+    const n1 = await embeddedBackend("shared", { memory: true });
+    const n2 = await embeddedBackend("shared", { memory: true });
+    await n1.createTable("Both", {});
+    expect((await n2.listTables({ maxPageSize: 10 }, {})).names).toEqual(["Both"]);
+    expect(n1.capabilities).toMatchObject({ persistent: false, multiProcess: false, keyOrder: "utf16" });
+    await n1.close();
+    expect((await n2.listTables({ maxPageSize: 10 }, {})).names).toEqual(["Both"]);
+    await n2.close();
+    const n3 = await embeddedBackend("shared", { memory: true });
+    expect((await n3.listTables({ maxPageSize: 10 }, {})).names).toEqual([]);
+    for (const s of [x, y, n3]) await s.close();
+  });
+
+  it("file stores declare persistence and multi-process use; limits can be overridden", async () => {
+    const store = await embeddedBackend(`${dir}/caps.db`, { limits: { pageTimeBudgetMs: 7 } });
+    expect(store.capabilities).toMatchObject({
+      backend: "embedded",
+      persistent: true,
+      multiProcess: true,
+      pageEndsAtPartitionBoundary: true,
+      selectMissingAsNull: true,
+      divergences: [],
+    });
+    expect(store.capabilities.limits).toEqual({ ...AZURE_LIMITS, pageTimeBudgetMs: 7 });
+    await store.close();
+  });
+});
