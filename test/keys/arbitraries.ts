@@ -83,6 +83,12 @@ export const wellFormedString = fc.string({ unit: wellFormedChar, maxLength: 6 }
 export const tupleOf = (component: fc.Arbitrary<string>) =>
   fc.array(component, { minLength: 1, maxLength: 4 });
 
+/** `s` without its last character (a whole surrogate pair when it ends with one). */
+function dropLastCharacter(s: string): string {
+  const pair = s.length >= 2 && /[\ud800-\udbff][\udc00-\udfff]$/.test(s);
+  return s.slice(0, pair ? -2 : -1);
+}
+
 /** A tuple and a near neighbour of it (longer, shorter, one component extended or changed). */
 function neighbour(
   a: string[],
@@ -96,8 +102,8 @@ function neighbour(
     fc.tuple(fc.nat({ max: last }), component).map(([i, s]) => a.map((c, j) => (j === i ? c + s : c))),
     fc
       .tuple(fc.nat({ max: last }), unit)
-      .map(([i, u]) => a.map((c, j) => (j === i ? c.slice(0, -1) + u : c))),
-    fc.nat({ max: last }).map((i) => [...a.slice(0, i), a[i]!.slice(0, -1), ...a.slice(i + 1)]),
+      .map(([i, u]) => a.map((c, j) => (j === i ? dropLastCharacter(c) + u : c))),
+    fc.nat({ max: last }).map((i) => [...a.slice(0, i), dropLastCharacter(a[i]!), ...a.slice(i + 1)]),
   );
 }
 
