@@ -9,6 +9,7 @@ import { Store } from "./store.js";
 const BACKENDS: Record<string, () => Promise<BackendFactory>> = {
   file: async () => (await import("./embedded/index.js")).embeddedBackend,
   memory: async () => (await import("./embedded/index.js")).embeddedBackend,
+  azure: async () => (await import("./azure/index.js")).azureBackend,
 };
 
 /** The default store when none is named: an embedded database in the working directory. */

@@ -1,0 +1,128 @@
+import {
+  DateTime,
+  EDM_TYPES,
+  type EdmType,
+  isInt32Number,
+  type NormalizedEntity,
+  type StoredEntity,
+  TableKitError,
+  type TypedValue,
+  toTyped,
+} from "../../model/index.js";
+import type { WriteResult } from "../backend.js";
+import { JsonNumber } from "./json-numbers.js";
+
+/**
+ * Entities on the wire, both ways, in the Table service's JSON (OData minimal metadata).
+ * Writes annotate every property with its EDM type, so no value depends on the service's
+ * inference; reads map annotations (and, for unannotated numbers, the number's text) back to
+ * TypedValues without losing precision (Int64 as bigint, DateTime to 100 ns).
+ */
+
+const SYSTEM_NAMES: ReadonlySet<string> = new Set(["PartitionKey", "RowKey", "Timestamp"]);
+
+/** The JSON body of an insert, update, merge or upsert. */
+export function entityJson(entity: NormalizedEntity): string {
+  const parts = [
+    `"PartitionKey":${JSON.stringify(entity.partitionKey)}`,
+    `"RowKey":${JSON.stringify(entity.rowKey)}`,
+  ];
+  for (const [name, tv] of entity.properties) {
+    parts.push(
+      `${JSON.stringify(`${name}@odata.type`)}:"Edm.${tv.type}"`,
+      `${JSON.stringify(name)}:${valueJson(tv)}`,
+    );
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** One typed value as JSON: Int64 as a decimal string, Double's NaN/±Infinity as strings (the service's forms). */
+export function valueJson(tv: TypedValue): string {
+  switch (tv.type) {
+    case "String":
+    case "Guid":
+      return JSON.stringify(tv.value);
+    case "Int32":
+      return String(tv.value);
+    case "Int64":
+      return `"${tv.value}"`;
+    case "Double":
+      return doubleJson(tv.value);
+    case "Boolean":
+      return tv.value ? "true" : "false";
+    case "DateTime":
+      return `"${tv.value.toISOString()}"`;
+    case "Binary":
+      return `"${Buffer.from(tv.value.buffer, tv.value.byteOffset, tv.value.byteLength).toString("base64")}"`;
+  }
+}
+
+function doubleJson(n: number): string {
+  if (Number.isNaN(n)) return '"NaN"';
+  if (n === Number.POSITIVE_INFINITY) return '"Infinity"';
+  if (n === Number.NEGATIVE_INFINITY) return '"-Infinity"';
+  if (Object.is(n, -0)) return "-0.0";
+  const text = String(n);
+  // Written as the service writes doubles, so even an unannotated reader sees a Double.
+  return /[.e]/.test(text) ? text : `${text}.0`;
+}
+
+/** The Timestamp an ETag stands for (`W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`), if it is one. */
+export function timestampOfEtag(etag: string | undefined): DateTime | undefined {
+  const match = etag ? /datetime'([^']+)'/.exec(etag) : null;
+  if (!match) return undefined;
+  try {
+    return DateTime.parse(decodeURIComponent(match[1]!));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a write reports: its ETag and the Timestamp it encodes (the service's ETags are Timestamps). */
+export function writeResult(response: { etag?: string; date?: Date }): WriteResult {
+  const { etag } = response;
+  if (!etag) throw new TableKitError("BackendError", "The service did not return an ETag");
+  const timestamp =
+    timestampOfEtag(etag) ?? (response.date ? DateTime.fromDate(response.date) : DateTime.now());
+  return { etag, timestamp };
+}
+
+/**
+ * A stored entity from one row of a response parsed by `parseJsonWithNumberText`. Unannotated
+ * numbers are Double when written with a fraction or exponent (`5.0`), Int32 otherwise.
+ */
+export function decodeEntity(row: Record<string, unknown>): StoredEntity {
+  const { PartitionKey: partitionKey, RowKey: rowKey, Timestamp: timestamp } = row;
+  const etag = row["odata.etag"];
+  if (typeof partitionKey !== "string" || typeof rowKey !== "string" || typeof etag !== "string") {
+    throw new TableKitError("BackendError", "The service returned an entity without keys or ETag");
+  }
+  const properties = new Map<string, TypedValue>();
+  for (const name of Object.keys(row)) {
+    if (SYSTEM_NAMES.has(name) || name.startsWith("odata.") || name.endsWith("@odata.type")) continue;
+    const tv = decodeValue(name, row[name], row[`${name}@odata.type`]);
+    if (tv) properties.set(name, tv);
+  }
+  const stamp = typeof timestamp === "string" ? DateTime.parse(timestamp) : timestampOfEtag(etag);
+  if (!stamp) throw new TableKitError("BackendError", "The service returned an entity without a Timestamp");
+  return { partitionKey, rowKey, properties, etag, timestamp: stamp };
+}
+
+function decodeValue(name: string, raw: unknown, annotation: unknown): TypedValue | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (typeof annotation === "string") {
+    const type = annotation.slice(4) as EdmType;
+    if (!annotation.startsWith("Edm.") || !EDM_TYPES.includes(type)) {
+      throw new TableKitError("BackendError", `Property '${name}' has the unknown type ${annotation}`);
+    }
+    return toTyped(name, type, raw instanceof JsonNumber ? raw.value : raw);
+  }
+  if (typeof raw === "string") return { type: "String", value: raw };
+  if (typeof raw === "boolean") return { type: "Boolean", value: raw };
+  if (raw instanceof JsonNumber) {
+    return !raw.isDoubleLiteral && isInt32Number(raw.value)
+      ? { type: "Int32", value: raw.value }
+      : { type: "Double", value: raw.value };
+  }
+  throw new TableKitError("BackendError", `Property '${name}' has a value of no EDM type`);
+}

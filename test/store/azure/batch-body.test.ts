@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import type { NormalizedEntity } from "../../../src/model/index.js";
+import { batchBody, boundaryOf, entityUrl } from "../../../src/store/azure/batch-body.js";
+import type { BackendAction } from "../../../src/store/backend.js";
+
+const TABLE = "http://127.0.0.1:10002/devstoreaccount1/Orders";
+const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
+const e = (rowKey: string): NormalizedEntity => ({
+  partitionKey: "p",
+  rowKey,
+  properties: new Map([["n", { type: "Int32", value: 1 }]]),
+});
+
+/** The sub-requests of a body: start line, headers and body of each, in order. */
+function subRequests(body: string): { start: string; headers: string[]; body: string }[] {
+  const changeset = /boundary=(changeset_[^\r\n]+)/.exec(body)![1]!;
+  return body
+    .split(`--${changeset}`)
+    .slice(1, -1)
+    .map((part) => {
+      // MIME headers, blank line, HTTP start line and headers, blank line, body.
+      const [, head = "", content = ""] = part.split("\r\n\r\n");
+      const [start = "", ...headers] = head.split("\r\n");
+      return { start, headers, body: content.replace(/\r\n$/, "") };
+    });
+}
+
+describe("azure batch body", () => {
+  it("one sub-request per action, in action order, each with its verb, URL, ETag and body", () => {
+    const actions: BackendAction[] = [
+      { kind: "create", entity: e("a") },
+      { kind: "upsert", entity: e("b"), mode: "Replace" },
+      { kind: "upsert", entity: e("c"), mode: "Merge" },
+      { kind: "update", entity: e("d"), mode: "Replace", etag: ETAG },
+      { kind: "update", entity: e("e"), mode: "Merge", etag: "*" },
+      { kind: "delete", partitionKey: "p", rowKey: "f", etag: ETAG },
+    ];
+    const body = batchBody("batch_123", actions, { tableUrl: TABLE, cosmos: false });
+    expect(
+      body.startsWith("--batch_123\r\nContent-Type: multipart/mixed; boundary=changeset_123\r\n\r\n"),
+    ).toBe(true);
+    expect(body.endsWith("--changeset_123--\r\n--batch_123--\r\n")).toBe(true);
+    const parts = subRequests(body);
+    expect(parts.map((p) => p.start)).toEqual([
+      `POST ${TABLE} HTTP/1.1`,
+      `PUT ${TABLE}(PartitionKey='p',RowKey='b') HTTP/1.1`,
+      `PATCH ${TABLE}(PartitionKey='p',RowKey='c') HTTP/1.1`,
+      `PUT ${TABLE}(PartitionKey='p',RowKey='d') HTTP/1.1`,
+      `PATCH ${TABLE}(PartitionKey='p',RowKey='e') HTTP/1.1`,
+      `DELETE ${TABLE}(PartitionKey='p',RowKey='f') HTTP/1.1`,
+    ]);
+    const ifMatch = parts.map((p) => p.headers.find((h) => h.startsWith("If-Match: "))?.slice(10));
+    expect(ifMatch).toEqual([undefined, undefined, undefined, ETAG, "*", ETAG]);
+    expect(parts[0]!.headers).toContain("Prefer: return-no-content");
+    expect(JSON.parse(parts[3]!.body)).toEqual({
+      PartitionKey: "p",
+      RowKey: "d",
+      "n@odata.type": "Edm.Int32",
+      n: 1,
+    });
+    expect(parts[5]!.body).toBe("");
+  });
+
+  it("Cosmos DB merges are POST with X-HTTP-Method: MERGE", () => {
+    const body = batchBody("batch_1", [{ kind: "upsert", entity: e("a"), mode: "Merge" }], {
+      tableUrl: TABLE,
+      cosmos: true,
+    });
+    const [part] = subRequests(body);
+    expect(part!.start).toBe(`POST ${TABLE}(PartitionKey='p',RowKey='a') HTTP/1.1`);
+    expect(part!.headers).toContain("X-HTTP-Method: MERGE");
+  });
+
+  it("entity URLs double quotes, then percent-encode", () => {
+    expect(entityUrl(TABLE, "O'Brien", "a b%c&ü")).toBe(
+      `${TABLE}(PartitionKey='O''Brien',RowKey='a%20b%25c%26%C3%BC')`,
+    );
+    expect(entityUrl(TABLE, "", "")).toBe(`${TABLE}(PartitionKey='',RowKey='')`);
+  });
+
+  it("reads the boundary the SDK chose", () => {
+    expect(boundaryOf("multipart/mixed; boundary=batch_abc-1")).toBe("batch_abc-1");
+    expect(() => boundaryOf("application/json")).toThrow(expect.objectContaining({ code: "BackendError" }));
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { TableKitError } from "../../../src/model/index.js";
+import { entityContinuation, tableContinuation } from "../../../src/store/azure/continuation.js";
+import { codeFor, toTransactionError } from "../../../src/store/azure/errors.js";
+
+describe("azure error codes", () => {
+  it("service codes tablekit shares map one to one; others by name, then by HTTP status", () => {
+    expect(codeFor("EntityAlreadyExists", 409)).toBe("EntityAlreadyExists");
+    expect(codeFor("TableBeingDeleted", 409)).toBe("TableBeingDeleted");
+    expect(codeFor("UpdateConditionNotSatisfied", 412)).toBe("UpdateConditionNotSatisfied");
+    expect(codeFor("InvalidOperation", 400)).toBe("InvalidInput");
+    expect(codeFor("RequestBodyTooLarge", 413)).toBe("EntityTooLarge");
+    expect(codeFor("ServerBusy", 503)).toBe("ServerBusy");
+    expect(codeFor("SomethingNew", 404)).toBe("ResourceNotFound");
+    expect(codeFor(undefined, 503)).toBe("ServerBusy");
+    expect(codeFor(undefined, 418)).toBe("BackendError");
+    // Names that are not own properties of the table of codes are not codes.
+    expect(codeFor("toString", 400)).toBe("InvalidInput");
+  });
+
+  it("a transaction error carries the index the service prefixed to its message", () => {
+    const err = toTransactionError(
+      new TableKitError("EntityAlreadyExists", "3:The specified entity already exists."),
+      5,
+    );
+    expect(err).toMatchObject({ code: "EntityAlreadyExists", index: 3 });
+    expect(err.message).toBe("3:The specified entity already exists.");
+    expect(toTransactionError(new TableKitError("InvalidInput", "bad batch"), 5).index).toBeUndefined();
+    expect(toTransactionError(new TableKitError("InvalidInput", "9:out of range"), 5).index).toBeUndefined();
+  });
+
+  it("continuations the backend did not make are InvalidContinuationToken", () => {
+    const token = Buffer.from(
+      JSON.stringify({ nextPartitionKey: "1!8!cDE-", nextRowKey: "1!8!cjE-" }),
+    ).toString("base64");
+    expect(entityContinuation(token)).toBe(token);
+    for (const bad of [
+      "",
+      "not base64!",
+      Buffer.from("[]").toString("base64"),
+      Buffer.from('{"nextRowKey":"x"}').toString("base64"),
+    ]) {
+      expect(() => entityContinuation(bad)).toThrow(
+        expect.objectContaining({ code: "InvalidContinuationToken" }),
+      );
+    }
+    expect(tableContinuation("1!24!dGFibGUxMjM-")).toBe("1!24!dGFibGUxMjM-");
+    expect(() => tableContinuation("a b")).toThrow(
+      expect.objectContaining({ code: "InvalidContinuationToken" }),
+    );
+  });
+});
