@@ -12,14 +12,14 @@ import { validateEtag } from "./call-options.js";
 
 /** The SDK's action tuples: `["create", e]`, `["upsert", e, mode?]`, `["update", e, mode?, { etag }?]`, `["delete", e, { etag }?]`. */
 export type TransactionAction =
-  | readonly ["create", TableEntity<object>]
-  | readonly ["delete", TableEntity<object>]
-  | readonly ["delete", TableEntity<object>, { etag?: string }]
-  | readonly ["upsert", TableEntity<object>]
-  | readonly ["upsert", TableEntity<object>, UpdateMode]
-  | readonly ["update", TableEntity<object>]
-  | readonly ["update", TableEntity<object>, UpdateMode]
-  | readonly ["update", TableEntity<object>, UpdateMode, { etag?: string }];
+  | readonly ["create", TableEntity<Record<string, unknown>>]
+  | readonly ["delete", TableEntity<Record<string, unknown>>]
+  | readonly ["delete", TableEntity<Record<string, unknown>>, { etag?: string }]
+  | readonly ["upsert", TableEntity<Record<string, unknown>>]
+  | readonly ["upsert", TableEntity<Record<string, unknown>>, UpdateMode]
+  | readonly ["update", TableEntity<Record<string, unknown>>]
+  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode]
+  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode, { etag?: string }];
 
 export interface TransactionSubResponse {
   /** HTTP status of this action inside the changeset (204). */
