@@ -1,0 +1,41 @@
+/** `tablekit get TABLE PK RK`: one entity, with its types. */
+import type { Command } from "commander";
+import { rowFromResult } from "../formats/entity-row.js";
+import { encodeTypedJson } from "../formats/typed-json.js";
+import { choiceOption, nameList, usingStore, withStoreOption } from "../options.js";
+import { writeEntityCard } from "../output/entity-output.js";
+import { terminal } from "../output/terminal.js";
+
+export function registerGet(program: Command): void {
+  withStoreOption(
+    program
+      .command("get")
+      .description("show one entity and the EDM type of each property")
+      .argument("<table>", "table name")
+      .argument("<partitionKey>", "the entity's PartitionKey")
+      .argument("<rowKey>", "the entity's RowKey")
+      .option("--select <names>", "only these properties (comma-separated)", nameList)
+      .addOption(choiceOption("-o, --output <format>", "output format", ["table", "json"], "table"))
+      .addHelpText(
+        "after",
+        "\nExamples:\n  tablekit get Employees Sales empid_000223\n  tablekit get Orders 2026 0001 -o json",
+      ),
+  ).action(
+    async (
+      table: string,
+      partitionKey: string,
+      rowKey: string,
+      opts: { store?: string; select?: string[]; output: string },
+    ) => {
+      await usingStore(opts.store, async (store) => {
+        const entity = await store
+          .table(table)
+          .getEntity(partitionKey, rowKey, opts.select ? { queryOptions: { select: opts.select } } : {});
+        const row = rowFromResult(entity);
+        const out = terminal().out;
+        if (opts.output === "json") out.line(encodeTypedJson(row, { etag: true }));
+        else writeEntityCard(out, row);
+      });
+    },
+  );
+}

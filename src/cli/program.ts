@@ -1,0 +1,30 @@
+/** The `tablekit` command line: every command, registered on one commander program. */
+import { Command } from "commander";
+import { registerDelete } from "./commands/delete.js";
+import { registerGet } from "./commands/get.js";
+import { registerKeys } from "./commands/keys.js";
+import { registerPut } from "./commands/put.js";
+import { registerQuery } from "./commands/query.js";
+import { registerTables } from "./commands/tables.js";
+import { terminal } from "./output/terminal.js";
+
+/** Builds the program. Errors are thrown (exitOverride), never `process.exit`ed, so stores close. */
+export function buildProgram(version: string): Command {
+  const program = new Command("tablekit")
+    .description("Partition-key/row-key tables from the terminal: query, import, export, copy, and a demo")
+    .version(version, "-V, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => terminal().out.write(s),
+      writeErr: (s) => terminal().err.write(s),
+      // Usage errors are printed by reportError as `error Usage: …`.
+      outputError: () => {},
+    });
+  registerTables(program);
+  registerGet(program);
+  registerPut(program);
+  registerDelete(program);
+  registerQuery(program);
+  registerKeys(program);
+  return program;
+}

@@ -1,0 +1,46 @@
+/**
+ * How failures reach the user: `error <Code>: <message>` on stderr and an exit status.
+ * 2 means the command line was wrong (usage, a malformed filter, store URL or continuation
+ * token): nothing was read or written. 1 means the operation failed.
+ */
+import { CommanderError } from "commander";
+import { TableKitError } from "../model/index.js";
+import type { Channel } from "./output/terminal.js";
+
+/** Codes that mean "the command line is wrong", reported with exit status 2. */
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  "InvalidFilter",
+  "InvalidStoreUrl",
+  "InvalidContinuationToken",
+]);
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** A usage error raised by a command's own checks (reported like commander's: `error Usage: …`). */
+export function usageError(message: string): CommanderError {
+  return new CommanderError(EXIT_USAGE, "tablekit.usage", message);
+}
+
+/** Writes `error <Code>: <message>` and returns the exit status for `err`. */
+export function reportError(err: unknown, stderr: Channel, env: NodeJS.ProcessEnv = process.env): number {
+  const label = (code: string) =>
+    `${stderr.style.red(stderr.style.bold("error"))} ${stderr.style.bold(code)}`;
+  if (err instanceof CommanderError) {
+    if (err.exitCode === 0) return EXIT_OK; // --help, --version
+    if (err.code !== "commander.help") {
+      stderr.line(`${label("Usage")}: ${err.message.replace(/^error: /, "")} (see --help)`);
+    }
+    return EXIT_USAGE;
+  }
+  if (err instanceof TableKitError) {
+    stderr.line(`${label(err.code)}: ${err.message}`);
+    if (env.TABLEKIT_DEBUG && err.cause) stderr.line(String((err.cause as Error).stack ?? err.cause));
+    return USAGE_CODES.has(err.code) ? EXIT_USAGE : EXIT_FAILED;
+  }
+  const e = err as Error;
+  stderr.line(`${label(e?.name ?? "Error")}: ${e?.message ?? String(err)}`);
+  if (env.TABLEKIT_DEBUG) stderr.line(String(e?.stack));
+  return EXIT_FAILED;
+}
