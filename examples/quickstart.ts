@@ -35,11 +35,12 @@ log(`inserted ${employees.length * 12} claims`);
 
 const approved: string[] = [];
 for await (const e of table.listEntities({
-  queryOptions: { filter: odata`PartitionKey eq ${"bob"} and approved eq ${true}`, select: ["amount"] },
+  queryOptions: { filter: odata`PartitionKey eq ${"bob"} and approved eq ${true}`, select: ["RowKey", "amount"] },
 })) {
-  approved.push(`${e.rowKey ?? "?"}=${JSON.stringify(e.amount)}`);
+  const amount = e.amount as { value: number } | number;
+  approved.push(`${e.rowKey}: ${typeof amount === "number" ? amount : amount.value}`);
 }
-log("bob's approved claims (filtered, selected):", approved.join(" "));
+log("bob's approved claims (filtered, selected):", approved.join(", "));
 
 let pages = 0;
 let seen = 0;
