@@ -1,0 +1,58 @@
+/**
+ * tablekit/patterns: the key-design patterns of partition-key / row-key tables, built only on the
+ * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
+ */
+
+export {
+  type BlockAllocatorOptions,
+  BlockIdAllocator,
+  type BlockSizeOptions,
+  type IdRange,
+} from "./ids/block-allocator.js";
+export { type CounterOptions, type CounterStats, type Reservation, SequenceCounter } from "./ids/counter.js";
+export { type GaplessInsert, type GaplessOptions, GaplessSequence } from "./ids/gapless.js";
+export { type IdKeyOptions, sequentialIdKey } from "./ids/id-keys.js";
+export type { Query, QueryOptions } from "./internal/query.js";
+export type { RetryOptions } from "./internal/retry.js";
+export {
+  type AppendOptions,
+  ChronologicalLog,
+  defineLog,
+  type LogDefinition,
+  type LogOrder,
+  type LogRecord,
+  LogRepository,
+} from "./log/chronological-log.js";
+export {
+  defineEntityTypes,
+  EntityTypes,
+  EntityTypesReader,
+  type EntityTypesRecord,
+  type MixedListOptions,
+} from "./mixed/entity-types.js";
+export { type CompiledModel, defineModel, Model, type ModelKeys } from "./model/define-model.js";
+export { type IndexReaders, Repository } from "./model/repository.js";
+export type {
+  IndexDefinition,
+  IndexRecord,
+  KeyReader,
+  ListOptions,
+  ModelChanges,
+  ModelDefinition,
+  ModelInput,
+  ModelRecord,
+  RecordMeta,
+  Where,
+  WriteOptions,
+} from "./model/types.js";
+export { type Field, type FieldInput, type Fields, type FieldValue, field } from "./schema/field.js";
+export { KeyBuilder, type KeyMatch, KeySpec, type KeyValues, type LeadingValues } from "./schema/key-spec.js";
+export type { InferInput, InferRecord } from "./schema/schema.js";
+export {
+  defineVersioned,
+  type VersionedDefinition,
+  VersionedEntity,
+  VersionedRepository,
+  type VersionRecord,
+  type VersionWriteOptions,
+} from "./versions/version-history.js";

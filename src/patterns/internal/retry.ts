@@ -1,0 +1,82 @@
+import { isTableKitError, TableKitError } from "../../model/index.js";
+
+/** How a pattern retries a write that lost an optimistic-concurrency race. */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 50, the article's MAXRETRIES). */
+  readonly maxAttempts?: number;
+  /** Backoff before the second attempt, in ms (default 2); it doubles each attempt. */
+  readonly baseDelayMs?: number;
+  /** The backoff never exceeds this, in ms (default 250). */
+  readonly maxDelayMs?: number;
+  /** Random numbers in [0, 1) for the jitter (default `Math.random`); tests pass a seeded one. */
+  readonly random?: () => number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/** Resolved retry settings. */
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly random: () => number;
+}
+
+export function retryPolicy(options: RetryOptions = {}, defaultAttempts = 50): RetryPolicy {
+  const maxAttempts = options.maxAttempts ?? defaultAttempts;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 10_000) {
+    throw new TableKitError(
+      "InvalidInput",
+      `maxAttempts must be an integer from 1 to 10000, got ${maxAttempts}`,
+    );
+  }
+  const baseDelayMs = options.baseDelayMs ?? 2;
+  const maxDelayMs = options.maxDelayMs ?? 250;
+  if (!(baseDelayMs >= 0) || !(maxDelayMs >= baseDelayMs)) {
+    throw new TableKitError("InvalidInput", "Backoff delays must satisfy 0 <= baseDelayMs <= maxDelayMs");
+  }
+  return { maxAttempts, baseDelayMs, maxDelayMs, random: options.random ?? Math.random };
+}
+
+/**
+ * "Full jitter" exponential backoff: a random wait in [0, min(max, base * 2^(attempt-1))), so
+ * writers that collided spread out instead of colliding again in step.
+ */
+export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempt - 1, 30));
+  return Math.floor(policy.random() * ceiling);
+}
+
+/** Waits `ms`, rejecting with Aborted if the signal fires first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(aborted(signal));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted(signal!));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function aborted(signal: AbortSignal): TableKitError {
+  return new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
+}
+
+/** True for the two answers that mean "someone else wrote first": 412 and 409 on an entity. */
+export function isConcurrencyConflict(err: unknown): err is TableKitError {
+  return isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists");
+}
+
+/** The error after the last attempt lost its race. */
+export function retriesExhausted(what: string, attempts: number, cause: unknown): TableKitError {
+  return new TableKitError(
+    "ConcurrencyRetriesExhausted",
+    `${what}: still conflicting after ${attempts} attempts; retry later, or reduce contention (larger id blocks, more partitions)`,
+    { cause, details: { attempts } },
+  );
+}

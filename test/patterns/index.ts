@@ -1,0 +1,16 @@
+import { modelSuite } from "./model-suite.js";
+import { type PatternsSetup, registerPatterns } from "./target.js";
+
+export type { PatternsSetup, PatternsTarget } from "./target.js";
+
+/** Every pattern suite, in the order they are registered. */
+export const PATTERN_SUITES = [modelSuite] as const;
+
+/**
+ * Registers every pattern suite for one backend (the conformance suite's factory shape).
+ *
+ * @example runPatterns({ name: "memory", open: async () => targetFromStore("memory", await openStore("memory:")) })
+ */
+export function runPatterns(setup: PatternsSetup): void {
+  registerPatterns(setup, PATTERN_SUITES);
+}
