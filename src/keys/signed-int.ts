@@ -9,17 +9,11 @@ import { invalidInput, isDigits, outOfRange, requireString } from "./errors.js";
  */
 
 const SAFE_DIGITS = 16;
+const HALF = 100_000_000;
 const INT64_DIGITS = 19;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MODULUS = 10n ** 19n;
-
-/** Each digit d replaced by 9 - d. */
-function ninesComplement(digits: string): string {
-  let out = "";
-  for (let i = 0; i < digits.length; i++) out += String.fromCharCode(105 - digits.charCodeAt(i)); // '0'+'9' = 105
-  return out;
-}
 
 function parseSigned(name: string, key: string, digits: number): { negative: boolean; body: string } {
   requireString(name, key);
@@ -46,18 +40,27 @@ export function signedInt(): KeyCodec<number> {
       if (!Number.isSafeInteger(n)) {
         throw outOfRange(name, `${n} is outside ±Number.MAX_SAFE_INTEGER`, { value: n });
       }
-      // |n| - 1 stays exact where 10^16 + n would not (10^16 is past 2^53).
-      return n >= 0
-        ? `0${String(n + 0).padStart(SAFE_DIGITS, "0")}`
-        : `-${ninesComplement(String(-n - 1).padStart(SAFE_DIGITS, "0"))}`;
+      if (n >= 0) return `0${String(n + 0).padStart(SAFE_DIGITS, "0")}`;
+      // 10^16 - |n| in two 8-digit halves: 10^16 itself is past 2^53, the halves stay exact.
+      const m = -n;
+      const high = Math.floor(m / HALF);
+      const low = m % HALF;
+      const first = low === 0 ? HALF - high : HALF - high - 1;
+      const second = low === 0 ? 0 : HALF - low;
+      return `-${String(first).padStart(8, "0")}${String(second).padStart(8, "0")}`;
     },
     decode(key: string): number {
       const { negative, body } = parseSigned(name, key, SAFE_DIGITS);
-      const magnitude = Number(negative ? ninesComplement(body) : body);
-      if (magnitude > (negative ? Number.MAX_SAFE_INTEGER - 1 : Number.MAX_SAFE_INTEGER)) {
+      let magnitude = Number(body);
+      if (negative) {
+        const first = Number(body.slice(0, 8));
+        const second = Number(body.slice(8));
+        magnitude = second === 0 ? (HALF - first) * HALF : (HALF - first - 1) * HALF + (HALF - second);
+      }
+      if (magnitude > Number.MAX_SAFE_INTEGER) {
         throw invalidInput(name, `${JSON.stringify(key)} is outside ±Number.MAX_SAFE_INTEGER`);
       }
-      return negative ? -magnitude - 1 : magnitude;
+      return negative ? -magnitude : magnitude;
     },
     describe: () => ({
       name,
