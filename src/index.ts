@@ -6,3 +6,5 @@
 export * from "./filter/index.js";
 export * from "./model/index.js";
 export * from "./store/index.js";
+/** The key codecs, also importable as "tablekit/keys". */
+export * as keys from "./keys/index.js";
