@@ -1,10 +1,22 @@
+import { idsSuite } from "./ids-suite.js";
+import { indexSuite } from "./index-suite.js";
+import { logSuite } from "./log-suite.js";
+import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { versionsSuite } from "./versions-suite.js";
 
 export type { PatternsSetup, PatternsTarget } from "./target.js";
 
 /** Every pattern suite, in the order they are registered. */
-export const PATTERN_SUITES = [modelSuite] as const;
+export const PATTERN_SUITES = [
+  modelSuite,
+  indexSuite,
+  mixedSuite,
+  idsSuite,
+  logSuite,
+  versionsSuite,
+] as const;
 
 /**
  * Registers every pattern suite for one backend (the conformance suite's factory shape).

@@ -54,3 +54,32 @@ export const Sample = defineModel({
   partitionKey: (k) => k.field("group"),
   rowKey: (k) => k.field("n"),
 });
+
+/** A department entity in the employees' table, told apart by its `EntityType` property. */
+export const Department = defineModel({
+  table: "Employees",
+  entityType: "Department",
+  fields: { department: field.string(), departmentName: field.string(), employeeCount: field.int32() },
+  partitionKey: (k) => k.field("department"),
+  rowKey: (k) => k.literal("department"),
+});
+
+/** The seed's other option: the type as a RowKey prefix, no type property (`EMPLOYEE_000123`). */
+export const PrefixedEmployee = defineModel({
+  table: "People",
+  entityType: "Employee",
+  typeProperty: false,
+  fields: { department: field.string(), id: field.int32(), name: field.string() },
+  partitionKey: (k) => k.field("department"),
+  rowKey: (k) => k.literal("EMPLOYEE_").field("id", paddedInt({ max: 999999 })),
+});
+
+/** `DEPARTMENT_SALES`. */
+export const PrefixedDepartment = defineModel({
+  table: "People",
+  entityType: "Department",
+  typeProperty: false,
+  fields: { department: field.string(), code: field.string(), employeeCount: field.int32() },
+  partitionKey: (k) => k.field("department"),
+  rowKey: (k) => k.literal("DEPARTMENT_").field("code"),
+});

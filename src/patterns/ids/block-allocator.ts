@@ -104,15 +104,15 @@ export class BlockIdAllocator {
   }
 
   private async reserveBlock(options?: OperationOptions): Promise<void> {
-    const startedAt = this.now();
-    const block = await this.counter.reserve(this.size, options);
-    this.blocks++;
+    const neededAt = this.now();
     if (this.adaptive && this.lastRefillAt !== undefined) {
-      // How long the previous block lasted: from its reservation until this one was needed.
-      const lasted = startedAt - this.lastRefillAt;
+      // How long the previous block lasted, from its reservation until this one was needed.
+      const lasted = neededAt - this.lastRefillAt;
       if (lasted < this.target / 2) this.size = Math.min(this.max, this.size * 2);
       else if (lasted > this.target * 2) this.size = Math.max(this.min, Math.floor(this.size / 2));
     }
+    const block = await this.counter.reserve(this.size, options);
+    this.blocks++;
     this.lastRefillAt = this.now();
     this.nextId = block.first;
     this.last = block.last;

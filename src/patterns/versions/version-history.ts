@@ -108,8 +108,9 @@ export class VersionedRepository<
     const values = entry as Record<string, unknown>;
     const latestKeys = this.versioned.keysOf(values, 0);
     const policy = retryPolicy(options);
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
     for (let attempt = 1; ; attempt++) {
-      const latest = await this.read(latestKeys, options);
+      const latest = await this.read(latestKeys, call);
       const current = latest ? versionOf(latest) : 0;
       if (options.expectedVersion !== undefined && options.expectedVersion !== current) {
         throw new TableKitError(
@@ -128,7 +129,7 @@ export class VersionedRepository<
         latest ? ["update", copy, "Replace", { etag: latest.etag }] : ["create", copy],
       ];
       try {
-        const response = await this.table.submitTransaction(actions, options);
+        const response = await this.table.submitTransaction(actions, call);
         const etag = response.subResponses[0]!.etag!;
         return {
           ...valuesOfProperties(properties),
