@@ -10,6 +10,7 @@ const BACKENDS: Record<string, () => Promise<BackendFactory>> = {
   file: async () => (await import("./embedded/index.js")).embeddedBackend,
   memory: async () => (await import("./embedded/index.js")).embeddedBackend,
   azure: async () => (await import("./azure/index.js")).azureBackend,
+  dynamodb: async () => (await import("./dynamodb/index.js")).dynamodbBackend,
 };
 
 /** The default store when none is named: an embedded database in the working directory. */

@@ -1,0 +1,57 @@
+import { AZURE_LIMITS, type Limits } from "../../model/index.js";
+import type { Capabilities } from "../capabilities.js";
+
+/** DynamoDB's item limit, 400 KiB of attribute names and values measured in UTF-8. */
+export const DYNAMODB_ITEM_BYTES = 400 * 1024;
+/** DynamoDB's limit on the summed item sizes of one TransactWriteItems call. */
+export const DYNAMODB_TRANSACTION_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What tablekit's layout stores beyond `utf8ItemSize`: the Timestamp attribute (49 bytes), the key
+ * escape (1 byte a key at most) and, per property, the type map around a value (at most 12 bytes
+ * more than `utf8ItemSize` counts, for a DateTime). A worst-case entity at `maxItemBytes` still fits.
+ */
+export function layoutReserve(maxProperties: number): number {
+  return 49 + 2 + 12 * maxProperties;
+}
+
+/**
+ * The Azure limits, tightened where DynamoDB is stricter: keys measured in UTF-8 (a sort key holds
+ * at most 1,024 bytes; a partition key 2,048) and the 400 KiB item rule, less the layout's reserve.
+ */
+export function dynamodbLimits(overrides: Partial<Limits> = {}): Limits {
+  const base: Limits = { ...AZURE_LIMITS, keyEncoding: "utf8", maxKeyBytes: 1024, ...overrides };
+  return Object.freeze({
+    ...base,
+    maxItemBytes: overrides.maxItemBytes ?? DYNAMODB_ITEM_BYTES - layoutReserve(base.maxProperties),
+  });
+}
+
+/** What the DynamoDB backend does, as data. */
+export function dynamodbCapabilities(overrides?: Partial<Limits>): Capabilities {
+  return Object.freeze({
+    backend: "dynamodb",
+    limits: dynamodbLimits(overrides),
+    keyOrder: "utf8",
+    persistent: true,
+    multiProcess: true,
+    pageEndsAtPartitionBoundary: false,
+    selectMissingAsNull: true,
+    divergences: Object.freeze([
+      {
+        id: "dynamodb-item-size",
+        description:
+          "Entities are limited by DynamoDB's 400 KiB item rule (limits.maxItemBytes, UTF-8), not only by Azure's 1 MiB formula.",
+      },
+      {
+        id: "dynamodb-key-order",
+        description: "Keys are ordered by UTF-8 bytes (code points), not UTF-16 code units.",
+      },
+      {
+        id: "dynamodb-cross-partition-scan",
+        description:
+          "A query not confined to known partitions scans the key range once per page and finishes the page even past the page time budget.",
+      },
+    ]),
+  });
+}

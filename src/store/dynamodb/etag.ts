@@ -1,0 +1,31 @@
+import { DateTime } from "../../model/index.js";
+
+/** The service's ETag for a Timestamp: `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`. */
+export function etagOf(timestamp: DateTime): string {
+  return `W/"datetime'${timestamp.toISOString().replaceAll(":", "%3A")}'"`;
+}
+
+/**
+ * The Timestamp an ETag names, or undefined when the ETag is not exactly one this backend makes
+ * (such an ETag matches no version, so a write conditioned on it fails with 412).
+ */
+export function timestampOfEtag(etag: string): DateTime | undefined {
+  const m = /^W\/"datetime'([^']*)'"$/.exec(etag);
+  if (!m) return undefined;
+  try {
+    const timestamp = DateTime.parse(m[1]!.replaceAll("%3A", ":"));
+    return etagOf(timestamp) === etag ? timestamp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Timestamp of a new version: now, but always after the version it replaces, so an entity's
+ * ETag never repeats even when the clocks of two writers disagree.
+ */
+export function nextTimestamp(now: DateTime, previous: DateTime | undefined): DateTime {
+  return previous !== undefined && previous.ticks >= now.ticks
+    ? DateTime.fromTicks(previous.ticks + 1n)
+    : now;
+}

@@ -1,0 +1,275 @@
+import type { FilterNode, KeyRange, StringRange } from "../../filter/ast.js";
+import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
+import { keyRangeContains } from "../../filter/key-ranges.js";
+import {
+  allOf,
+  type Condition,
+  DynamoExpressionBuilder,
+  decodeKey,
+  encodeKey,
+  PARTITION_KEY_ATTRIBUTE,
+  ROW_KEY_ATTRIBUTE,
+  TIMESTAMP_ATTRIBUTE,
+  toDynamoFilter,
+} from "../../filter/to-dynamodb.js";
+import { compareUtf8, type StoredEntity } from "../../model/index.js";
+import type { BackendPage, BackendQuery, CallOptions } from "../backend.js";
+import {
+  decodeQueryContinuation,
+  encodeQueryContinuation,
+  malformed,
+  type QueryCursor,
+} from "./continuation.js";
+import { throwIfAborted, toTableKitError } from "./errors.js";
+import { fromItem, itemKey } from "./item-codec.js";
+import type { AttributeMap, DynamoApi, ReadInput, ReadOutput } from "./sdk.js";
+import { CATALOGUE_PARTITION_KEY } from "./table-catalogue.js";
+
+/**
+ * Query pages. Each key range is read in key order: a `rows` range with a Query of its partition
+ * (RowKey bounds in the KeyConditionExpression), a `partitions` range — and a query with no ranges —
+ * with a Scan of the whole table, sorted here, because DynamoDB keeps only each partition sorted.
+ * The filter goes into the FilterExpression; where that over-approximates, `evaluateFilter`'s
+ * compiled form decides on the client, so no wrong entity is ever returned.
+ */
+
+type Keys = NonNullable<QueryCursor["after"]>;
+
+interface RangeResult {
+  readonly entities: StoredEntity[];
+  /** Present when the range has more: the last key consumed. */
+  readonly next?: Keys;
+}
+
+interface Reader {
+  readonly api: DynamoApi;
+  readonly tableName: string;
+  readonly query: BackendQuery;
+  readonly predicate?: FilterPredicate;
+  readonly deadline: number;
+  readonly options: CallOptions;
+}
+
+const WHOLE_TABLE: KeyRange = { kind: "partitions", pk: {} };
+/** DynamoDB reads at most 1 MB a call anyway; this caps one call's Limit when filters thin pages. */
+const MAX_LIMIT = 1000;
+
+export async function queryPage(
+  api: DynamoApi,
+  tableName: string,
+  query: BackendQuery,
+  options: CallOptions,
+): Promise<BackendPage> {
+  const deadline = Date.now() + query.timeBudgetMs;
+  const ranges = query.ranges ?? [WHOLE_TABLE];
+  const cursor = query.continuation
+    ? decodeQueryContinuation(query.continuation, ranges.length)
+    : { range: 0 };
+  const reader: Reader = {
+    api,
+    tableName,
+    query,
+    predicate: query.filter ? compileFilter(query.filter) : undefined,
+    deadline,
+    options,
+  };
+  const entities: StoredEntity[] = [];
+  for (let i = cursor.range; i < ranges.length; i++) {
+    const range = ranges[i]!;
+    const after = i === cursor.range ? cursor.after : undefined;
+    if (after && !keyRangeContains(range, after.partitionKey, after.rowKey, compareUtf8)) throw malformed();
+    const need = query.maxPageSize - entities.length;
+    const result =
+      range.kind === "rows"
+        ? await readRows(reader, range.pk, range.rk, after, need)
+        : await readPartitions(reader, range.pk, after, need);
+    entities.push(...result.entities);
+    if (result.next)
+      return { entities, continuation: encodeQueryContinuation({ range: i, after: result.next }) };
+    const more = i + 1 < ranges.length;
+    if (more && (entities.length >= query.maxPageSize || Date.now() > deadline)) {
+      return { entities, continuation: encodeQueryContinuation({ range: i + 1 }) };
+    }
+  }
+  return { entities };
+}
+
+/** Rows of one partition, RowKey in `rk`, after `after`, at most `need`, with the time budget. */
+async function readRows(
+  r: Reader,
+  pk: string,
+  rk: StringRange,
+  after: Keys | undefined,
+  need: number,
+): Promise<RangeResult> {
+  const b = new DynamoExpressionBuilder();
+  const rowKey = b.name(ROW_KEY_ATTRIBUTE);
+  const key = [`${b.name(PARTITION_KEY_ATTRIBUTE)} = ${b.value({ S: encodeKey(pk) })}`];
+  const { lower, upper } = rk;
+  if (isEmpty(rk)) return { entities: [] };
+  if (lower && upper) {
+    // BETWEEN is inclusive: exclusive ends are dropped below.
+    key.push(
+      `${rowKey} BETWEEN ${b.value({ S: encodeKey(lower.value) })} AND ${b.value({ S: encodeKey(upper.value) })}`,
+    );
+  } else if (lower) {
+    key.push(`${rowKey} ${lower.inclusive ? ">=" : ">"} ${b.value({ S: encodeKey(lower.value) })}`);
+  } else if (upper) {
+    key.push(`${rowKey} ${upper.inclusive ? "<=" : "<"} ${b.value({ S: encodeKey(upper.value) })}`);
+  }
+  const outside = (k: string) =>
+    (lower !== undefined && !lower.inclusive && k === lower.value) ||
+    (upper !== undefined && !upper.inclusive && k === upper.value);
+  const filter = r.query.filter ? toDynamoFilter(r.query.filter, b, { partitionKey: pk }) : undefined;
+  if (filter?.condition === false) return { entities: [] };
+  const check = filter && !filter.exact ? r.predicate : undefined;
+  const keyCondition = key.join(" AND ");
+  const filterExpression = typeof filter?.condition === "string" ? filter.condition : undefined;
+  const projection = projectionOf(b, r.query, check !== undefined);
+  const out: StoredEntity[] = [];
+  let start = after ? itemKey(after.partitionKey, after.rowKey) : undefined;
+  // One more than needed tells whether the range goes on, so pages do not end with an empty one.
+  let limit = need + 1;
+  for (;;) {
+    const page = await read(r, "query", {
+      TableName: r.tableName,
+      KeyConditionExpression: keyCondition,
+      FilterExpression: filterExpression,
+      ProjectionExpression: projection,
+      ExclusiveStartKey: start,
+      Limit: limit,
+      ConsistentRead: true,
+      ...b.used(keyCondition, filterExpression, projection),
+    });
+    for (const item of page.Items ?? []) {
+      const e = fromItem(item);
+      if (outside(e.rowKey) || (check && !check(e))) continue;
+      if (out.length === need) return { entities: out, next: keysOf(out[need - 1]!) };
+      out.push(e);
+    }
+    if (!page.LastEvaluatedKey) return { entities: out };
+    start = page.LastEvaluatedKey;
+    if (out.length === need || Date.now() > r.deadline) return { entities: out, next: decodeKeys(start) };
+    limit = Math.min(MAX_LIMIT, Math.max(need - out.length + 1, limit * 2));
+  }
+}
+
+/**
+ * Rows whose PartitionKey lies in `pk`: a Scan, as DynamoDB has no order across partitions. Every
+ * page scans the whole range and keeps the `need` smallest keys after `after`.
+ */
+async function readPartitions(
+  r: Reader,
+  pk: StringRange,
+  after: Keys | undefined,
+  need: number,
+): Promise<RangeResult> {
+  if (isEmpty(pk)) return { entities: [] };
+  const b = new DynamoExpressionBuilder();
+  const partitionKey = b.name(PARTITION_KEY_ATTRIBUTE);
+  const conditions: Condition[] = [];
+  if (pk.lower)
+    conditions.push(
+      `${partitionKey} ${pk.lower.inclusive ? ">=" : ">"} ${b.value({ S: encodeKey(pk.lower.value) })}`,
+    );
+  if (pk.upper)
+    conditions.push(
+      `${partitionKey} ${pk.upper.inclusive ? "<=" : "<"} ${b.value({ S: encodeKey(pk.upper.value) })}`,
+    );
+  if (after) {
+    const apk = b.value({ S: encodeKey(after.partitionKey) });
+    const ark = b.value({ S: encodeKey(after.rowKey) });
+    conditions.push(
+      `${partitionKey} > ${apk} OR (${partitionKey} = ${apk} AND ${b.name(ROW_KEY_ATTRIBUTE)} > ${ark})`,
+    );
+  }
+  const filter = r.query.filter ? toDynamoFilter(r.query.filter, b) : undefined;
+  if (filter) conditions.push(filter.condition);
+  const condition = allOf(...conditions);
+  if (condition === false) return { entities: [] };
+  const check = filter && !filter.exact ? r.predicate : undefined;
+  const filterExpression = typeof condition === "string" ? condition : undefined;
+  const projection = projectionOf(b, r.query, check !== undefined);
+  let candidates: StoredEntity[] = [];
+  let start: AttributeMap | undefined;
+  do {
+    const page = await read(r, "scan", {
+      TableName: r.tableName,
+      FilterExpression: filterExpression,
+      ProjectionExpression: projection,
+      ExclusiveStartKey: start,
+      ConsistentRead: true,
+      ...b.used(filterExpression, projection),
+    });
+    for (const item of page.Items ?? []) {
+      if ((item[PARTITION_KEY_ATTRIBUTE] as { S?: string }).S === CATALOGUE_PARTITION_KEY) continue;
+      const e = fromItem(item);
+      if (!check || check(e)) candidates.push(e);
+    }
+    if (candidates.length > 2 * need + MAX_LIMIT) candidates = candidates.sort(byKey).slice(0, need + 1);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  candidates.sort(byKey);
+  if (candidates.length <= need) return { entities: candidates };
+  const entities = candidates.slice(0, need);
+  return { entities, next: keysOf(entities[need - 1]!) };
+}
+
+async function read(r: Reader, kind: "query" | "scan", input: ReadInput): Promise<ReadOutput> {
+  throwIfAborted(r.options);
+  try {
+    return await (kind === "query"
+      ? r.api.query(input, r.options.abortSignal)
+      : r.api.scan(input, r.options.abortSignal));
+  } catch (err) {
+    throw toTableKitError(err, r.options);
+  }
+}
+
+/**
+ * The ProjectionExpression for `select`: the keys and Timestamp always, and the filter's
+ * properties when the client must evaluate it.
+ */
+function projectionOf(
+  b: DynamoExpressionBuilder,
+  query: BackendQuery,
+  clientFilter: boolean,
+): string | undefined {
+  if (!query.select) return undefined;
+  const names = new Set([PARTITION_KEY_ATTRIBUTE, ROW_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE]);
+  for (const name of query.select) if (!SYSTEM_NAMES.has(name)) names.add(name);
+  if (clientFilter && query.filter) for (const name of filterProperties(query.filter)) names.add(name);
+  return [...names].map((n) => b.name(n)).join(",");
+}
+
+const SYSTEM_NAMES = new Set(["PartitionKey", "RowKey", "Timestamp", "partitionKey", "rowKey", "timestamp"]);
+
+function filterProperties(node: FilterNode, out = new Set<string>()): Set<string> {
+  if (node.kind === "compare") out.add(node.property);
+  else if (node.kind === "not") filterProperties(node.operand, out);
+  else {
+    filterProperties(node.left, out);
+    filterProperties(node.right, out);
+  }
+  return out;
+}
+
+function isEmpty(range: StringRange): boolean {
+  const { lower, upper } = range;
+  if (!lower || !upper) return false;
+  const c = compareUtf8(lower.value, upper.value);
+  return c > 0 || (c === 0 && !(lower.inclusive && upper.inclusive));
+}
+
+function byKey(a: StoredEntity, b: StoredEntity): number {
+  return compareUtf8(a.partitionKey, b.partitionKey) || compareUtf8(a.rowKey, b.rowKey);
+}
+
+function keysOf(e: StoredEntity): Keys {
+  return { partitionKey: e.partitionKey, rowKey: e.rowKey };
+}
+
+function decodeKeys(key: AttributeMap): Keys {
+  const s = (name: string) => (key[name] as { S?: string } | undefined)?.S ?? "";
+  return { partitionKey: decodeKey(s(PARTITION_KEY_ATTRIBUTE)), rowKey: decodeKey(s(ROW_KEY_ATTRIBUTE)) };
+}

@@ -1,0 +1,192 @@
+import {
+  DynamoExpressionBuilder,
+  PARTITION_KEY_ATTRIBUTE,
+  TIMESTAMP_ATTRIBUTE,
+} from "../../filter/to-dynamodb.js";
+import {
+  type DateTime,
+  entitySize,
+  type Limits,
+  type NormalizedEntity,
+  TableKitError,
+  utf8ItemSize,
+} from "../../model/index.js";
+import type { BackendAction } from "../backend.js";
+import { nextTimestamp, timestampOfEtag } from "./etag.js";
+import { fromItem, itemKey, toItem } from "./item-codec.js";
+import type { AttributeMap, DeleteInput, PutInput } from "./sdk.js";
+
+/**
+ * One write as a conditional DynamoDB request, usable alone or inside TransactWriteItems:
+ * - create: the item must not exist (else EntityAlreadyExists);
+ * - an ETag: the stored Timestamp must be the one the ETag names (else 404 when the item is
+ *   absent, 412 when it is another version);
+ * - no ETag (upsert, `*`): the stored Timestamp must be older than the new one, so Timestamps and
+ *   ETags strictly increase per entity even when writers' clocks disagree;
+ * - Merge: planned from a fresh read of the item (`current`), whose merged result is checked
+ *   against the limits (property count, sizes) as the service checks it, then written whole on
+ *   the condition that the item is still that version.
+ * A "retry" failure means the item moved under us: plan again (above `floor`, or from a new read).
+ */
+export interface WriteStep {
+  readonly request: { Put: PutInput } | { Delete: DeleteInput };
+  /** The new version's Timestamp; undefined for a delete. */
+  readonly timestamp: DateTime | undefined;
+  /** What a failed condition means, given the item as it was (undefined when absent). */
+  failure(old: AttributeMap | undefined): TableKitError | "retry";
+}
+
+export interface WritePlan {
+  readonly tableName: string;
+  readonly action: BackendAction;
+  readonly now: DateTime;
+  readonly limits: Limits;
+  /** A stored Timestamp an earlier attempt saw, which the new one must exceed. */
+  readonly floor?: DateTime;
+  /** For a Merge: the item as just read (undefined when absent). */
+  readonly current?: AttributeMap;
+}
+
+/** True when the action needs `current`: a merge is computed from the stored entity. */
+export function needsRead(action: BackendAction): boolean {
+  return action.kind !== "delete" && action.kind !== "create" && action.mode === "Merge";
+}
+
+/** Plans one write; throws the action's error when the read already decides it (Merge). */
+export function planWrite(plan: WritePlan): WriteStep {
+  const { tableName, action, now, floor } = plan;
+  const b = new DynamoExpressionBuilder();
+  const exists = `attribute_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
+  const absent = `attribute_not_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
+  const storedTimestamp = b.path(TIMESTAMP_ATTRIBUTE, "DateTime");
+
+  if (action.kind === "delete") {
+    const key = itemKey(action.partitionKey, action.rowKey);
+    const { condition, failure } = etagCondition(b, action.etag, exists, storedTimestamp);
+    return {
+      request: {
+        Delete: { TableName: tableName, Key: key, ConditionExpression: condition, ...b.used(condition) },
+      },
+      timestamp: undefined,
+      failure,
+    };
+  }
+  if (action.kind === "create") {
+    return put(b, tableName, action.entity, nextTimestamp(now, floor), absent, (old) =>
+      old ? new TableKitError("EntityAlreadyExists", "The specified entity already exists.") : "retry",
+    );
+  }
+  if (action.mode === "Merge") return planMerge(plan, b, absent, storedTimestamp);
+  if (action.kind === "update" && action.etag !== "*") {
+    const { condition, failure } = etagCondition(b, action.etag, exists, storedTimestamp);
+    const timestamp = nextTimestamp(now, timestampOfEtag(action.etag) ?? floor);
+    return put(b, tableName, action.entity, timestamp, condition, failure);
+  }
+  const timestamp = nextTimestamp(now, floor);
+  const older = `${storedTimestamp} < ${b.value({ S: timestamp.toISOString() })}`;
+  if (action.kind === "upsert") {
+    return put(b, tableName, action.entity, timestamp, `${absent} OR ${older}`, () => "retry");
+  }
+  return put(b, tableName, action.entity, timestamp, `${exists} AND ${older}`, (old) =>
+    old ? "retry" : notFound(),
+  );
+}
+
+function planMerge(
+  plan: WritePlan,
+  b: DynamoExpressionBuilder,
+  absent: string,
+  storedTimestamp: string,
+): WriteStep {
+  const action = plan.action as Extract<BackendAction, { kind: "update" | "upsert" }>;
+  if (!plan.current) {
+    if (action.kind === "update") throw notFound();
+    return put(b, plan.tableName, action.entity, plan.now, absent, () => "retry");
+  }
+  const stored = fromItem(plan.current);
+  if (action.kind === "update" && action.etag !== "*" && action.etag !== stored.etag)
+    throw preconditionFailed();
+  const properties = new Map(stored.properties);
+  for (const [name, value] of action.entity.properties) properties.set(name, value);
+  const merged: NormalizedEntity = { partitionKey: stored.partitionKey, rowKey: stored.rowKey, properties };
+  checkMerged(merged, plan.limits);
+  const unchanged = `${storedTimestamp} = ${b.value({ S: stored.timestamp.toISOString() })}`;
+  return put(b, plan.tableName, merged, nextTimestamp(plan.now, stored.timestamp), unchanged, () => "retry");
+}
+
+/** The limits a merged entity must keep, checked as `normalizeEntity` checks a written one. */
+function checkMerged(entity: NormalizedEntity, limits: Limits): void {
+  if (entity.properties.size > limits.maxProperties) {
+    throw new TableKitError(
+      "TooManyProperties",
+      `The merged entity would have ${entity.properties.size} properties; the limit is ${limits.maxProperties}`,
+      { details: { count: entity.properties.size, limit: limits.maxProperties } },
+    );
+  }
+  const size = entitySize(entity);
+  if (size > limits.maxEntityBytes) {
+    throw new TableKitError(
+      "EntityTooLarge",
+      `The merged entity would be ${size} bytes; the limit is ${limits.maxEntityBytes}`,
+      {
+        details: { size, limit: limits.maxEntityBytes },
+      },
+    );
+  }
+  const itemSize = utf8ItemSize(entity);
+  if (limits.maxItemBytes !== undefined && itemSize > limits.maxItemBytes) {
+    throw new TableKitError(
+      "EntityTooLarge",
+      `The merged entity would be ${itemSize} bytes measured as UTF-8; the limit is ${limits.maxItemBytes}`,
+      { details: { size: itemSize, limit: limits.maxItemBytes, measure: "utf8" } },
+    );
+  }
+}
+
+function etagCondition(
+  b: DynamoExpressionBuilder,
+  etag: string,
+  exists: string,
+  storedTimestamp: string,
+): { condition: string; failure: WriteStep["failure"] } {
+  if (etag === "*") return { condition: exists, failure: () => notFound() };
+  // An ETag this backend never made matches no version: compare with a value no item holds.
+  const iso = timestampOfEtag(etag)?.toISOString() ?? `not a timestamp: ${etag}`;
+  return {
+    condition: `${storedTimestamp} = ${b.value({ S: iso })}`,
+    failure: (old) => (old ? preconditionFailed() : notFound()),
+  };
+}
+
+function put(
+  b: DynamoExpressionBuilder,
+  tableName: string,
+  entity: NormalizedEntity,
+  timestamp: DateTime,
+  condition: string,
+  failure: WriteStep["failure"],
+): WriteStep {
+  return {
+    request: {
+      Put: {
+        TableName: tableName,
+        Item: toItem(entity, timestamp),
+        ConditionExpression: condition,
+        ...b.used(condition),
+      },
+    },
+    timestamp,
+    failure,
+  };
+}
+
+function notFound(): TableKitError {
+  return new TableKitError("ResourceNotFound", "The specified resource does not exist.");
+}
+
+function preconditionFailed(): TableKitError {
+  return new TableKitError(
+    "UpdateConditionNotSatisfied",
+    "The update condition specified in the request was not satisfied.",
+  );
+}

