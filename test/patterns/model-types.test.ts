@@ -57,10 +57,9 @@ describe("model types", () => {
 
     // @ts-expect-error the RowKey field is missing
     await repo.get({ department: "Sales" }).catch(() => undefined);
+    const wrongType = { department: "Sales", id: "1", email: "", firstName: "", lastName: "" };
     // @ts-expect-error a field of the wrong type
-    await repo
-      .create({ department: "Sales", id: "1", email: "", firstName: "", lastName: "" })
-      .catch(() => undefined);
+    await repo.create(wrongType).catch(() => undefined);
     // @ts-expect-error a required field is missing
     await repo.create({ department: "Sales", id: 1, email: "", firstName: "" }).catch(() => undefined);
     // @ts-expect-error no such index
