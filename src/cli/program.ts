@@ -1,7 +1,11 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
+import { registerDemo } from "./commands/demo.js";
+import { registerExport } from "./commands/export.js";
 import { registerGet } from "./commands/get.js";
+import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerPut } from "./commands/put.js";
 import { registerQuery } from "./commands/query.js";
@@ -20,11 +24,15 @@ export function buildProgram(version: string): Command {
       // Usage errors are printed by reportError as `error Usage: …`.
       outputError: () => {},
     });
+  registerDemo(program);
   registerTables(program);
   registerGet(program);
   registerPut(program);
   registerDelete(program);
   registerQuery(program);
   registerKeys(program);
+  registerImport(program);
+  registerExport(program);
+  registerCopy(program);
   return program;
 }

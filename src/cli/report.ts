@@ -44,3 +44,9 @@ export function reportError(err: unknown, stderr: Channel, env: NodeJS.ProcessEn
   if (env.TABLEKIT_DEBUG) stderr.line(String(e?.stack));
   return EXIT_FAILED;
 }
+
+/** Reports a failure found by a command that otherwise ran to its end (`error CountMismatch: …`). */
+export function reportFailure(code: string, message: string, stderr: Channel): void {
+  stderr.line(`${stderr.style.red(stderr.style.bold("error"))} ${stderr.style.bold(code)}: ${message}`);
+  process.exitCode = EXIT_FAILED;
+}

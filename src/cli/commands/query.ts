@@ -1,7 +1,7 @@
 /** `tablekit query TABLE`: a `$filter` query, a page at a time or all of it. */
 import type { Command } from "commander";
-import { odata, parseFilter } from "../../filter/index.js";
 import type { Table } from "../../store/index.js";
+import { filterFromOptions } from "../filter-option.js";
 import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
 import { choiceOption, nameList, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { entityWriter, OUTPUT_FORMATS, type OutputFormat } from "../output/entity-output.js";
@@ -34,7 +34,7 @@ export function registerQuery(program: Command): void {
         `\nExamples:\n  tablekit query Employees --partition Sales --filter "Age gt 30"\n  tablekit query Orders --top 50 -o ndjson\n  tablekit query Orders --top 50 --continue tk1.…`,
       ),
   ).action(async (tableName: string, opts: QueryOptions) => {
-    const filter = combinedFilter(opts);
+    const filter = filterFromOptions(opts);
     await usingStore(opts.store, async (store) => {
       const writer = entityWriter(opts.output, terminal().out);
       const maxPage = store.capabilities.limits.maxPageSize;
@@ -48,15 +48,6 @@ export function registerQuery(program: Command): void {
       }
     });
   });
-}
-
-/** The user's filter, checked on its own first so an error's caret points into what they typed. */
-function combinedFilter(opts: QueryOptions): string | undefined {
-  const text = opts.filter?.trim() === "" ? undefined : opts.filter;
-  if (text !== undefined) parseFilter(text);
-  if (opts.partition === undefined) return text;
-  const partition = odata`PartitionKey eq ${opts.partition}`;
-  return text === undefined ? partition : `${partition} and (${text})`;
 }
 
 /**

@@ -11,10 +11,11 @@ export interface CsvField {
   readonly quoted: boolean;
 }
 
-/** One record: its fields, the line it starts on, and the byte offset after its last line. */
+/** One record: its fields, the lines it spans, and the byte offset after its last line. */
 export interface CsvRecord {
   readonly fields: CsvField[];
   readonly line: number;
+  readonly endLine: number;
   readonly endOffset: number;
 }
 
@@ -94,7 +95,7 @@ export async function* readCsv(lines: AsyncIterable<InputLine>): AsyncGenerator<
     }
     if (!inQuotes) {
       fields.push({ text, quoted });
-      yield { fields, line: startLine, endOffset };
+      yield { fields, line: startLine, endLine: line, endOffset };
     }
   }
   if (inQuotes) throw new CsvSyntaxError("a quoted field is not closed", startLine);

@@ -1,0 +1,98 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cli, tempDir } from "./run-cli.js";
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+const COMMANDS = [
+  [],
+  ["tables"],
+  ["tables", "list"],
+  ["tables", "create"],
+  ["tables", "delete"],
+  ["get"],
+  ["put"],
+  ["delete"],
+  ["query"],
+  ["keys"],
+  ["keys", "inverted-ticks"],
+  ["import"],
+  ["export"],
+  ["copy"],
+  ["demo"],
+];
+
+describe("tablekit: the command line itself", () => {
+  it("prints --help for every command, exit 0, on stdout", async () => {
+    const results = await Promise.all(COMMANDS.map((c) => cli([...c, "--help"], { cwd: dir })));
+    results.forEach((r, i) => {
+      expect(r.code, COMMANDS[i]!.join(" ")).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: tablekit/);
+      expect(r.stdout).not.toContain("\u001b[");
+    });
+    // every command that touches a store takes --store
+    for (const [i, c] of COMMANDS.entries()) {
+      if (["get", "put", "delete", "query", "import", "export", "demo"].includes(c[0] ?? "") || c[1]) {
+        if (c[0] !== "keys") expect(results[i]!.stdout, c.join(" ")).toContain("--store <url>");
+      }
+    }
+  });
+
+  it("reports a usage error with exit status 2 and writes nothing", async () => {
+    const unknown = await cli(["frobnicate"], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error Usage: unknown command 'frobnicate'/);
+    const missing = await cli(["get", "Things"], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error Usage: missing required argument/);
+    const badChoice = await cli(["query", "Things", "-o", "xml"], { cwd: dir });
+    expect(badChoice.code).toBe(2);
+    expect(existsSync(join(dir, "tablekit.db"))).toBe(false);
+  });
+
+  it("reports an unknown store URL with its code and exit status 2", async () => {
+    const r = await cli(["tables", "--store", "nosuch:thing"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error InvalidStoreUrl: /);
+    const fromEnv = await cli(["tables"], { cwd: dir, env: { TABLEKIT_STORE: "bogus" } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^error InvalidStoreUrl: /);
+  });
+
+  it("uses --store, then $TABLEKIT_STORE, then file:./tablekit.db", async () => {
+    expect((await cli(["tables", "create", "Alpha"], { cwd: dir })).code).toBe(0);
+    expect(existsSync(join(dir, "tablekit.db"))).toBe(true);
+    const env = { TABLEKIT_STORE: "file:./env.db" };
+    expect((await cli(["tables", "create", "Beta"], { cwd: dir, env })).code).toBe(0);
+    expect(
+      (await cli(["tables", "create", "Gamma", "--store", "file:./flag.db"], { cwd: dir, env })).code,
+    ).toBe(0);
+    const lists = await Promise.all([
+      cli(["tables"], { cwd: dir }),
+      cli(["tables", "list"], { cwd: dir, env }),
+      cli(["tables", "list", "--store", "file:./flag.db", "-o", "json"], { cwd: dir, env }),
+    ]);
+    expect(lists.map((r) => r.stdout)).toEqual(["Alpha\n", "Beta\n", '["Gamma"]\n']);
+  });
+
+  it("creates, lists and deletes tables, with codes for the failures", async () => {
+    const store = ["--store", "file:./tables.db"];
+    await cli(["tables", "create", "Orders", ...store], { cwd: dir });
+    const again = await cli(["tables", "create", "Orders", ...store], { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error TableAlreadyExists: /);
+    expect((await cli(["tables", "create", "Orders", "--if-not-exists", ...store], { cwd: dir })).code).toBe(
+      0,
+    );
+    const bad = await cli(["tables", "create", "1x", ...store], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error InvalidResourceName: /);
+    expect((await cli(["tables", "delete", "Orders", ...store], { cwd: dir })).code).toBe(0);
+    const gone = await cli(["tables", "delete", "Orders", ...store], { cwd: dir });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^error TableNotFound: /);
+    expect((await cli(["tables", ...store], { cwd: dir })).stdout).toBe("");
+  });
+});

@@ -1,0 +1,72 @@
+/** Runs the real `tablekit` binary (through tsx) as a user would: a child process in a directory. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const MAIN = join(root, "src", "cli", "main.ts");
+const TSX = import.meta.resolve("tsx");
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd: string;
+  /** Written to stdin, which is then closed (stdin is always a pipe, never a TTY). */
+  input?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Starts the binary; the caller waits with `finished`. */
+export function startCli(args: readonly string[], options: CliOptions): ChildProcess {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    TABLEKIT_STORE: undefined,
+    ...options.env,
+  };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const child = spawn(process.execPath, ["--import", TSX, MAIN, ...args], {
+    cwd: options.cwd,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin!.end(options.input ?? "");
+  return child;
+}
+
+/** Collects a started child's output and exit. */
+export function finished(child: ChildProcess): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  return new Promise((done, fail) => {
+    child.on("error", fail);
+    child.on("close", (code, signal) => done({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Runs `tablekit …` to completion. */
+export function cli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  return finished(startCli(args, options));
+}
+
+/** A fresh temporary directory, and a function that removes it. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-cli-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The lines of NDJSON output, parsed. */
+export function ndjson(text: string): Record<string, unknown>[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
