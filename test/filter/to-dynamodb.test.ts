@@ -1,0 +1,206 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseFilter } from "../../src/filter/index.js";
+import {
+  allOf,
+  anyOf,
+  DynamoExpressionBuilder,
+  decodeDouble,
+  decodeKey,
+  decodeTypedValue,
+  encodeDouble,
+  encodeKey,
+  encodeTypedValue,
+  negate,
+  toDynamoFilter,
+} from "../../src/filter/to-dynamodb.js";
+import { compareUtf8, DateTime, type TypedValue, typedValuesEqual } from "../../src/model/index.js";
+import { typedValue } from "./arbitraries.js";
+
+const sign = (n: number) => Math.sign(n);
+
+/** Strings of key characters, the escape characters and a few past U+D7FF included. */
+const keyString = fc
+  .array(fc.constantFrom("", "\u0000", "\u0001", "\u0002", " ", "a", "b", "\ue000", "😀"), { maxLength: 4 })
+  .map((parts) => parts.join(""));
+
+function translate(filter: string, context = {}) {
+  const b = new DynamoExpressionBuilder();
+  const result = toDynamoFilter(parseFilter(filter), b, context);
+  const expression = typeof result.condition === "string" ? result.condition : undefined;
+  return { ...result, expression, ...b.used(expression) };
+}
+
+describe("encodeKey", () => {
+  it("maps every key to a non-empty string and back", () => {
+    fc.assert(
+      fc.property(keyString, (k) => {
+        const stored = encodeKey(k);
+        expect(stored.length).toBeGreaterThan(0);
+        expect(decodeKey(stored)).toBe(k);
+      }),
+    );
+  });
+
+  it("keeps key order (UTF-8, as DynamoDB compares) and adds a byte only where it must", () => {
+    fc.assert(
+      fc.property(keyString, keyString, (a, b) => {
+        expect(sign(compareUtf8(encodeKey(a), encodeKey(b)))).toBe(sign(compareUtf8(a, b)));
+      }),
+    );
+    expect(encodeKey("")).toBe("\u0001");
+    expect(encodeKey("abc")).toBe("abc");
+    expect(encodeKey(" x")).toBe(" x");
+  });
+});
+
+describe("encodeDouble", () => {
+  it("round-trips every Double exactly, -0 and NaN included", () => {
+    fc.assert(
+      fc.property(fc.double(), (d) => {
+        expect(Object.is(decodeDouble(encodeDouble(d)), d)).toBe(true);
+      }),
+    );
+  });
+
+  it("orders as numbers, -0 just below +0 and NaN above +Infinity", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true }), fc.double({ noNaN: true }), (a, b) => {
+        if (a === b && !Object.is(a, b)) return; // ±0
+        expect(sign(compareUtf8(encodeDouble(a), encodeDouble(b)))).toBe(sign(a - b) || 0);
+      }),
+    );
+    const order = [
+      Number.NEGATIVE_INFINITY,
+      -1e308,
+      -5e-324,
+      -0,
+      0,
+      5e-324,
+      1,
+      Number.POSITIVE_INFINITY,
+      Number.NaN,
+    ];
+    const encoded = order.map(encodeDouble);
+    expect([...encoded].sort()).toEqual(encoded);
+  });
+
+  it("rejects text that is not 16 lowercase hex digits", () => {
+    expect(() => decodeDouble("zz")).toThrow(expect.objectContaining({ code: "BackendError" }));
+  });
+});
+
+describe("encodeTypedValue", () => {
+  it("round-trips all eight EDM types", () => {
+    fc.assert(
+      fc.property(typedValue, (tv) => {
+        const back = decodeTypedValue("p", encodeTypedValue(tv));
+        expect(typedValuesEqual(back, tv)).toBe(true);
+      }),
+    );
+  });
+
+  it("stores String, Boolean and Binary plainly and the other types in a map named after the type", () => {
+    const values: TypedValue[] = [
+      { type: "String", value: "x" },
+      { type: "Int32", value: 5 },
+      { type: "Int64", value: 2n ** 62n },
+      { type: "DateTime", value: DateTime.parse("2026-01-02T03:04:05.1234567Z") },
+    ];
+    expect(values.map(encodeTypedValue)).toEqual([
+      { S: "x" },
+      { M: { Int32: { N: "5" } } },
+      { M: { Int64: { N: "4611686018427387904" } } },
+      { M: { DateTime: { S: "2026-01-02T03:04:05.1234567Z" } } },
+    ]);
+  });
+
+  it("refuses attribute shapes tablekit never writes", () => {
+    for (const av of [{ N: "1" }, { M: { Int32: { S: "1" } } }, { M: { Nope: { S: "1" } } }, { L: [] }]) {
+      expect(() => decodeTypedValue("p", av)).toThrow(expect.objectContaining({ code: "BackendError" }));
+    }
+  });
+});
+
+describe("conditions", () => {
+  it("fold constants", () => {
+    expect(allOf(true, "a", true)).toBe("a");
+    expect(allOf("a", false)).toBe(false);
+    expect(anyOf(false, "a")).toBe("a");
+    expect(anyOf("a", true)).toBe(true);
+    expect(negate(true)).toBe(false);
+    expect(allOf("a", "b")).toBe("(a) AND (b)");
+  });
+});
+
+describe("toDynamoFilter", () => {
+  it("reads a typed property under its type's name, so another type never matches", () => {
+    const t = translate("Age eq 30");
+    expect(t).toMatchObject({ exact: true, expression: "#n0.#n1 = :v0" });
+    expect(t.ExpressionAttributeNames).toEqual({ "#n0": "Age", "#n1": "Int32" });
+    expect(t.ExpressionAttributeValues).toEqual({ ":v0": { N: "30" } });
+    expect(translate("Age eq 30L").ExpressionAttributeNames).toEqual({ "#n0": "Age", "#n1": "Int64" });
+  });
+
+  it("makes ne false for a missing property: a pair of strict comparisons", () => {
+    expect(translate("Name ne 'x'").expression).toBe("#n0 < :v0 OR #n0 > :v0");
+  });
+
+  it("keeps not two-valued: not (X eq 1) matches an entity without X", () => {
+    expect(translate("not (X eq 1)").expression).toBe("NOT (#n0.#n1 = :v0)");
+  });
+
+  it("decides PartitionKey inside a Query and leaves RowKey to the client", () => {
+    expect(translate("PartitionKey eq 'p'", { partitionKey: "p" })).toMatchObject({
+      condition: true,
+      exact: true,
+    });
+    expect(translate("PartitionKey eq 'q'", { partitionKey: "p" })).toMatchObject({
+      condition: false,
+      exact: true,
+    });
+    expect(translate("RowKey gt 'a' and n eq 1", { partitionKey: "p" })).toMatchObject({
+      exact: false,
+      expression: "#n0.#n1 = :v0",
+    });
+  });
+
+  it("escapes keys in Scan comparisons as they are stored", () => {
+    const t = translate("RowKey eq ''");
+    expect(t.expression).toBe("#n0 = :v0");
+    expect(t.ExpressionAttributeValues).toEqual({ ":v0": { S: "\u0001" } });
+  });
+
+  it("leaves string order past U+D7FF to the client, over-approximating", () => {
+    const t = translate("s lt '\ue000'");
+    expect(t.exact).toBe(false);
+    expect(t.expression).toBe("attribute_type(#n0, :v1)");
+    expect(translate("s eq '\ue000'").exact).toBe(true);
+    // Under not, the over-approximation of the complement is "no constraint".
+    expect(translate("not (s lt '\ue000')")).toMatchObject({ exact: false, condition: true });
+  });
+
+  it("translates Boolean order to equality", () => {
+    expect(translate("b gt false").expression).toBe("#n0 = :v0");
+    expect(translate("b gt false").ExpressionAttributeValues).toEqual({ ":v0": { BOOL: true } });
+    expect(translate("b lt false").condition).toBe(false);
+    expect(translate("b ge false").expression).toBe("attribute_type(#n0, :v0)");
+  });
+
+  it("gives Doubles IEEE semantics over the ordered encoding", () => {
+    expect(translate("d eq 0.0").expression).toBe("#n0.#n1 BETWEEN :v0 AND :v1");
+    expect(translate("d gt 1.5").expression).toBe("#n0.#n1 > :v0 AND #n0.#n1 < :v1");
+    expect(translate("d eq NaN").condition).toBe(false);
+    expect(translate("d ne NaN").expression).toBe("attribute_exists(#n0.#n1)");
+  });
+
+  it("is false for literals of the wrong type on system properties", () => {
+    expect(translate("PartitionKey eq 1").condition).toBe(false);
+    expect(translate("Timestamp eq 'x'").condition).toBe(false);
+  });
+
+  it("sends only the placeholders the expression uses", () => {
+    const t = translate("s lt '\ue000' and n eq 1");
+    expect(Object.keys(t.ExpressionAttributeValues ?? {})).toEqual([":v1", ":v2"]);
+  });
+});
