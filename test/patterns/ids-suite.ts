@@ -166,33 +166,37 @@ export function idsSuite(target: PatternsRef): void {
       const table = await target().freshTable();
       let clock = 0;
       const allocator = new BlockIdAllocator(new SequenceCounter(table, COUNTER), {
-        blockSize: { initial: 4, min: 2, max: 16, targetRefillMs: 1000 },
+        blockSize: { initial: 4, min: 2, max: 300, targetRefillMs: 1000 },
         now: () => clock,
       });
-      const take = async (n: number) => {
-        for (let i = 0; i < n; i++) await allocator.next();
+      let held = 0; // ids left in the current block
+      const drainAndRefill = async () => {
+        for (let i = 0; i <= held; i++) await allocator.next();
+        held = allocator.blockSize - 1;
       };
-      await take(4); // block 1: 4 ids at t=0
+      await allocator.next(); // block 1: the initial size
+      held = 3;
       expect(allocator.blockSize).toBe(4);
-      await take(1); // needed again at once: grows
-      expect(allocator.blockSize).toBe(8);
-      await take(7 + 1); // used up fast again
-      expect(allocator.blockSize).toBe(16);
-      await take(15 + 1); // capped at max
-      expect(allocator.blockSize).toBe(16);
-      clock += 5000; // the block lasted long: shrinks
-      await take(15 + 1);
-      expect(allocator.blockSize).toBe(8);
-      clock += 5000;
-      await take(7 + 1);
-      clock += 5000;
-      await take(3 + 1);
-      clock += 5000;
-      await take(1 + 1);
-      expect(allocator.blockSize).toBe(2); // floored at min
-      clock += 1000; // within the target: unchanged
-      await take(2);
-      expect(allocator.blockSize).toBe(2);
+      await drainAndRefill(); // used up at once: 8x (the most per block)
+      expect(allocator.blockSize).toBe(32);
+      clock += 250; // lasted a quarter of the target: 4x
+      await drainAndRefill();
+      expect(allocator.blockSize).toBe(128);
+      clock += 400; // lasted 0.4 of the target: 2x, capped at max
+      await drainAndRefill();
+      expect(allocator.blockSize).toBe(256);
+      clock += 100;
+      await drainAndRefill();
+      expect(allocator.blockSize).toBe(300);
+      clock += 1000; // within [target / 2, 2 x target]: unchanged
+      await drainAndRefill();
+      expect(allocator.blockSize).toBe(300);
+      for (const size of [150, 75, 37, 18, 9, 4, 2, 2]) {
+        clock += 5000; // lasted long: halves, down to min
+        await drainAndRefill();
+        expect(allocator.blockSize).toBe(size);
+      }
+      expect(allocator.counter.stats.writes).toBe(allocator.blocks); // one conditional write per block
       expect(
         () =>
           new BlockIdAllocator(new SequenceCounter(table, COUNTER), { blockSize: { initial: 1, min: 2 } }),

@@ -12,7 +12,8 @@ export interface BlockSizeOptions {
   readonly max?: number;
   /**
    * The adaptive rule aims at one reservation per this many ms (default 1000): a block used up in
-   * less than half of it doubles the next block; one that lasted more than twice as long halves it.
+   * less than half of it makes the next block larger by the factor it fell short (2x to 8x); one
+   * that lasted more than twice as long halves it.
    */
   readonly targetRefillMs?: number;
 }
@@ -108,7 +109,10 @@ export class BlockIdAllocator {
     if (this.adaptive && this.lastRefillAt !== undefined) {
       // How long the previous block lasted, from its reservation until this one was needed.
       const lasted = neededAt - this.lastRefillAt;
-      if (lasted < this.target / 2) this.size = Math.min(this.max, this.size * 2);
+      // Grow by the factor the block fell short of the target (2x to 8x per block), so a burst of
+      // demand reaches a fitting size in a few reservations instead of one doubling at a time.
+      const factor = Math.min(8, Math.max(2, Math.floor(this.target / Math.max(lasted, 1))));
+      if (lasted < this.target / 2) this.size = Math.min(this.max, this.size * factor);
       else if (lasted > this.target * 2) this.size = Math.max(this.min, Math.floor(this.size / 2));
     }
     const block = await this.counter.reserve(this.size, options);
