@@ -108,7 +108,14 @@ function expectCases(entity: ReadEntity, cases: ValueCase[], how: string): void 
 /** The eight EDM types round-trip exactly through every kind of write and read. */
 export function typedValuesSuite(target: TargetRef): void {
   describe("typed values", () => {
-    const groups = (pk = "p") => entitiesFor(pk, valueCases(target().capabilities.limits));
+    const groups = (pk = "p") => {
+      // A value the backend declares it cannot store (a `capabilities.divergences` id) is left out.
+      const declared = new Set(target().capabilities.divergences.map((d) => d.id));
+      const cases = valueCases(target().capabilities.limits).filter(
+        (c) => !(c.name === "doubleNegZero" && declared.has("double-negative-zero")),
+      );
+      return entitiesFor(pk, cases);
+    };
 
     it("round-trips all eight EDM types on create then get", async () => {
       const t = await target().freshTable();

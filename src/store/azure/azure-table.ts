@@ -109,8 +109,8 @@ export class AzureTable implements BackendTable {
     const continuationToken =
       query.continuation === undefined ? undefined : entityContinuation(query.continuation);
     return this.run(options, async (b) => {
-      let body: string | null | undefined;
-      const page = await send(options, {}, async (o) => {
+      const exchange: AzureExchange = { takeBody: true };
+      const page = await send(options, exchange, async (o) => {
         const pages = b.client
           .listEntities({
             ...o,
@@ -119,17 +119,14 @@ export class AzureTable implements BackendTable {
               ...(filterText === undefined ? {} : { filter: filterText }),
               ...(query.select ? { select: selection(query.select, query.filter) } : {}),
             },
-            onResponse: (response) => {
-              body = response.bodyAsText;
-            },
           })
           .byPage({ maxPageSize: query.maxPageSize, ...(continuationToken ? { continuationToken } : {}) });
         const next = await pages.next();
         return next.done ? undefined : next.value;
       });
-      const entities = ((parseBody(body) as { value?: Record<string, unknown>[] }).value ?? []).map(
-        decodeEntity,
-      );
+      const entities = (
+        (parseBody(exchange.responseBody) as { value?: Record<string, unknown>[] }).value ?? []
+      ).map(decodeEntity);
       return {
         // The server may answer a wider filter than asked (server-filter.ts): keep exact matches only.
         entities: matches ? entities.filter(matches) : entities,
@@ -229,22 +226,16 @@ async function fetchEntity(
   rowKey: string,
   options: CallOptions,
 ): Promise<StoredEntity | undefined> {
-  let body: string | null | undefined;
+  const exchange: AzureExchange = { takeBody: true };
   try {
-    await send(options, {}, (o) =>
-      client.getEntity(partitionKey, rowKey, {
-        ...o,
-        disableTypeConversion: true,
-        onResponse: (response) => {
-          body = response.bodyAsText;
-        },
-      }),
+    await send(options, exchange, (o) =>
+      client.getEntity(partitionKey, rowKey, { ...o, disableTypeConversion: true }),
     );
   } catch (err) {
     if (isTableKitError(err, "ResourceNotFound")) return undefined;
     throw err;
   }
-  return decodeEntity(parseBody(body) as Record<string, unknown>);
+  return decodeEntity(parseBody(exchange.responseBody) as Record<string, unknown>);
 }
 
 function keysOf(entity: NormalizedEntity): { partitionKey: string; rowKey: string } {

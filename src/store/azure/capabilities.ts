@@ -41,10 +41,17 @@ export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
       "Handled: Binary range comparisons are evaluated on the client.",
   },
   {
-    id: "filter-nan-inf-literals",
+    id: "filter-guid-order",
     description:
-      "Azurite reads the NaN and INF literals of $filter as property names, and keeps NaN out of `ne` " +
-      "(no issue found). Handled: those comparisons are evaluated on the client.",
+      "Azurite's Guid comparisons other than eq return wrong results (#1827). Handled: they are " +
+      "evaluated on the client.",
+  },
+  {
+    id: "filter-double-literals",
+    description:
+      "Azurite reads the NaN and INF literals and numbers with an exponent (1e+300) in $filter as " +
+      "property names, and keeps NaN out of `ne` (no issue found). Handled: those comparisons are " +
+      "evaluated on the client.",
   },
   {
     id: "filter-not-not",
@@ -69,6 +76,12 @@ export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
       "Azurite does not enforce the 252-property cap (#1446) nor the 1 MiB entity size on the result " +
       "of a Merge. Handled: against Azurite each Merge first reads the stored entity and refuses a " +
       "result over the limits (in a transaction, at the failing action's index, earlier failures first).",
+  },
+  {
+    id: "property-named-proto",
+    description:
+      "Azurite silently drops a property named __proto__ (it copies properties into plain objects; no " +
+      "issue found). Not fixable on the client; the backend sends it like any other property.",
   },
   {
     id: "select-missing-null",

@@ -99,7 +99,8 @@ export function decodeEntity(row: Record<string, unknown>): StoredEntity {
   }
   const properties = new Map<string, TypedValue>();
   for (const name of Object.keys(row)) {
-    if (SYSTEM_NAMES.has(name) || name.startsWith("odata.") || name.endsWith("@odata.type")) continue;
+    // Property names are identifiers: a "." or "@" marks metadata (odata.etag, x@odata.type).
+    if (name.includes(".") || name.includes("@") || SYSTEM_NAMES.has(name)) continue;
     const tv = decodeValue(name, row[name], row[`${name}@odata.type`]);
     if (tv) properties.set(name, tv);
   }
@@ -110,19 +111,42 @@ export function decodeEntity(row: Record<string, unknown>): StoredEntity {
 
 function decodeValue(name: string, raw: unknown, annotation: unknown): TypedValue | undefined {
   if (raw === null || raw === undefined) return undefined;
-  if (typeof annotation === "string") {
-    const type = annotation.slice(4) as EdmType;
-    if (!annotation.startsWith("Edm.") || !EDM_TYPES.includes(type)) {
-      throw new TableKitError("BackendError", `Property '${name}' has the unknown type ${annotation}`);
+  const value = raw instanceof JsonNumber ? raw.value : raw;
+  if (annotation === undefined) {
+    if (typeof value === "string") return { type: "String", value };
+    if (typeof value === "boolean") return { type: "Boolean", value };
+    if (typeof value === "number") {
+      const double = raw instanceof JsonNumber ? raw.isDoubleLiteral : false;
+      return !double && isInt32Number(value) ? { type: "Int32", value } : { type: "Double", value };
     }
-    return toTyped(name, type, raw instanceof JsonNumber ? raw.value : raw);
+    throw new TableKitError("BackendError", `Property '${name}' has a value of no EDM type`);
   }
-  if (typeof raw === "string") return { type: "String", value: raw };
-  if (typeof raw === "boolean") return { type: "Boolean", value: raw };
-  if (raw instanceof JsonNumber) {
-    return !raw.isDoubleLiteral && isInt32Number(raw.value)
-      ? { type: "Int32", value: raw.value }
-      : { type: "Double", value: raw.value };
+  // The common forms first, without the general conversion's checks; anything else goes through it.
+  switch (annotation) {
+    case "Edm.String":
+      if (typeof value === "string") return { type: "String", value };
+      break;
+    case "Edm.Double":
+      if (typeof value === "number") return { type: "Double", value };
+      break;
+    case "Edm.Int32":
+      if (typeof value === "number" && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31) {
+        return { type: "Int32", value: value === 0 ? 0 : value };
+      }
+      break;
+    case "Edm.Boolean":
+      if (typeof value === "boolean") return { type: "Boolean", value };
+      break;
+    case "Edm.DateTime":
+      if (typeof value === "string") return { type: "DateTime", value: DateTime.parse(value) };
+      break;
   }
-  throw new TableKitError("BackendError", `Property '${name}' has a value of no EDM type`);
+  const type =
+    typeof annotation === "string" && annotation.startsWith("Edm.")
+      ? (annotation.slice(4) as EdmType)
+      : undefined;
+  if (!type || !EDM_TYPES.includes(type)) {
+    throw new TableKitError("BackendError", `Property '${name}' has the unknown type ${String(annotation)}`);
+  }
+  return toTyped(name, type, value);
 }

@@ -6,11 +6,16 @@ import type { AzurePipeline, AzurePipelineRequest, AzurePipelineResponse } from 
  * - `body`: the request body this backend built. The SDK's serializer cannot express everything
  *   the model holds (a property named `__proto__`, -0, an ETag on a delete inside a batch), so
  *   the SDK is handed only the keys and its request body is replaced here.
+ * - `takeBody`: keep a successful response's body text for this backend, which parses it itself
+ *   (the SDK's parse loses `5.0` vs `5`), and hand the SDK an empty object to parse instead of
+ *   parsing and converting every entity twice. Headers (ETag, continuation) are left as they are.
  * - `response`: the raw response, also when the SDK swallows an error (it hides 409 from
  *   createTable and 404 from deleteTable, which the port must report).
  */
 export interface AzureExchange {
   readonly body?: (request: AzurePipelineRequest) => string;
+  readonly takeBody?: boolean;
+  responseBody?: string;
   response?: AzurePipelineResponse;
 }
 
@@ -21,16 +26,15 @@ export function withExchange<T>(exchange: AzureExchange, call: () => Promise<T>)
   return current.run(exchange, call);
 }
 
-const POLICY_NAME = "tablekitExchange";
-
 /**
- * Installs the policy that applies `withExchange` contexts on a client's pipeline. It runs in the
- * Serialize phase, so the body is replaced before signing and before retries resend it.
+ * Installs the policies that apply `withExchange` contexts on a client's pipeline: one in the
+ * Serialize phase (the body is replaced before signing and before retries resend it), one in the
+ * Retry phase, nearer the wire than the SDK's response parsing.
  */
 export function installExchangePolicy(pipeline: AzurePipeline): void {
   pipeline.addPolicy(
     {
-      name: POLICY_NAME,
+      name: "tablekitExchange",
       async sendRequest(request, next) {
         const exchange = current.getStore();
         if (exchange?.body && request.body !== undefined && request.body !== null) {
@@ -50,5 +54,20 @@ export function installExchangePolicy(pipeline: AzurePipeline): void {
       },
     },
     { phase: "Serialize" },
+  );
+  pipeline.addPolicy(
+    {
+      name: "tablekitResponseBody",
+      async sendRequest(request, next) {
+        const response = await next(request);
+        const exchange = current.getStore();
+        if (exchange?.takeBody && response.status >= 200 && response.status < 300 && response.bodyAsText) {
+          exchange.responseBody = response.bodyAsText;
+          (response as { bodyAsText?: string }).bodyAsText = "{}";
+        }
+        return response;
+      },
+    },
+    { phase: "Retry" },
   );
 }

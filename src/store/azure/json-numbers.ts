@@ -19,14 +19,23 @@ export class JsonNumber {
 
 // Strings first, so digits inside them are skipped; everything else that matches is a number.
 const TOKENS = /"(?:[^"\\]+|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+/**
+ * A number in value position written with a zero fraction (`5.0`) or an exponent (`1E+21`): the
+ * only forms whose type the value alone does not tell. It may also match inside a string; that only
+ * costs the slower exact path.
+ */
+const INTEGRAL_DOUBLE = /[:,[]\s*-?\d+(?:\.0+(?!\d)|(?:\.\d+)?[eE])/;
 
 /**
- * `JSON.parse`, except that every number becomes a `JsonNumber` carrying its source text. Numbers
+ * `JSON.parse`, except that numbers become `JsonNumber`s carrying their source text when the text
+ * holds a number whose type only its text tells (`5.0`); otherwise numbers stay numbers. Numbers
  * are matched to their text in document order, which is also the order `JSON.parse` keeps object
  * keys in as long as no key looks like an array index (property names never do).
  */
 export function parseJsonWithNumberText(text: string): unknown {
   const parsed: unknown = JSON.parse(text);
+  // Without such a number, an integral value is an Int32 and a fractional one a Double: no texts needed.
+  if (!INTEGRAL_DOUBLE.test(text)) return parsed;
   const numbers: string[] = [];
   for (const match of text.matchAll(TOKENS)) {
     if (match[0].charCodeAt(0) !== 0x22) numbers.push(match[0]);

@@ -144,10 +144,15 @@ export interface AzureSdk {
   readonly AzureSASCredential: new (signature: string) => object;
 }
 
-/** Loads `@azure/data-tables`; NotSupported (with what to install) when it is missing. */
-export async function loadAzureSdk(): Promise<AzureSdk> {
+/**
+ * Loads `@azure/data-tables`; NotSupported (with what to install) when it is missing. `load` is
+ * the import itself, replaceable so the missing-package path can be tested where it is installed.
+ */
+export async function loadAzureSdk(
+  load: () => Promise<unknown> = () => import("@azure/data-tables"),
+): Promise<AzureSdk> {
   try {
-    return (await import("@azure/data-tables")) as unknown as AzureSdk;
+    return (await load()) as AzureSdk;
   } catch (cause) {
     const code = (cause as { code?: string }).code;
     if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {

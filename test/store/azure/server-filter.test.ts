@@ -56,6 +56,8 @@ describe("azure server filter", () => {
     expect(sent("d ne 1.5")).toBeUndefined();
     expect(sent("d ne 1.5", service)).toBe("d ne 1.5");
     expect(sent("d eq NaN or d lt INF", service)).toBeUndefined();
+    expect(sent("d lt 1e300")).toBeUndefined();
+    expect(sent("d lt 1e300", service)).toBe("d lt 1e+300");
   });
 
   it("under `not`, Azurite keeps only key comparisons; a double negation cancels", () => {

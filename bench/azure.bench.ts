@@ -1,0 +1,177 @@
+/**
+ * The azure backend (through `openStore("azure:…")`) against raw `@azure/data-tables` calls doing
+ * the same work on the same Azurite, in the same run: inserts, point reads, paging through 10,000
+ * entities, and 100-action transactions. Prints ops/s and tablekit's overhead (raw ops/s divided by
+ * tablekit's; the target is at most 1.1x), and the client CPU per operation of each side, which a
+ * busy machine disturbs less than wall-clock time. Starts and stops its own Azurite.
+ * Run: npx tsx bench/azure.bench.ts
+ */
+import { TableClient } from "@azure/data-tables";
+import { DateTime, openStore, type Table } from "../src/index.js";
+import { startAzurite } from "../test/support/azurite.js";
+
+const ROUNDS = 11;
+const INSERTS = 100;
+const READS = 100;
+const PAGED = 10_000;
+const TRANSACTIONS = 4;
+
+interface Case {
+  readonly name: string;
+  /** Operations one call of `raw`/`tablekit` performs. */
+  readonly ops: number;
+  readonly raw: (round: number) => Promise<void>;
+  readonly tablekit: (round: number) => Promise<void>;
+}
+
+const server = await startAzurite();
+try {
+  const store = await openStore(server.storeUrl);
+  const rawClient = (name: string) =>
+    TableClient.fromConnectionString(server.tableConnectionString, name, { allowInsecureConnection: true });
+  const rawInserts = rawClient("BenchRawInserts");
+  const rawPaging = rawClient("BenchRawPaging");
+  const rawTx = rawClient("BenchRawTx");
+  for (const name of [
+    "BenchRawInserts",
+    "BenchRawPaging",
+    "BenchRawTx",
+    "BenchTkInserts",
+    "BenchTkPaging",
+    "BenchTkTx",
+  ]) {
+    await store.createTable(name);
+  }
+  const tkInserts = store.table("BenchTkInserts");
+  const tkPaging = store.table("BenchTkPaging");
+  const tkTx = store.table("BenchTkTx");
+
+  const rawEntity = (pk: string, rk: string) => ({
+    partitionKey: pk,
+    rowKey: rk,
+    name: `customer ${rk}`,
+    count: 42,
+    total: 123.45,
+    active: true,
+    since: new Date("2024-01-02T03:04:05.678Z"),
+    big: 9_007_199_254_740_993n,
+  });
+  const tkEntity = (pk: string, rk: string) => ({
+    ...rawEntity(pk, rk),
+    since: DateTime.parse("2024-01-02T03:04:05.6789012Z"),
+  });
+  const rk = (round: number, i: number) => `${String(round).padStart(2, "0")}-${String(i).padStart(6, "0")}`;
+
+  // Paging data: the same 10,000 entities in each table, written in 100-action transactions.
+  for (let i = 0; i < PAGED; i += 100) {
+    const pk = `p${Math.floor(i / 1000)}`;
+    const batch = Array.from({ length: 100 }, (_, j) => rk(0, i + j));
+    await rawPaging.submitTransaction(batch.map((r) => ["create", rawEntity(pk, r)]));
+    await tkPaging.submitTransaction(batch.map((r) => ["create", tkEntity(pk, r)] as const));
+  }
+
+  const scan = async (pages: AsyncIterable<unknown[]>) => {
+    let n = 0;
+    for await (const page of pages) n += page.length;
+    if (n !== PAGED) throw new Error(`expected ${PAGED} entities, read ${n}`);
+  };
+  const txBatch = (round: number, t: number) => Array.from({ length: 100 }, (_, j) => rk(round, t * 100 + j));
+
+  const cases: Case[] = [
+    {
+      name: "insert (createEntity)",
+      ops: INSERTS,
+      raw: async (round) => {
+        for (let i = 0; i < INSERTS; i++) await rawInserts.createEntity(rawEntity("p", rk(round, i)));
+      },
+      tablekit: async (round) => {
+        for (let i = 0; i < INSERTS; i++) await tkInserts.createEntity(tkEntity("p", rk(round, i)));
+      },
+    },
+    {
+      name: "point read (getEntity)",
+      ops: READS,
+      raw: async () => {
+        for (let i = 0; i < READS; i++) await rawInserts.getEntity("p", rk(0, i));
+      },
+      tablekit: async () => {
+        for (let i = 0; i < READS; i++) await tkInserts.getEntity("p", rk(0, i));
+      },
+    },
+    {
+      name: `paging ${PAGED.toLocaleString("en-US")} entities (pages of 1,000)`,
+      ops: PAGED,
+      raw: () => scan(rawPaging.listEntities().byPage({ maxPageSize: 1000 })),
+      tablekit: () => scan((tkPaging as Table).listEntities().byPage({ maxPageSize: 1000 })),
+    },
+    {
+      name: "100-action transaction (creates)",
+      ops: TRANSACTIONS,
+      raw: async (round) => {
+        for (let t = 0; t < TRANSACTIONS; t++) {
+          await rawTx.submitTransaction(txBatch(round, t).map((r) => ["create", rawEntity("p", r)]));
+        }
+      },
+      tablekit: async (round) => {
+        for (let t = 0; t < TRANSACTIONS; t++) {
+          await tkTx.submitTransaction(txBatch(round, t).map((r) => ["create", tkEntity("p", r)] as const));
+        }
+      },
+    },
+  ];
+
+  const rows = [];
+  for (const c of cases) {
+    const raw: number[] = [];
+    const tk: number[] = [];
+    const rawCpu: number[] = [];
+    const tkCpu: number[] = [];
+    // Short rounds, alternating which side goes first, so drift (Azurite's tables grow, the
+    // machine is shared) affects both alike; the first round warms up.
+    for (let round = 0; round <= ROUNDS; round++) {
+      const first = round % 2 === 0 ? c.raw : c.tablekit;
+      const second = round % 2 === 0 ? c.tablekit : c.raw;
+      const a = await timed(() => first(round));
+      const b = await timed(() => second(round));
+      if (round > 0) {
+        const [r, t] = round % 2 === 0 ? [a, b] : [b, a];
+        raw.push(c.ops / r.seconds);
+        tk.push(c.ops / t.seconds);
+        rawCpu.push(r.cpu / c.ops);
+        tkCpu.push(t.cpu / c.ops);
+      }
+    }
+    const rawOps = median(raw);
+    const tkOps = median(tk);
+    rows.push({
+      case: c.name,
+      "raw SDK ops/s": Math.round(rawOps).toLocaleString("en-US"),
+      "tablekit ops/s": Math.round(tkOps).toLocaleString("en-US"),
+      overhead: `${(rawOps / tkOps).toFixed(2)}x`,
+      "client CPU µs/op raw": Math.round(median(rawCpu)),
+      "client CPU µs/op tablekit": Math.round(median(tkCpu)),
+      "CPU ratio": `${(median(tkCpu) / median(rawCpu)).toFixed(2)}x`,
+    });
+  }
+  console.log(
+    `\nazure backend vs raw @azure/data-tables on Azurite (median of ${ROUNDS} rounds; target overhead <= 1.10x)`,
+  );
+  console.table(rows);
+  await store.close();
+} finally {
+  await server.stop();
+}
+
+/** Wall-clock seconds, and this process's CPU time in µs (Azurite runs in its own process). */
+async function timed(fn: () => Promise<void>): Promise<{ seconds: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - start) / 1000, cpu: used.user + used.system };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
