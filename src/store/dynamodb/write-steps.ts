@@ -52,6 +52,23 @@ export function needsRead(action: BackendAction): boolean {
   return action.kind !== "delete" && action.kind !== "create" && action.mode === "Merge";
 }
 
+/**
+ * What the stored item (`current`, just read) says about an action that is not a merge: the
+ * error its condition will fail with, or undefined. A transaction that read its items anyway
+ * (for a merge) reports the first failing action from these, in order.
+ */
+export function precheck(
+  action: BackendAction,
+  current: AttributeMap | undefined,
+): TableKitError | undefined {
+  if (action.kind === "create") return current ? alreadyExists() : undefined;
+  if (action.kind === "upsert") return undefined;
+  if (action.kind === "update" && action.mode === "Merge") return undefined;
+  if (!current) return notFound();
+  if (action.etag !== "*" && fromItem(current).etag !== action.etag) return preconditionFailed();
+  return undefined;
+}
+
 /** Plans one write; throws the action's error when the read already decides it (Merge). */
 export function planWrite(plan: WritePlan): WriteStep {
   const { tableName, action, now, floor } = plan;
@@ -73,7 +90,7 @@ export function planWrite(plan: WritePlan): WriteStep {
   }
   if (action.kind === "create") {
     return put(b, tableName, action.entity, nextTimestamp(now, floor), absent, (old) =>
-      old ? new TableKitError("EntityAlreadyExists", "The specified entity already exists.") : "retry",
+      old ? alreadyExists() : "retry",
     );
   }
   if (action.mode === "Merge") return planMerge(plan, b, absent, storedTimestamp);
@@ -178,6 +195,10 @@ function put(
     timestamp,
     failure,
   };
+}
+
+function alreadyExists(): TableKitError {
+  return new TableKitError("EntityAlreadyExists", "The specified entity already exists.");
 }
 
 function notFound(): TableKitError {

@@ -4,7 +4,7 @@ import { type SdkError, sdkErrorName, throwIfAborted, toTableKitError } from "./
 import { etagOf } from "./etag.js";
 import { itemKey, itemTimestamp } from "./item-codec.js";
 import type { AttributeMap, DynamoApi } from "./sdk.js";
-import { needsRead, planWrite, type WriteStep } from "./write-steps.js";
+import { needsRead, planWrite, precheck, type WriteStep } from "./write-steps.js";
 
 /** Attempts before giving up on clock conflicts and transaction conflicts (ServerBusy). */
 const MAX_ATTEMPTS = 8;
@@ -63,15 +63,14 @@ async function readItem(target: WriteTarget, action: BackendAction, options: Cal
   }
 }
 
-/** The items the merges among `actions` need, by index, read in one consistent batch. */
+/** The items of all `actions`, by index, read in one consistent batch. */
 async function readItems(
   target: WriteTarget,
   actions: readonly BackendAction[],
   options: CallOptions,
 ): Promise<(AttributeMap | undefined)[]> {
-  const wanted = actions.map((a, i) => (needsRead(a) ? i : -1)).filter((i) => i >= 0);
   const found = new Map<string, AttributeMap>();
-  let keys = wanted.map((i) => itemKey(keysOf(actions[i]!).partitionKey, keysOf(actions[i]!).rowKey));
+  let keys = actions.map((a) => itemKey(keysOf(a).partitionKey, keysOf(a).rowKey));
   while (keys.length > 0) {
     const result = await target.api
       .batchGet(
@@ -84,11 +83,7 @@ async function readItems(
     for (const item of result.Responses?.[target.tableName] ?? []) found.set(itemId(item), item);
     keys = result.UnprocessedKeys?.[target.tableName]?.Keys ?? [];
   }
-  return actions.map((a) => {
-    if (!needsRead(a)) return undefined;
-    const { partitionKey, rowKey } = keysOf(a);
-    return found.get(itemId(itemKey(partitionKey, rowKey)));
-  });
+  return actions.map((a) => found.get(itemId(itemKey(keysOf(a).partitionKey, keysOf(a).rowKey))));
 }
 
 function keysOf(action: BackendAction): { partitionKey: string; rowKey: string } {
@@ -132,9 +127,14 @@ export async function writeAll(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     throwIfAborted(options);
     const now = DateTime.now();
-    const current = actions.some(needsRead) ? await readItems(target, actions, options) : [];
+    // A merge is planned from a read; then every action is checked against that read, in order,
+    // so the first failing action is the one reported, as the service reports it.
+    const read = actions.some(needsRead);
+    const current = read ? await readItems(target, actions, options) : [];
     const steps = actions.map((action, i) => {
       try {
+        const failure = read ? precheck(action, current[i]) : undefined;
+        if (failure) throw failure;
         return planWrite({ ...target, action, now, floor: floors[i], current: current[i] });
       } catch (err) {
         throw err instanceof TableKitError ? err.withIndex(i) : err;
