@@ -154,7 +154,7 @@ function transaction(r: Random, pk: string): Operation {
               return ["upsert", entity, p.mode];
             case "update":
               return ["update", entity, p.mode, { etag: etagFor(side, pk, p.rk, p.choice) }];
-            case "delete":
+            default:
               return [
                 "delete",
                 { partitionKey: pk, rowKey: p.rk },
