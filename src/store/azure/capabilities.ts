@@ -108,6 +108,12 @@ export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
       "InvalidInput. Handled: the core validates ETags first, and InvalidOperation maps to InvalidInput.",
   },
   {
+    id: "sas-key-ranges",
+    description:
+      "Azurite does not enforce a table SAS's PartitionKey/RowKey ranges (spk, srk, epk, erk; #726). " +
+      "Not worked around: such a SAS grants the whole table on Azurite.",
+  },
+  {
     id: "transaction-overlap",
     description:
       "Concurrent entity group transactions on Azurite can fail with 'Transaction Overlap!' (it keeps one " +

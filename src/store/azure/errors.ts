@@ -46,7 +46,8 @@ export function serviceErrorCode(err: unknown): string | undefined {
     e.details?.odataError?.code ??
     e.details?.errorCode ??
     e.response?.headers.get("x-ms-error-code") ??
-    (typeof e.code === "string" && /^[A-Z]/.test(e.code) ? e.code : undefined)
+    // Without a status, `code` is a network error's (ECONNREFUSED), not the service's.
+    (typeof e.code === "string" && e.statusCode !== undefined ? e.code : undefined)
   );
 }
 

@@ -52,6 +52,10 @@ describe("azure backend: connecting", () => {
 
   it("without any account it is InvalidStoreUrl; without the SDK it is NotSupported", async () => {
     await expect(openStore("azure:")).rejects.toMatchObject({ code: "InvalidStoreUrl" });
+    await expect(openStore("azure:AccountName=x;garbage")).rejects.toMatchObject({ code: "InvalidStoreUrl" });
+    await expect(openStore("azure:", { url: "not a url" })).rejects.toMatchObject({
+      code: "InvalidStoreUrl",
+    });
     const missing = Object.assign(new Error("Cannot find package '@azure/data-tables'"), {
       code: "ERR_MODULE_NOT_FOUND",
     });
