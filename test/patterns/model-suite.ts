@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DateTime, ERROR_STATUS, type ErrorCode, type Page, type Table } from "../../src/index.js";
+import { invertedTicks } from "../../src/keys/index.js";
+import { defineModel, field } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
 import { Employee, Location, Sample } from "./models.js";
 import type { PatternsRef } from "./target.js";
@@ -182,6 +184,31 @@ export function modelSuite(target: PatternsRef): void {
         repo.list({ kind: "city", country: "us" }, { startsWith: 5 as never }).toArray(),
         "InvalidInput",
       );
+    });
+
+    it("builds time-ordered keys from a DateTime field (newest first with inverted ticks)", async () => {
+      const Reading = defineModel({
+        table: "Readings",
+        fields: { device: field.string(), at: field.dateTime(), celsius: field.double() },
+        partitionKey: (k) => k.field("device"),
+        rowKey: (k) => k.field("at", invertedTicks()),
+      });
+      const repo = Reading.on(await target().freshTable());
+      const hour = (h: number) => DateTime.fromEpochMilliseconds(Date.UTC(2024, 0, 1, h));
+      for (let h = 0; h < 10; h++) await repo.create({ device: "d1", at: hour(h), celsius: h + 0.5 });
+      expect(
+        Reading.keys({ device: "d1", at: DateTime.parse("2010-05-28T00:00:00Z"), celsius: 0 }).rowKey,
+      ).toBe("2521272959999999999");
+      const newest = await repo.list({ device: "d1" }, { limit: 3 }).toArray();
+      expect(newest.map((r) => r.celsius)).toEqual([9.5, 8.5, 7.5]);
+      // Newest first, so the later instant is the lower key: between runs from 5 h back to 3 h.
+      const window = await repo
+        .between({ device: "d1", at: hour(5) }, { device: "d1", at: hour(3) })
+        .toArray();
+      expect(window.map((r) => r.celsius)).toEqual([5.5, 4.5, 3.5]);
+      await expect(repo.create({ device: "d1", at: hour(5), celsius: 0 })).rejects.toMatchObject({
+        code: "EntityAlreadyExists",
+      });
     });
 
     it("pages a prefix query with continuation tokens", async () => {

@@ -59,8 +59,13 @@ export function entityQuery<T>(
   async function* pages(settings: PageSettings = {}): AsyncIterableIterator<Page<T>> {
     checkLimit(options.limit);
     let remaining = limit;
-    const maxPageSize = Math.min(settings.maxPageSize ?? 1000, remaining);
-    const source = table.listEntities(listOptions).byPage({ ...settings, maxPageSize });
+    // Ask for no more than the limit needs; otherwise leave the page size to the caller or the store.
+    const capped = Number.isFinite(remaining)
+      ? Math.min(settings.maxPageSize ?? remaining, remaining, 1000)
+      : undefined;
+    const source = table
+      .listEntities(listOptions)
+      .byPage(capped === undefined ? settings : { ...settings, maxPageSize: capped });
     for await (const page of source) {
       const items: T[] = [];
       for (const entity of page) {
