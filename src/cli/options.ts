@@ -35,6 +35,11 @@ export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** A `--select` list with the keys added: output always says which entity a row is. */
+export function selectWithKeys(select: readonly string[] | undefined): string[] | undefined {
+  return select ? [...new Set(["PartitionKey", "RowKey", ...select])] : undefined;
+}
+
 /** A comma-separated list of property names. */
 export function nameList(text: string): string[] {
   const names = text

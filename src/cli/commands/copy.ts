@@ -3,6 +3,7 @@
  * time, each page's partitions in entity group transactions; resumable from the last page; ends
  * by counting both sides.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { type NormalizedEntity, normalizeEntity } from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
@@ -24,6 +25,7 @@ interface CopyOptions extends FilterOptions {
   toTable?: string;
   mode: "replace" | "merge";
   batchSize?: number;
+  pageSize?: number;
   pause?: number;
   state?: string;
   restart?: boolean;
@@ -62,6 +64,11 @@ export function registerCopy(program: Command): void {
       ),
     )
     .option("--batch-size <n>", "entities per transaction (at most the target's limit, 100)", positiveInt())
+    .option(
+      "--page-size <n>",
+      "entities per source page, the unit of resumption (default: 1000)",
+      positiveInt(),
+    )
     .option("--pause <ms>", "wait after each transaction", positiveInt())
     .option("--state <file>", "resume state file (default: .tablekit-copy-<table>.json)")
     .option("--restart", "ignore the resume state of an earlier, interrupted copy")
@@ -126,6 +133,7 @@ async function runCopy(
     maxBytes: limits.maxTransactionBytes,
   });
   const mode = opts.mode === "merge" ? "Merge" : "Replace";
+  const sourceLimit = opts.from.capabilities.limits.maxPageSize;
   const commit = async (batch: Batch<Item> | undefined) => {
     if (!batch) return;
     await upsertBatch(
@@ -133,12 +141,13 @@ async function runCopy(
       batch.items.map((i) => i.input),
       mode,
     );
-    if (opts.pause) await new Promise((r) => setTimeout(r, opts.pause));
+    if (opts.pause) await sleep(opts.pause);
   };
   try {
-    const pages = source
-      .listEntities({ queryOptions: filter === undefined ? {} : { filter } })
-      .byPage(resumed ? { continuationToken: resumed.token } : {});
+    const pages = source.listEntities({ queryOptions: filter === undefined ? {} : { filter } }).byPage({
+      maxPageSize: Math.min(opts.pageSize ?? sourceLimit, sourceLimit),
+      ...(resumed ? { continuationToken: resumed.token } : {}),
+    });
     for await (const page of pages) {
       for (const result of page) {
         const input = entityFromRow(rowFromResult(result));

@@ -1,27 +1,10 @@
 /**
  * `tablekit demo`: builds a small, realistic data set through the patterns and shows what each
  * one does and the keys it wrote. Safe to run again: it deletes and rebuilds its own Demo* tables
- * and touches nothing else.
+ * and touches nothing else. The patterns load only when the demo runs (they are the CLI's heaviest import).
  */
 import type { Command } from "commander";
-import { isTableKitError } from "../../model/index.js";
-import type { Store } from "../../store/index.js";
-import { auditsDemo } from "../demo/audits.js";
-import { employeesDemo } from "../demo/employees.js";
-import { expensesDemo } from "../demo/expenses.js";
-import { ordersDemo } from "../demo/orders.js";
-import { postsDemo } from "../demo/posts.js";
-import { resolveStoreUrl, usingStore, withStoreOption } from "../options.js";
-import { terminal } from "../output/terminal.js";
-
-/** The tables the demo owns (and resets on every run). */
-export const DEMO_TABLES = [
-  "DemoEmployees",
-  "DemoExpenses",
-  "DemoPosts",
-  "DemoAudits",
-  "DemoOrders",
-] as const;
+import { withStoreOption } from "../options.js";
 
 export function registerDemo(program: Command): void {
   withStoreOption(
@@ -33,44 +16,7 @@ export function registerDemo(program: Command): void {
         "\nRebuilds its own tables (DemoEmployees, DemoExpenses, DemoPosts, DemoAudits, DemoOrders) on each run.\n\nExamples:\n  tablekit demo\n  tablekit demo --store memory:",
       ),
   ).action(async (opts: { store?: string }) => {
-    const out = terminal().out;
-    const url = resolveStoreUrl(opts.store);
-    await usingStore(url, async (store) => {
-      await resetDemoTables(store);
-      out.line(out.style.bold(`tablekit demo — writing sample data to ${store.url}`));
-      await employeesDemo(store, out);
-      await expensesDemo(store, out);
-      await postsDemo(store, out);
-      await auditsDemo(store, out);
-      await ordersDemo(store, out);
-      if (!store.capabilities.persistent) {
-        out.line(
-          out.style.dim(`${store.url} keeps nothing once the demo ends: use a file: store to look around.`),
-        );
-        return;
-      }
-      out.line(out.style.bold("Look around:"));
-      const at = opts.store === undefined ? "" : ` --store ${url}`;
-      for (const hint of [
-        `tablekit tables${at}`,
-        `tablekit query DemoEmployees --partition Sales${at}`,
-        `tablekit query DemoExpenses --top 2 --select amount,description${at}`,
-        `tablekit get DemoAudits Equipment_1 v0_Audit${at}`,
-        "tablekit keys inverted-ticks 2010-05-28 2010-05-27 2009-04-21",
-        `tablekit export DemoOrders --out orders.ndjson${at}`,
-      ]) {
-        out.line(`  ${out.style.dim("$")} ${hint}`);
-      }
-    });
+    const { runDemo } = await import("../demo/run-demo.js");
+    await runDemo(opts.store);
   });
-}
-
-async function resetDemoTables(store: Store): Promise<void> {
-  for (const name of DEMO_TABLES) {
-    try {
-      await store.deleteTable(name);
-    } catch (err) {
-      if (!isTableKitError(err, "TableNotFound")) throw err;
-    }
-  }
 }

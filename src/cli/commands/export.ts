@@ -2,13 +2,14 @@
  * `tablekit export TABLE`: a table (or a filtered part) as NDJSON or typed CSV. With `--out`, the
  * export is resumable: after each page it records the continuation token and the file length.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import type { Store, Table } from "../../store/index.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
 import { ColumnCollector, csvHeader, csvRow, type PropertyColumn } from "../formats/csv-entity.js";
 import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
 import { encodeTypedJson } from "../formats/typed-json.js";
-import { choiceOption, usingStore, withStoreOption } from "../options.js";
+import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { countEntities } from "../transfer/count.js";
 import { formatOfPath, INPUT_FORMATS, type InputFormat } from "../transfer/input-records.js";
@@ -22,6 +23,8 @@ interface ExportOptions extends FilterOptions {
   format?: InputFormat;
   restart?: boolean;
   progress?: boolean;
+  pageSize?: number;
+  pause?: number;
 }
 
 /** Recorded next to the output after each page: the file holds `bytes` bytes, `token` reads on. */
@@ -45,6 +48,16 @@ export function registerExport(program: Command): void {
       )
       .option("-f, --filter <filter>", "only entities matching this $filter")
       .option("-p, --partition <key>", "only this PartitionKey")
+      .option(
+        "--page-size <n>",
+        "entities per page read (default and maximum: the store's, 1000)",
+        positiveInt(),
+      )
+      .option(
+        "--pause <ms>",
+        "wait after each page, to stay under a service's throughput target",
+        positiveInt(),
+      )
       .option("--restart", "ignore the resume state of an earlier, interrupted export")
       .option("--no-progress", "no progress bar (and no counting pass)")
       .addHelpText(
@@ -95,14 +108,21 @@ async function runExport(store: Store, tableName: string, filter: string | undef
     start: entities,
   });
   try {
-    const pages = table
-      .listEntities({ queryOptions: filter === undefined ? {} : { filter } })
-      .byPage(resumed?.token ? { continuationToken: resumed.token } : {});
+    const pages = table.listEntities({ queryOptions: filter === undefined ? {} : { filter } }).byPage({
+      maxPageSize: Math.min(
+        opts.pageSize ?? store.capabilities.limits.maxPageSize,
+        store.capabilities.limits.maxPageSize,
+      ),
+      ...(resumed?.token ? { continuationToken: resumed.token } : {}),
+    });
     for await (const page of pages) {
       if (page.length > 0) write(`${page.map((e) => encode(rowFromResult(e))).join("\n")}\n`);
       entities += page.length;
       progress.update(entities);
-      if (page.continuationToken !== undefined) record(page.continuationToken);
+      if (page.continuationToken !== undefined) {
+        record(page.continuationToken);
+        if (opts.pause) await sleep(opts.pause);
+      }
     }
   } finally {
     progress.stop();

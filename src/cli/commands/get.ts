@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { rowFromResult } from "../formats/entity-row.js";
 import { encodeTypedJson } from "../formats/typed-json.js";
-import { choiceOption, nameList, usingStore, withStoreOption } from "../options.js";
+import { choiceOption, nameList, selectWithKeys, usingStore, withStoreOption } from "../options.js";
 import { writeEntityCard } from "../output/entity-output.js";
 import { terminal } from "../output/terminal.js";
 
@@ -30,7 +30,11 @@ export function registerGet(program: Command): void {
       await usingStore(opts.store, async (store) => {
         const entity = await store
           .table(table)
-          .getEntity(partitionKey, rowKey, opts.select ? { queryOptions: { select: opts.select } } : {});
+          .getEntity(
+            partitionKey,
+            rowKey,
+            opts.select ? { queryOptions: { select: selectWithKeys(opts.select) } } : {},
+          );
         const row = rowFromResult(entity);
         const out = terminal().out;
         if (opts.output === "json") out.line(encodeTypedJson(row, { etag: true }));

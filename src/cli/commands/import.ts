@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { type NormalizedEntity, normalizeEntity, TableKitError } from "../../model/index.js";
 import type { Store, Table, UpdateMode } from "../../store/index.js";
-import { entityFromRow, located } from "../formats/entity-row.js";
+import { atLine, entityFromRow, located } from "../formats/entity-row.js";
 import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { ensureTable, upsertBatch } from "../transfer/ensure-table.js";
@@ -116,20 +116,24 @@ async function runImport(store: Store, tableName: string, file: string, opts: Im
     maxBytes: limits.maxTransactionBytes,
   });
   const source = file === "-" ? process.stdin : createReadStream(file);
-  let checked = 0;
+  let valid = 0;
+  const records = inputRecords(source, format)[Symbol.asyncIterator]();
   try {
-    for await (const record of inputRecords(source, format)) {
-      if (record.endLine <= (resumed?.line ?? 0)) continue;
-      let item: Item;
+    for (;;) {
+      let item: Item | undefined;
       try {
+        const next = await records.next();
+        if (next.done) break;
+        const record = next.value;
+        if (record.endLine <= (resumed?.line ?? 0)) continue;
         const input = entityFromRow(record.parse());
-        item = { entity: normalizeEntity(input, limits), input, ...record };
+        item = { entity: checked(() => normalizeEntity(input, limits), record.line), input, ...record };
       } catch (error) {
-        // Lines before the bad one are valid: write them, so the state points at the bad line.
+        // Every line before the bad one is valid: write them, so the state points at the bad line.
         if (!opts.check) await writer.commit(batcher.flush());
-        throw located(error, `line ${record.line}`, { line: record.line });
+        throw error;
       }
-      checked++;
+      valid++;
       if (!opts.check) await writer.commit(batcher.add(item));
     }
     if (!opts.check) await writer.commit(batcher.flush());
@@ -137,8 +141,17 @@ async function runImport(store: Store, tableName: string, file: string, opts: Im
     progress.stop();
   }
   stateFile?.remove();
-  if (opts.check) err.line(`checked ${checked} entities: the file is valid; nothing was written`);
+  if (opts.check) err.line(`checked ${valid} entities: the file is valid; nothing was written`);
   else err.line(`imported ${writer.entities} entities into ${tableName}`);
+}
+
+/** Runs a check of one line's entity; its error names the line. */
+function checked<T>(check: () => T, line: number): T {
+  try {
+    return check();
+  } catch (error) {
+    throw atLine(error, line);
+  }
 }
 
 /** Commits batches and records each in the state file. */

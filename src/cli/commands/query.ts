@@ -3,7 +3,14 @@ import type { Command } from "commander";
 import type { Table } from "../../store/index.js";
 import { filterFromOptions } from "../filter-option.js";
 import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
-import { choiceOption, nameList, positiveInt, usingStore, withStoreOption } from "../options.js";
+import {
+  choiceOption,
+  nameList,
+  positiveInt,
+  selectWithKeys,
+  usingStore,
+  withStoreOption,
+} from "../options.js";
 import { entityWriter, OUTPUT_FORMATS, type OutputFormat } from "../output/entity-output.js";
 import { terminal } from "../output/terminal.js";
 
@@ -62,7 +69,7 @@ async function readPages(
 ): Promise<string | undefined> {
   const queryOptions = {
     ...(filter === undefined ? {} : { filter }),
-    ...(opts.select ? { select: opts.select } : {}),
+    ...(opts.select ? { select: selectWithKeys(opts.select) } : {}),
   };
   let token = opts.continue;
   let remaining = opts.top ?? Number.POSITIVE_INFINITY;

@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { cli, ndjson, tempDir } from "./run-cli.js";
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+describe("tablekit demo", { timeout: 120_000 }, () => {
+  it("builds the sample data on the default store, and a second run rebuilds the same data", async () => {
+    const first = await cli(["demo"], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe("");
+    for (const key of [
+      "empid_000223",
+      "email_jones@contoso.com",
+      "2521272959999999999",
+      "v0_Audit",
+      "v000003_Audit",
+      "0000000005",
+      "~counter",
+    ]) {
+      expect(first.stdout).toContain(key);
+    }
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const table of ["DemoEmployees", "DemoExpenses", "DemoPosts", "DemoAudits", "DemoOrders"]) {
+        const r = await cli(["query", table, "-o", "ndjson", "--select", "RowKey"], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        out[table] = ndjson(r.stdout).map((e) => `${e.PartitionKey}/${e.RowKey}`);
+      }
+      return out;
+    };
+    const before = await snapshot();
+    expect(before.DemoOrders).toHaveLength(6);
+    const second = await cli(["demo"], { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(await snapshot()).toEqual(before);
+    const tables = await cli(["tables"], { cwd: dir });
+    expect(tables.stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "DemoAudits",
+      "DemoEmployees",
+      "DemoExpenses",
+      "DemoOrders",
+      "DemoPosts",
+    ]);
+  });
+});
