@@ -97,14 +97,14 @@ export class AzureTable implements BackendTable {
     return this.run(options, (b) => fetchEntity(b.client, partitionKey, rowKey, options));
   }
 
-  query(query: BackendQuery, options: CallOptions): Promise<BackendPage> {
+  async query(query: BackendQuery, options: CallOptions): Promise<BackendPage> {
     const filterText = query.filter
       ? serverFilter(query.filter, {
           emulator: this.options.connection.emulator,
           stringProperties: ENTITY_KEYS,
         })
       : undefined;
-    if (filterText === false) return Promise.resolve({ entities: [] });
+    if (filterText === false) return { entities: [] };
     const matches = query.filter ? compileFilter(query.filter) : undefined;
     const continuationToken =
       query.continuation === undefined ? undefined : entityContinuation(query.continuation);
