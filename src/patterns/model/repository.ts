@@ -1,5 +1,6 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
+import { ensureTable } from "../internal/ensure-table.js";
 import type { Query, QueryOptions } from "../internal/query.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import type { Fields } from "../schema/field.js";
@@ -66,12 +67,8 @@ export class Repository<
   }
 
   /** Creates the table if it does not exist yet. */
-  async ensureTable(options?: OperationOptions): Promise<void> {
-    try {
-      await this.table.createTable(options);
-    } catch (err) {
-      if (!isTableKitError(err, "TableAlreadyExists")) throw err;
-    }
+  ensureTable(options?: OperationOptions): Promise<void> {
+    return ensureTable(this.table, options);
   }
 
   /**

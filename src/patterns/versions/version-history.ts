@@ -1,6 +1,7 @@
 import { rangeFilter, type VersionKeyCodec, versionKey } from "../../keys/index.js";
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table, TransactionAction } from "../../store/index.js";
+import { ensureTable } from "../internal/ensure-table.js";
 import { deferQuery, entityQuery, type Query, type QueryOptions } from "../internal/query.js";
 import { backoffDelay, type RetryOptions, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import { timestampOfEtag } from "../model/records.js";
@@ -98,6 +99,11 @@ export class VersionedRepository<
     readonly versioned: VersionedEntity<F, PKN, IN>,
     readonly table: Table,
   ) {}
+
+  /** Creates the table if it does not exist yet. */
+  ensureTable(options?: OperationOptions): Promise<void> {
+    return ensureTable(this.table, options);
+  }
 
   /**
    * Stores `entry` as the item's next version. Two round trips (read `v0_`, one transaction); a
