@@ -8,3 +8,4 @@ export * from "./model/index.js";
 export * from "./store/index.js";
 /** The key codecs, also importable as "tablekit/keys". */
 export * as keys from "./keys/index.js";
+export * from "./patterns/index.js";
