@@ -60,11 +60,6 @@ export class EmbeddedStore implements BackendStore {
     return this.transaction.immediate(work) as T;
   }
 
-  /** Runs `work` in a read transaction: every statement sees the same snapshot. */
-  snapshot<T>(work: () => T): T {
-    return this.transaction.deferred(work) as T;
-  }
-
   /**
    * Runs `work` on the table's handle. If the table was dropped meanwhile (by this store or another
    * process), the handle is looked up again once: the name may now be a new table.

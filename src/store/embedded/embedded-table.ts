@@ -10,6 +10,7 @@ import type {
 } from "../backend.js";
 import type { EmbeddedStore } from "./embedded-store.js";
 import { isNoSuchTable, throwIfAborted, toTableKitError } from "./errors.js";
+import { type Stamp, stampOf } from "./etag.js";
 import { toStoredKey } from "./key-order.js";
 import { decodeProperties } from "./property-codec.js";
 import { readPage } from "./query.js";
@@ -29,13 +30,13 @@ export class EmbeddedTable implements BackendTable {
 
   async insert(entity: NormalizedEntity, options: CallOptions): Promise<WriteResult> {
     throwIfAborted(options);
-    return this.store.withTable(this.name, (h) => insertEntity(h, entity, DateTime.now()));
+    return this.store.withTable(this.name, (h) => insertEntity(h, entity, stampOf(DateTime.now())));
   }
 
   async upsert(entity: NormalizedEntity, mode: UpdateMode, options: CallOptions): Promise<WriteResult> {
     throwIfAborted(options);
     return this.store.withTable(this.name, (h) =>
-      this.store.immediate(() => upsertEntity(h, entity, mode, DateTime.now(), this.limits)),
+      this.store.immediate(() => upsertEntity(h, entity, mode, stampOf(DateTime.now()), this.limits)),
     );
   }
 
@@ -47,7 +48,7 @@ export class EmbeddedTable implements BackendTable {
   ): Promise<WriteResult> {
     throwIfAborted(options);
     return this.store.withTable(this.name, (h) =>
-      this.store.immediate(() => updateEntity(h, entity, mode, etag, DateTime.now(), this.limits)),
+      this.store.immediate(() => updateEntity(h, entity, mode, etag, stampOf(DateTime.now()), this.limits)),
     );
   }
 
@@ -68,7 +69,7 @@ export class EmbeddedTable implements BackendTable {
 
   async query(query: BackendQuery, options: CallOptions): Promise<BackendPage> {
     throwIfAborted(options);
-    return this.store.withTable(this.name, (h) => this.store.snapshot(() => readPage(h, query, options)));
+    return this.store.withTable(this.name, (h) => readPage(h, query, options));
   }
 
   async transact(
@@ -78,7 +79,7 @@ export class EmbeddedTable implements BackendTable {
     throwIfAborted(options);
     return this.store.withTable(this.name, (h) =>
       this.store.immediate(() => {
-        const now = DateTime.now();
+        const now = stampOf(DateTime.now());
         return actions.map((action, index) => {
           try {
             return apply(h, action, now, this.limits);
@@ -96,7 +97,7 @@ export class EmbeddedTable implements BackendTable {
 function apply(
   h: TableHandle,
   action: BackendAction,
-  now: DateTime,
+  now: Stamp,
   limits: EmbeddedStore["capabilities"]["limits"],
 ): WriteResult | undefined {
   switch (action.kind) {

@@ -25,13 +25,27 @@ export function storedPropertyKey(type: EdmType, name: string): string {
   return `${TYPE_CODES[type]}:${name}`;
 }
 
+/** `"<code>:<name>":` per type, memoised: property names repeat across entities. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+
+function quotedKey(type: EdmType, name: string): string {
+  const key = storedPropertyKey(type, name);
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+    quoted = `${JSON.stringify(key)}:`;
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
 /** The JSON text of a property map. */
 export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): string {
   let out = "{";
   for (const [name, tv] of properties) {
     if (out.length > 1) out += ",";
-    out += JSON.stringify(storedPropertyKey(tv.type, name));
-    out += ":";
+    out += quotedKey(tv.type, name);
     out += encodeValue(tv);
   }
   return out + "}";

@@ -48,7 +48,12 @@ interface Key {
  * continuation is the next existing key after what was read, so resuming never skips or repeats.
  */
 export function readPage(h: TableHandle, query: BackendQuery, options: CallOptions): BackendPage {
-  return new PageReader(h, query, options).read();
+  const reader = new PageReader(h, query, options);
+  try {
+    return reader.read();
+  } finally {
+    reader.close();
+  }
 }
 
 class PageReader {
@@ -60,6 +65,8 @@ class PageReader {
   private partition: string | undefined;
   private chunk: number;
   private scanned = false;
+  private statements = 0;
+  private inReadTransaction = false;
 
   constructor(
     private readonly h: TableHandle,
@@ -134,6 +141,22 @@ class PageReader {
     return this.endAt(undefined);
   }
 
+  /** Ends the read transaction a multi-statement page opened. */
+  close(): void {
+    if (this.inReadTransaction) this.h.endRead();
+  }
+
+  /**
+   * Called before each statement. A page of one statement runs it alone; from the second on, the
+   * page's statements share one read transaction (one snapshot, one read lock instead of many).
+   */
+  private beforeStatement(): void {
+    if (++this.statements === 2 && !this.h.db.inTransaction) {
+      this.h.beginRead();
+      this.inReadTransaction = true;
+    }
+  }
+
   private outOfTime(): boolean {
     return performance.now() - this.started >= this.q.timeBudgetMs;
   }
@@ -173,25 +196,29 @@ class PageReader {
 
   /** The key `offset` rows into the interval, if it holds that many. */
   private keyAt(interval: Interval, offset: number): Key | undefined {
+    this.beforeStatement();
     const b = intervalSql(interval);
-    const statement = this.h.query(`k|${b.shape}`, (table) => {
-      return `SELECT pk, rk FROM ${table} WHERE ${b.sql} ORDER BY pk, rk LIMIT 1 OFFSET ?`;
+    // LIMIT and OFFSET are part of the SQL text: SQLite re-prepares a statement whose LIMIT or
+    // OFFSET is a bound parameter on every execution (it plans with the bound value).
+    const statement = this.h.query(`k|${b.shape}|${offset}`, (table) => {
+      return `SELECT pk, rk FROM ${table} WHERE ${b.sql} ORDER BY pk, rk LIMIT 1 OFFSET ${offset}`;
     });
-    const row = statement.raw(true).get(...b.params, offset) as KeyRow | undefined;
+    const row = statement.get(...b.params) as KeyRow | undefined;
     return row && { partitionKey: fromStoredKey(row[0]), rowKey: fromStoredKey(row[1]) };
   }
 
-  private fetch(interval: Interval, filter: SqlFragment | undefined, limit: number): Row[] {
+  /** Up to `wanted` rows (possibly a few more) of the interval that pass the filter. */
+  private fetch(interval: Interval, filter: SqlFragment | undefined, wanted: number): Row[] {
+    this.beforeStatement();
     const b = intervalSql(interval);
     const where = filter ? `${b.sql} AND ${filter.sql}` : b.sql;
-    const statement = this.h.query(`r|${b.shape}|${filter?.sql ?? ""}`, (table) => {
-      return `SELECT pk, rk, p, ts, etag FROM ${table} WHERE ${where} ORDER BY pk, rk LIMIT ?`;
+    // The LIMIT is in the SQL text (see keyAt): exact for a page's first read, rounded up to a
+    // power of two for later ones, so that few distinct statements are prepared and cached.
+    const limit = this.entities.length === 0 ? wanted : 2 ** Math.ceil(Math.log2(wanted));
+    const statement = this.h.query(`r|${b.shape}|${limit}|${filter?.sql ?? ""}`, (table) => {
+      return `SELECT pk, rk, p, ts, etag FROM ${table} WHERE ${where} ORDER BY pk, rk LIMIT ${limit}`;
     });
-    const params = filter ? [...b.params, ...filter.params, limit] : [...b.params, limit];
-    return statement
-      .raw(true)
-      .safeIntegers(true)
-      .all(...params) as Row[];
+    return (filter ? statement.all(...b.params, ...filter.params) : statement.all(...b.params)) as Row[];
   }
 
   private decode(row: Row, partitionKey: string): StoredEntity {

@@ -15,6 +15,8 @@ export class TableHandle {
   private insertStatement?: Statement;
   private updateStatement?: Statement;
   private deleteStatement?: Statement;
+  private beginStatement?: Statement;
+  private commitStatement?: Statement;
 
   constructor(
     readonly db: Db,
@@ -54,11 +56,26 @@ export class TableHandle {
     return this.deleteStatement;
   }
 
-  /** A cached statement for a query shape; `sql` builds its text given the table's SQL name. */
+  /** Opens a (deferred) read transaction: the following statements share one snapshot. */
+  beginRead(): void {
+    this.beginStatement ??= this.db.prepare("BEGIN");
+    this.beginStatement.run();
+  }
+
+  /** Ends the read transaction of `beginRead`. */
+  endRead(): void {
+    this.commitStatement ??= this.db.prepare("COMMIT");
+    this.commitStatement.run();
+  }
+
+  /**
+   * A cached statement for a query shape; `sql` builds its text given the table's SQL name. Rows
+   * come back as arrays, integers as bigints.
+   */
   query(shape: string, sql: (table: string) => string): Statement {
     let statement = this.queries.get(shape);
     if (statement) return statement;
-    statement = this.db.prepare(sql(this.sqlName));
+    statement = this.db.prepare(sql(this.sqlName)).raw(true).safeIntegers(true);
     if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.delete(this.queries.keys().next().value!);
     this.queries.set(shape, statement);
     return statement;

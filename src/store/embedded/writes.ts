@@ -1,5 +1,4 @@
 import {
-  DateTime,
   entitySize,
   type Limits,
   type NormalizedEntity,
@@ -8,7 +7,7 @@ import {
 } from "../../model/index.js";
 import type { UpdateMode, WriteResult } from "../backend.js";
 import { sqliteCode } from "./errors.js";
-import { etagOf, nextTicks } from "./etag.js";
+import { nextStamp, type Stamp } from "./etag.js";
 import { toStoredKey } from "./key-order.js";
 import { decodeProperties, encodeProperties } from "./property-codec.js";
 import type { TableHandle } from "./table-handle.js";
@@ -39,14 +38,14 @@ function conditionFailed(): TableKitError {
 }
 
 /** Inserts; EntityAlreadyExists when the keys are taken. One statement: atomic without a transaction. */
-export function insertEntity(h: TableHandle, e: NormalizedEntity, now: DateTime): WriteResult {
-  const etag = etagOf(now);
+export function insertEntity(h: TableHandle, e: NormalizedEntity, now: Stamp): WriteResult {
+  const { timestamp, etag } = now;
   try {
     h.insertOne.run(
       toStoredKey(e.partitionKey),
       toStoredKey(e.rowKey),
       encodeProperties(e.properties),
-      now.ticks,
+      timestamp.ticks,
       etag,
     );
   } catch (err) {
@@ -58,7 +57,7 @@ export function insertEntity(h: TableHandle, e: NormalizedEntity, now: DateTime)
     }
     throw err;
   }
-  return { etag, timestamp: now };
+  return { etag, timestamp };
 }
 
 /** Inserts, or merges into / replaces the existing entity, unconditionally. Needs a transaction. */
@@ -66,7 +65,7 @@ export function upsertEntity(
   h: TableHandle,
   e: NormalizedEntity,
   mode: UpdateMode,
-  now: DateTime,
+  now: Stamp,
   limits: Limits,
 ): WriteResult {
   const pk = toStoredKey(e.partitionKey);
@@ -82,7 +81,7 @@ export function updateEntity(
   e: NormalizedEntity,
   mode: UpdateMode,
   etag: string,
-  now: DateTime,
+  now: Stamp,
   limits: Limits,
 ): WriteResult {
   const pk = toStoredKey(e.partitionKey);
@@ -112,14 +111,12 @@ function rewrite(
   row: StoredRow,
   pk: string,
   rk: string,
-  now: DateTime,
+  now: Stamp,
   limits: Limits,
 ): WriteResult {
   const properties = mode === "Replace" ? e.properties : merged(decodeProperties(row[0]), e, limits);
-  const ticks = nextTicks(now.ticks, row[1]);
-  const timestamp = ticks === now.ticks ? now : DateTime.fromTicks(ticks);
-  const etag = etagOf(timestamp);
-  h.updateOne.run(encodeProperties(properties), ticks, etag, pk, rk);
+  const { timestamp, etag } = nextStamp(now, row[1]);
+  h.updateOne.run(encodeProperties(properties), timestamp.ticks, etag, pk, rk);
   return { etag, timestamp };
 }
 
