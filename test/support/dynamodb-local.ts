@@ -34,8 +34,8 @@ export function dynamoDbLocalDirectory(): string {
 
 /**
  * Starts the real DynamoDB Local jar (Java 17+ on PATH) in memory, telemetry off, on a free port,
- * and resolves once it answers on 127.0.0.1. Call `stop()` in `afterAll`; the process is also
- * killed if this process exits first.
+ * and resolves once it answers on 127.0.0.1. Call `stop()` in `afterAll`; the JVM also goes away
+ * when this process exits first, however it exits.
  */
 export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
   const dir = dynamoDbLocalDirectory();
@@ -43,29 +43,31 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
   // A free port can be taken between finding it and the jar binding it: try a few.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const child = spawn(
-      "java",
-      [
-        `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
-        "-jar",
-        join(dir, "DynamoDBLocal.jar"),
-        "-inMemory",
-        "-port",
-        String(port),
-        "-disableTelemetry",
-      ],
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const javaArgs = [
+      `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
+      "-jar",
+      join(dir, "DynamoDBLocal.jar"),
+      "-inMemory",
+      "-port",
+      String(port),
+      "-disableTelemetry",
+    ];
+    // A shell holds the JVM on a leash: when our end of its stdin closes — stop(), or this process
+    // dying in any way, SIGKILL included — the watcher's `cat` returns and kills the JVM. The shell
+    // itself exits with the JVM, so an early crash is seen at once.
+    const script =
+      'exec 3<&0; java "$@" </dev/null 3<&- & j=$!; (cat <&3 >/dev/null; kill $j 2>/dev/null) & wait $j';
+    const child = spawn("sh", ["-c", script, "sh", ...javaArgs], {
+      cwd: dir,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const killOnExit = () => child.kill("SIGKILL");
-    process.once("exit", killOnExit);
     try {
       await waitUntilAnswering(child, port, options.timeoutMs ?? 60_000);
     } catch (err) {
       lastError = err;
-      child.kill("SIGKILL");
+      child.stdin?.end();
       await exited;
-      process.removeListener("exit", killOnExit);
       continue;
     }
     child.stdout?.resume();
@@ -83,12 +85,9 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
       stop() {
         stopped ??= (async () => {
           if (child.exitCode === null && child.signalCode === null) {
-            child.kill("SIGTERM");
-            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            child.stdin?.end();
             await exited;
-            clearTimeout(timer);
           }
-          process.removeListener("exit", killOnExit);
         })();
         return stopped;
       },

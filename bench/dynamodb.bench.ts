@@ -1,0 +1,282 @@
+/**
+ * The dynamodb backend (through `openStore("dynamodb:…")`) against raw `@aws-sdk/client-dynamodb`
+ * calls doing the same work on the same DynamoDB Local, in the same run: inserts, point reads,
+ * paging through 10,000 entities of one partition, and 100-action transactions. Prints ops/s and
+ * tablekit's overhead (raw ops/s divided by tablekit's; the target is at most 1.1x) and the client
+ * CPU per operation of each side. A last row shows the documented cost of a listing across
+ * partitions: tablekit returns it in key order, so each page scans the whole table, where a raw
+ * Scan reads it once, unordered. Starts and stops its own DynamoDB Local.
+ * Run: npx tsx bench/dynamodb.bench.ts
+ */
+import {
+  type AttributeValue,
+  CreateTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteItemsCommand,
+} from "@aws-sdk/client-dynamodb";
+import { DateTime, openStore } from "../src/index.js";
+import { startDynamoDbLocal } from "../test/support/dynamodb-local.js";
+
+const ROUNDS = 11;
+const INSERTS = 100;
+const READS = 100;
+const PAGED = 10_000;
+const TRANSACTIONS = 4;
+const SCAN_ROUNDS = 3;
+
+interface Case {
+  readonly name: string;
+  /** Operations one call of `raw`/`tablekit` performs. */
+  readonly ops: number;
+  readonly rounds: number;
+  readonly raw: (round: number) => Promise<void>;
+  readonly tablekit: (round: number) => Promise<void>;
+}
+
+const server = await startDynamoDbLocal();
+try {
+  const store = await openStore(server.storeUrl);
+  const client = new DynamoDBClient(server.clientConfig);
+  for (const name of ["BenchRawInserts", "BenchRawPaging", "BenchRawTx", "BenchRawWide"]) {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        KeySchema: [
+          { AttributeName: "PartitionKey", KeyType: "HASH" },
+          { AttributeName: "RowKey", KeyType: "RANGE" },
+        ],
+        AttributeDefinitions: [
+          { AttributeName: "PartitionKey", AttributeType: "S" },
+          { AttributeName: "RowKey", AttributeType: "S" },
+        ],
+        BillingMode: "PAY_PER_REQUEST",
+      }),
+    );
+  }
+  for (const name of ["BenchTkInserts", "BenchTkPaging", "BenchTkTx", "BenchTkWide"])
+    await store.createTable(name);
+  const tkInserts = store.table("BenchTkInserts");
+  const tkPaging = store.table("BenchTkPaging");
+  const tkTx = store.table("BenchTkTx");
+  const tkWide = store.table("BenchTkWide");
+
+  // What one writes by hand: the natural attribute types, the date as ISO text.
+  const rawItem = (pk: string, rk: string): Record<string, AttributeValue> => ({
+    PartitionKey: { S: pk },
+    RowKey: { S: rk },
+    name: { S: `customer ${rk}` },
+    count: { N: "42" },
+    total: { N: "123.45" },
+    active: { BOOL: true },
+    since: { S: "2024-01-02T03:04:05.6789012Z" },
+    big: { N: "9007199254740993" },
+  });
+  const tkEntity = (pk: string, rk: string) => ({
+    partitionKey: pk,
+    rowKey: rk,
+    name: `customer ${rk}`,
+    count: 42,
+    total: 123.45,
+    active: true,
+    since: DateTime.parse("2024-01-02T03:04:05.6789012Z"),
+    big: 9_007_199_254_740_993n,
+  });
+  const rk = (round: number, i: number) => `${String(round).padStart(2, "0")}-${String(i).padStart(6, "0")}`;
+  const createOnly = { ConditionExpression: "attribute_not_exists(PartitionKey)" };
+  const rawTransaction = (table: string, pk: string, rows: string[]) =>
+    client.send(
+      new TransactWriteItemsCommand({
+        TransactItems: rows.map((r) => ({ Put: { TableName: table, Item: rawItem(pk, r), ...createOnly } })),
+      }),
+    );
+
+  // Paging data: the same 10,000 entities in each table, written in 100-action transactions;
+  // one partition for the Query case, ten for the listing across partitions.
+  for (let i = 0; i < PAGED; i += 100) {
+    const batch = Array.from({ length: 100 }, (_, j) => rk(0, i + j));
+    const wide = `p${Math.floor(i / 1000)}`;
+    await rawTransaction("BenchRawPaging", "p", batch);
+    await rawTransaction("BenchRawWide", wide, batch);
+    await tkPaging.submitTransaction(batch.map((r) => ["create", tkEntity("p", r)] as const));
+    await tkWide.submitTransaction(batch.map((r) => ["create", tkEntity(wide, r)] as const));
+  }
+
+  const count = (n: number) => {
+    if (n !== PAGED) throw new Error(`expected ${PAGED} entities, read ${n}`);
+  };
+  const tkPages = async (pages: AsyncIterable<unknown[]>) => {
+    let n = 0;
+    for await (const page of pages) n += page.length;
+    count(n);
+  };
+  const rawPages = async (
+    read: (
+      start?: Record<string, AttributeValue>,
+    ) => Promise<{ Items?: unknown[]; LastEvaluatedKey?: Record<string, AttributeValue> }>,
+  ) => {
+    let n = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await read(start);
+      n += page.Items?.length ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    count(n);
+  };
+  const txBatch = (round: number, t: number) => Array.from({ length: 100 }, (_, j) => rk(round, t * 100 + j));
+
+  const cases: Case[] = [
+    {
+      name: "insert (createEntity / conditional PutItem)",
+      ops: INSERTS,
+      rounds: ROUNDS,
+      raw: async (round) => {
+        for (let i = 0; i < INSERTS; i++) {
+          await client.send(
+            new PutItemCommand({
+              TableName: "BenchRawInserts",
+              Item: rawItem("p", rk(round, i)),
+              ...createOnly,
+            }),
+          );
+        }
+      },
+      tablekit: async (round) => {
+        for (let i = 0; i < INSERTS; i++) await tkInserts.createEntity(tkEntity("p", rk(round, i)));
+      },
+    },
+    {
+      name: "point read (getEntity / consistent GetItem)",
+      ops: READS,
+      rounds: ROUNDS,
+      raw: async () => {
+        for (let i = 0; i < READS; i++) {
+          await client.send(
+            new GetItemCommand({
+              TableName: "BenchRawInserts",
+              Key: { PartitionKey: { S: "p" }, RowKey: { S: rk(0, i) } },
+              ConsistentRead: true,
+            }),
+          );
+        }
+      },
+      tablekit: async () => {
+        for (let i = 0; i < READS; i++) await tkInserts.getEntity("p", rk(0, i));
+      },
+    },
+    {
+      name: `paging ${PAGED.toLocaleString("en-US")} entities of one partition (pages of 1,000)`,
+      ops: PAGED,
+      rounds: ROUNDS,
+      raw: () =>
+        rawPages((start) =>
+          client.send(
+            new QueryCommand({
+              TableName: "BenchRawPaging",
+              KeyConditionExpression: "PartitionKey = :p",
+              ExpressionAttributeValues: { ":p": { S: "p" } },
+              ExclusiveStartKey: start,
+              Limit: 1000,
+              ConsistentRead: true,
+            }),
+          ),
+        ),
+      tablekit: () =>
+        tkPages(
+          tkPaging
+            .listEntities({ queryOptions: { filter: "PartitionKey eq 'p'" } })
+            .byPage({ maxPageSize: 1000 }),
+        ),
+    },
+    {
+      name: "100-action transaction (creates)",
+      ops: TRANSACTIONS,
+      rounds: ROUNDS,
+      raw: async (round) => {
+        for (let t = 0; t < TRANSACTIONS; t++) await rawTransaction("BenchRawTx", "p", txBatch(round, t));
+      },
+      tablekit: async (round) => {
+        for (let t = 0; t < TRANSACTIONS; t++) {
+          await tkTx.submitTransaction(txBatch(round, t).map((r) => ["create", tkEntity("p", r)] as const));
+        }
+      },
+    },
+    {
+      name: `listing ${PAGED.toLocaleString("en-US")} entities of 10 partitions (ordered vs raw unordered Scan)`,
+      ops: PAGED,
+      rounds: SCAN_ROUNDS,
+      raw: () =>
+        rawPages((start) =>
+          client.send(
+            new ScanCommand({
+              TableName: "BenchRawWide",
+              ExclusiveStartKey: start,
+              Limit: 1000,
+              ConsistentRead: true,
+            }),
+          ),
+        ),
+      tablekit: () => tkPages(tkWide.listEntities().byPage({ maxPageSize: 1000 })),
+    },
+  ];
+
+  const rows = [];
+  for (const c of cases) {
+    const raw: number[] = [];
+    const tk: number[] = [];
+    const rawCpu: number[] = [];
+    const tkCpu: number[] = [];
+    // Short rounds, alternating which side goes first, so drift (tables grow, the machine is
+    // shared) affects both alike; the first round warms up.
+    for (let round = 0; round <= c.rounds; round++) {
+      const first = round % 2 === 0 ? c.raw : c.tablekit;
+      const second = round % 2 === 0 ? c.tablekit : c.raw;
+      const a = await timed(() => first(round));
+      const b = await timed(() => second(round));
+      if (round > 0) {
+        const [r, t] = round % 2 === 0 ? [a, b] : [b, a];
+        raw.push(c.ops / r.seconds);
+        tk.push(c.ops / t.seconds);
+        rawCpu.push(r.cpu / c.ops);
+        tkCpu.push(t.cpu / c.ops);
+      }
+    }
+    const rawOps = median(raw);
+    const tkOps = median(tk);
+    rows.push({
+      case: c.name,
+      "raw SDK ops/s": Math.round(rawOps).toLocaleString("en-US"),
+      "tablekit ops/s": Math.round(tkOps).toLocaleString("en-US"),
+      overhead: `${(rawOps / tkOps).toFixed(2)}x`,
+      "client CPU µs/op raw": Math.round(median(rawCpu)),
+      "client CPU µs/op tablekit": Math.round(median(tkCpu)),
+      "CPU ratio": `${(median(tkCpu) / median(rawCpu)).toFixed(2)}x`,
+    });
+  }
+  console.log(
+    `\ndynamodb backend vs raw @aws-sdk/client-dynamodb on DynamoDB Local (median of ${ROUNDS} rounds, ${SCAN_ROUNDS} for the listing; target overhead <= 1.10x)`,
+  );
+  console.table(rows);
+  client.destroy();
+  await store.close();
+} finally {
+  await server.stop();
+}
+
+/** Wall-clock seconds, and this process's CPU time in µs (DynamoDB Local runs in its own process). */
+async function timed(fn: () => Promise<void>): Promise<{ seconds: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - start) / 1000, cpu: used.user + used.system };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
