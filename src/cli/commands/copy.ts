@@ -143,6 +143,7 @@ async function runCopy(
     );
     if (opts.pause) await sleep(opts.pause);
   };
+  let completed = false;
   try {
     const pages = source.listEntities({ queryOptions: filter === undefined ? {} : { filter } }).byPage({
       maxPageSize: Math.min(opts.pageSize ?? sourceLimit, sourceLimit),
@@ -171,8 +172,9 @@ async function runCopy(
         stateFile.write({ kind: "copy", job, token: page.continuationToken, entities: copied });
       }
     }
+    completed = true;
   } finally {
-    progress.stop();
+    progress.stop(completed);
   }
   stateFile.remove();
 

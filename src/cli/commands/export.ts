@@ -107,6 +107,7 @@ async function runExport(store: Store, tableName: string, filter: string | undef
     ...(showProgress ? { total: await countEntities(table, filter) } : {}),
     start: entities,
   });
+  let completed = false;
   try {
     const pages = table.listEntities({ queryOptions: filter === undefined ? {} : { filter } }).byPage({
       maxPageSize: Math.min(
@@ -124,8 +125,9 @@ async function runExport(store: Store, tableName: string, filter: string | undef
         if (opts.pause) await sleep(opts.pause);
       }
     }
+    completed = true;
   } finally {
-    progress.stop();
+    progress.stop(completed);
     file?.close();
   }
   stateFile?.remove();

@@ -118,6 +118,7 @@ async function runImport(store: Store, tableName: string, file: string, opts: Im
   const source = file === "-" ? process.stdin : createReadStream(file);
   let valid = 0;
   const records = inputRecords(source, format)[Symbol.asyncIterator]();
+  let completed = false;
   try {
     for (;;) {
       let item: Item | undefined;
@@ -137,8 +138,9 @@ async function runImport(store: Store, tableName: string, file: string, opts: Im
       if (!opts.check) await writer.commit(batcher.add(item));
     }
     if (!opts.check) await writer.commit(batcher.flush());
+    completed = true;
   } finally {
-    progress.stop();
+    progress.stop(completed);
   }
   stateFile?.remove();
   if (opts.check) err.line(`checked ${valid} entities: the file is valid; nothing was written`);

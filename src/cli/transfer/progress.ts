@@ -5,7 +5,8 @@ import { terminal } from "../output/terminal.js";
 export interface Progress {
   /** Sets the amount done so far. */
   update(done: number): void;
-  stop(): void;
+  /** Stops the bar; after work that completed, shows it full. */
+  stop(completed?: boolean): void;
 }
 
 const SILENT: Progress = { update: () => {}, stop: () => {} };
@@ -43,6 +44,9 @@ export function startProgress(options: ProgressOptions): Progress {
   bar.start(options.total ?? 0, options.start ?? 0);
   return {
     update: (done) => bar.update(done),
-    stop: () => bar.stop(),
+    stop: (completed) => {
+      if (completed && known) bar.update(options.total!);
+      bar.stop();
+    },
   };
 }
