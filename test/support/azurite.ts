@@ -36,6 +36,11 @@ export async function startAzurite(options: { timeoutMs?: number } = {}): Promis
   // Azurite writes nothing with --inMemoryPersistence, but run it in a scratch directory anyway.
   const cwd = mkdtempSync(join(tmpdir(), "tablekit-azurite-"));
   const args = [
+    // Azurite runs on a leash: it exits when this process's end of its stdin closes, so a test run
+    // that is killed leaves no server behind. `require` sees Azurite's own argv (script, options).
+    "-e",
+    'process.stdin.on("end", () => process.exit(0)).resume(); require(process.argv[1]);',
+    "--",
     entry,
     "--inMemoryPersistence",
     "--silent",
@@ -44,7 +49,7 @@ export async function startAzurite(options: { timeoutMs?: number } = {}): Promis
     "--disableTelemetry",
     ...(["blob", "queue", "table"] as const).flatMap((s) => [`--${s}Host`, "127.0.0.1", `--${s}Port`, "0"]),
   ];
-  const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const cleanup = () => rmSync(cwd, { recursive: true, force: true });
   let endpoints: Record<Service, string>;
