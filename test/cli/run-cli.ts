@@ -1,13 +1,31 @@
-/** Runs the real `tablekit` binary (through tsx) as a user would: a child process in a directory. */
+/**
+ * Runs the real `tablekit` binary as a user would: a child process in a directory. `npm test` builds
+ * first, so this is the built `dist/cli/main.js`; when the build is older than the sources (a
+ * developer running vitest directly), the sources run through tsx instead.
+ */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(root, "src", "cli", "main.ts");
+const SOURCE_MAIN = join(root, "src", "cli", "main.ts");
+const BUILT_MAIN = join(root, "dist", "cli", "main.js");
 const TSX = import.meta.resolve("tsx");
+
+function newestSource(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((newest, d) => {
+    const p = join(dir, d.name);
+    return Math.max(newest, d.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }, 0);
+}
+
+/** The command line that starts the binary: built when the build is current, else via tsx. */
+const LAUNCH: string[] =
+  existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestSource(join(root, "src"))
+    ? [BUILT_MAIN]
+    : ["--import", TSX, SOURCE_MAIN];
 
 export interface CliResult {
   code: number | null;
@@ -31,7 +49,7 @@ export function startCli(args: readonly string[], options: CliOptions): ChildPro
     ...options.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const child = spawn(process.execPath, ["--import", TSX, MAIN, ...args], {
+  const child = spawn(process.execPath, [...LAUNCH, ...args], {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
