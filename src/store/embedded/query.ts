@@ -94,10 +94,8 @@ class PageReader {
         if (filter === false || isEmptyInterval(scan)) {
           if (this.partition === undefined) break;
           // The page's partition is done within this range: a key of another one ends the page.
-          const beyond = this.firstKey({
-            lower: laterCut(lower, afterPartition(this.partition)),
-            upper: rangeUpper,
-          });
+          const rest = { lower: laterCut(lower, afterPartition(this.partition)), upper: rangeUpper };
+          const beyond = isEmptyInterval(rest) ? undefined : this.firstKey(rest);
           if (beyond) return this.endAt(beyond);
           break;
         }
