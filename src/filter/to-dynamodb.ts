@@ -1,139 +1,23 @@
-import { compareUtf16, DateTime, type EdmType, TableKitError, type TypedValue } from "../model/index.js";
+import { compareUtf16, type TypedValue } from "../model/index.js";
 import type { CompareOp, FilterNode } from "./ast.js";
+import {
+  attributeName,
+  type DynamoAttributeValue,
+  encodeDouble,
+  encodeKey,
+  encodeValue,
+  PARTITION_KEY_ATTRIBUTE,
+  PLAIN_DOUBLE_MAX,
+  PLAIN_DOUBLE_MIN,
+  ROW_KEY_ATTRIBUTE,
+  TIMESTAMP_ATTRIBUTE,
+} from "./dynamodb-layout.js";
 
 /**
- * How tablekit stores entities in DynamoDB, and `$filter` translated to a DynamoDB
- * FilterExpression over that layout (docs/dynamodb.md). Building the expression is separate from
- * sending it, so the translation is testable without a server.
- *
- * Layout: keys are the string attributes `PartitionKey` and `RowKey` (see `encodeKey`); the
- * Timestamp is `Timestamp: { M: { DateTime: { S: iso } } }`; a property is a plain `S`, `BOOL` or `B`
- * for String, Boolean and Binary, and a one-field map named after its type otherwise:
- * `{ M: { Int32: { N } } }`, `Int64: { N }`, `Double: { S: 16 hex digits } }`, `DateTime: { S: iso }`,
- * `Guid: { S }`. A comparison reads the path for the literal's type, so a property of another type
- * is simply absent there: typed semantics come from the layout.
+ * `$filter` as a DynamoDB FilterExpression over tablekit's item layout (`dynamodb-layout.ts`,
+ * docs/dynamodb.md). Building the expression is separate from sending it, so the translation is
+ * testable without a server.
  */
-
-/** A DynamoDB attribute value, in the AWS SDK v3 low-level shape (the kinds tablekit writes). */
-export type DynamoAttributeValue =
-  | { readonly S: string }
-  | { readonly N: string }
-  | { readonly B: Uint8Array }
-  | { readonly BOOL: boolean }
-  | { readonly M: Readonly<Record<string, DynamoAttributeValue>> };
-
-export const PARTITION_KEY_ATTRIBUTE = "PartitionKey";
-export const ROW_KEY_ATTRIBUTE = "RowKey";
-export const TIMESTAMP_ATTRIBUTE = "Timestamp";
-
-/** The types stored as a one-field map, by the field's name. */
-const WRAPPED: ReadonlySet<EdmType> = new Set(["Int32", "Int64", "Double", "DateTime", "Guid"]);
-
-/**
- * DynamoDB rejects empty key strings, so a key that is empty or starts with U+0000/U+0001 gets a
- * U+0001 in front. Keys cannot hold control characters anyway; the escape keeps every key at its
- * own size otherwise, and keeps key order (U+0001 sorts below any other key's first character).
- */
-export function encodeKey(key: string): string {
-  return key === "" || key.charCodeAt(0) <= 1 ? `\u0001${key}` : key;
-}
-
-export function decodeKey(stored: string): string {
-  return stored.charCodeAt(0) === 1 ? stored.slice(1) : stored;
-}
-
-const scratch = new DataView(new ArrayBuffer(8));
-
-/**
- * A Double as 16 hex digits whose string order is numeric order: IEEE 754 bits with the sign bit
- * flipped for positives and every bit flipped for negatives (-0 sorts just below +0; the one NaN
- * sorts above +Infinity). DynamoDB numbers cannot hold NaN, ±Infinity, -0 or 1e308.
- */
-export function encodeDouble(value: number): string {
-  if (Number.isNaN(value)) return "fff8000000000000";
-  scratch.setFloat64(0, value);
-  let hi = scratch.getUint32(0);
-  let lo = scratch.getUint32(4);
-  if (hi & 0x80000000) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  } else {
-    hi = (hi | 0x80000000) >>> 0;
-  }
-  return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
-}
-
-export function decodeDouble(text: string): number {
-  if (!/^[0-9a-f]{16}$/.test(text)) throw corrupt(`Double ${JSON.stringify(text)}`);
-  let hi = Number.parseInt(text.slice(0, 8), 16);
-  let lo = Number.parseInt(text.slice(8), 16);
-  if (hi & 0x80000000) {
-    hi = (hi & 0x7fffffff) >>> 0;
-  } else {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  }
-  scratch.setUint32(0, hi);
-  scratch.setUint32(4, lo);
-  return scratch.getFloat64(0);
-}
-
-/** The attribute value a typed value is stored as (also the literal a filter compares with). */
-export function encodeTypedValue(tv: TypedValue): DynamoAttributeValue {
-  switch (tv.type) {
-    case "String":
-      return { S: tv.value };
-    case "Boolean":
-      return { BOOL: tv.value };
-    case "Binary":
-      return { B: tv.value };
-    default:
-      return { M: { [tv.type]: innerValue(tv) } };
-  }
-}
-
-/** The comparable inner value of a wrapped type (what sits under its type's name). */
-function innerValue(tv: TypedValue): DynamoAttributeValue {
-  switch (tv.type) {
-    case "Int32":
-    case "Int64":
-      return { N: tv.value.toString() };
-    case "Double":
-      return { S: encodeDouble(tv.value) };
-    case "DateTime":
-      return { S: tv.value.toISOString() };
-    case "Guid":
-      return { S: tv.value };
-    default:
-      return encodeTypedValue(tv);
-  }
-}
-
-/** Reads back what `encodeTypedValue` wrote; anything else is a BackendError (not tablekit's data). */
-export function decodeTypedValue(name: string, av: unknown): TypedValue {
-  const v = av as Record<string, unknown>;
-  if (typeof v?.S === "string") return { type: "String", value: v.S };
-  if (typeof v?.BOOL === "boolean") return { type: "Boolean", value: v.BOOL };
-  if (v?.B instanceof Uint8Array) return { type: "Binary", value: v.B };
-  const m = v?.M as Record<string, Record<string, unknown>> | undefined;
-  const [type, inner] = m && typeof m === "object" ? (Object.entries(m)[0] ?? []) : [];
-  if (type && inner && WRAPPED.has(type as EdmType) && Object.keys(m!).length === 1) {
-    const { S, N } = inner;
-    if (type === "Int32" && typeof N === "string") return { type, value: Number(N) };
-    if (type === "Int64" && typeof N === "string") return { type, value: BigInt(N) };
-    if (type === "Double" && typeof S === "string") return { type, value: decodeDouble(S) };
-    if (type === "DateTime" && typeof S === "string") return { type, value: DateTime.parse(S) };
-    if (type === "Guid" && typeof S === "string") return { type, value: S };
-  }
-  throw corrupt(`property '${name}'`);
-}
-
-function corrupt(what: string): TableKitError {
-  return new TableKitError(
-    "BackendError",
-    `The DynamoDB item holds an unreadable ${what}: not written by tablekit`,
-  );
-}
 
 /** A condition: an expression string, or a constant where the translation decided it. */
 export type Condition = string | boolean;
@@ -141,21 +25,18 @@ export type Condition = string | boolean;
 export function allOf(...conditions: Condition[]): Condition {
   if (conditions.includes(false)) return false;
   const parts = conditions.filter((c): c is string => c !== true);
-  return parts.length === 0
-    ? true
-    : parts.length === 1
-      ? parts[0]!
-      : parts.map((p) => `(${p})`).join(" AND ");
+  return parts.length === 0 ? true : parts.length === 1 ? parts[0]! : parts.map(group).join(" AND ");
 }
 
 export function anyOf(...conditions: Condition[]): Condition {
   if (conditions.includes(true)) return true;
   const parts = conditions.filter((c): c is string => c !== false);
-  return parts.length === 0
-    ? false
-    : parts.length === 1
-      ? parts[0]!
-      : parts.map((p) => `(${p})`).join(" OR ");
+  return parts.length === 0 ? false : parts.length === 1 ? parts[0]! : parts.map(group).join(" OR ");
+}
+
+/** Parenthesizes a compound condition, so joining it keeps its meaning. */
+function group(condition: string): string {
+  return /\s(AND|OR)\s/.test(condition) ? `(${condition})` : condition;
 }
 
 export function negate(condition: Condition): Condition {
@@ -282,23 +163,22 @@ class Translator {
       if (known !== undefined) return exactly(ORDER_TESTS[op](compareUtf16(known, literal.value)));
       if (this.context.partitionKey !== undefined) return onClient(true);
       const attribute = property === "PartitionKey" ? PARTITION_KEY_ATTRIBUTE : ROW_KEY_ATTRIBUTE;
-      return this.ordered(this.b.path(attribute), op, { S: encodeKey(literal.value) }, literal.value);
+      return this.ordered(this.b.name(attribute), op, { S: encodeKey(literal.value) }, literal.value);
     }
     if (property === "Timestamp") {
       if (literal.type !== "DateTime") return exactly(false);
-      return this.ordered(this.b.path(TIMESTAMP_ATTRIBUTE, "DateTime"), op, innerValue(literal));
+      return this.ordered(this.b.name(TIMESTAMP_ATTRIBUTE), op, encodeValue(literal));
     }
+    const path = this.b.name(attributeName(property, literal.type));
     switch (literal.type) {
       case "String":
-        return this.ordered(this.b.path(property), op, { S: literal.value }, literal.value);
-      case "Binary":
-        return this.ordered(this.b.path(property), op, { B: literal.value });
+        return this.ordered(path, op, { S: literal.value }, literal.value);
       case "Boolean":
-        return this.boolean(this.b.path(property), op, literal.value);
+        return this.boolean(path, op, literal.value);
       case "Double":
-        return this.double(this.b.path(property, "Double"), op, literal.value);
+        return exactly(this.double(path, op, literal.value));
       default:
-        return this.ordered(this.b.path(property, literal.type), op, innerValue(literal));
+        return this.ordered(path, op, encodeValue(literal));
     }
   }
 
@@ -326,27 +206,83 @@ class Translator {
     return exactly(matches.length === 2 ? any() : is(matches[0]!));
   }
 
-  /** IEEE 754 over the ordered encoding: NaN matches only `ne`, and -0 equals 0. */
-  private double(path: string, op: CompareOp, literal: number): Bounds {
-    if (Number.isNaN(literal)) return exactly(op === "ne" ? `attribute_exists(${path})` : false);
-    const lo = this.b.value({ S: encodeDouble(literal === 0 ? -0 : literal) });
-    const hi = literal === 0 ? this.b.value({ S: encodeDouble(0) }) : lo;
-    const nan = () => this.b.value({ S: encodeDouble(Number.NaN) });
+  /**
+   * IEEE 754 (NaN matches only `ne`, -0 equals 0) over the two forms a Double is stored in: an
+   * `N` for the values DynamoDB's numbers hold, else ordered hex text. DynamoDB compares an `N`
+   * literal only with `N`s and an `S` literal only with `S`s, so each form gets its own test.
+   */
+  private double(path: string, op: CompareOp, literal: number): Condition {
+    const nan = () => `${path} = ${this.b.value({ S: encodeDouble(Number.NaN) })}`;
+    if (Number.isNaN(literal)) return op === "ne" ? `attribute_exists(${path})` : false;
+    const lo = literal === 0 ? -0 : literal;
+    const hi = literal === 0 ? 0 : literal;
+    const within = (lower?: DoubleBound, upper?: DoubleBound) =>
+      anyOf(this.plainDoubles(path, lower, upper), this.hexDoubles(path, lower, upper));
     switch (op) {
       case "eq":
-        return exactly(lo === hi ? `${path} = ${lo}` : `${path} BETWEEN ${lo} AND ${hi}`);
+        return within({ value: lo, inclusive: true }, { value: hi, inclusive: true });
       case "ne":
-        return exactly(`${path} < ${lo} OR ${path} > ${hi}`);
+        return anyOf(
+          within(undefined, { value: lo, inclusive: false }),
+          within({ value: hi, inclusive: false }),
+          nan(),
+        );
       case "gt":
-        return exactly(`${path} > ${hi} AND ${path} < ${nan()}`);
+        return within({ value: hi, inclusive: false });
       case "ge":
-        return exactly(`${path} >= ${lo} AND ${path} < ${nan()}`);
+        return within({ value: lo, inclusive: true });
       case "lt":
-        return exactly(`${path} < ${lo}`);
+        return within(undefined, { value: lo, inclusive: false });
       case "le":
-        return exactly(`${path} <= ${hi}`);
+        return within(undefined, { value: hi, inclusive: true });
     }
   }
+
+  /** Stored `N`s between the bounds: bounds outside what an `N` holds move to the nearest `N`. */
+  private plainDoubles(path: string, lower?: DoubleBound, upper?: DoubleBound): Condition {
+    const l = lower && plainBound(lower, "lower");
+    const u = upper && plainBound(upper, "upper");
+    if (l === "none" || u === "none") return false;
+    const parts: string[] = [];
+    if (l && l !== "all")
+      parts.push(`${path} ${l.inclusive ? ">=" : ">"} ${this.b.value({ N: String(l.value) })}`);
+    if (u && u !== "all")
+      parts.push(`${path} ${u.inclusive ? "<=" : "<"} ${this.b.value({ N: String(u.value) })}`);
+    if (parts.length === 0) parts.push(`attribute_type(${path}, ${this.b.value({ S: "N" })})`);
+    return allOf(...parts);
+  }
+
+  /** Stored hex `S`s between the bounds (the hex order is the numeric order; NaN sorts last). */
+  private hexDoubles(path: string, lower?: DoubleBound, upper?: DoubleBound): Condition {
+    const l = lower ?? { value: Number.NEGATIVE_INFINITY, inclusive: true };
+    const hex = (v: number) => this.b.value({ S: encodeDouble(v) });
+    const parts = [`${path} ${l.inclusive ? ">=" : ">"} ${hex(l.value)}`];
+    parts.push(
+      upper ? `${path} ${upper.inclusive ? "<=" : "<"} ${hex(upper.value)}` : `${path} < ${hex(Number.NaN)}`,
+    );
+    return allOf(...parts);
+  }
+}
+
+interface DoubleBound {
+  readonly value: number;
+  readonly inclusive: boolean;
+}
+
+/**
+ * A bound on Doubles, restated for the values an `N` can hold (+0 and magnitudes from
+ * PLAIN_DOUBLE_MIN to PLAIN_DOUBLE_MAX): "all" when every `N` passes it, "none" when none does.
+ */
+function plainBound(bound: DoubleBound, side: "lower" | "upper"): DoubleBound | "all" | "none" {
+  const { value, inclusive } = bound;
+  const lower = side === "lower";
+  if (value > PLAIN_DOUBLE_MAX) return lower ? "none" : "all";
+  if (value < -PLAIN_DOUBLE_MAX) return lower ? "all" : "none";
+  if (value === 0) return { value: 0, inclusive };
+  // Between -PLAIN_DOUBLE_MIN and +PLAIN_DOUBLE_MIN an N can only be 0.
+  if (value > 0 && value < PLAIN_DOUBLE_MIN) return { value: 0, inclusive: !lower };
+  if (value < 0 && value > -PLAIN_DOUBLE_MIN) return { value: 0, inclusive: lower };
+  return bound;
 }
 
 const OPERATORS: Readonly<Record<CompareOp, string>> = {

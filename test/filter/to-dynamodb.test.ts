@@ -1,16 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  attributeName,
+  decodeAttribute,
+  decodeDouble,
+  decodeKey,
+  encodeDouble,
+  encodeKey,
+  encodeValue,
+} from "../../src/filter/dynamodb-layout.js";
 import { parseFilter } from "../../src/filter/index.js";
 import {
   allOf,
   anyOf,
   DynamoExpressionBuilder,
-  decodeDouble,
-  decodeKey,
-  decodeTypedValue,
-  encodeDouble,
-  encodeKey,
-  encodeTypedValue,
   negate,
   toDynamoFilter,
 } from "../../src/filter/to-dynamodb.js";
@@ -90,34 +93,44 @@ describe("encodeDouble", () => {
   });
 });
 
-describe("encodeTypedValue", () => {
-  it("round-trips all eight EDM types", () => {
+describe("property attributes", () => {
+  it("round-trip all eight EDM types through their attribute name and value", () => {
     fc.assert(
       fc.property(typedValue, (tv) => {
-        const back = decodeTypedValue("p", encodeTypedValue(tv));
+        const [name, back] = decodeAttribute(attributeName("p", tv.type), encodeValue(tv));
+        expect(name).toBe("p");
         expect(typedValuesEqual(back, tv)).toBe(true);
       }),
     );
   });
 
-  it("stores String, Boolean and Binary plainly and the other types in a map named after the type", () => {
+  it("keep plain DynamoDB types, adding the type to the name only where those cannot tell it", () => {
     const values: TypedValue[] = [
       { type: "String", value: "x" },
       { type: "Int32", value: 5 },
       { type: "Int64", value: 2n ** 62n },
+      { type: "Double", value: 1.5 },
+      { type: "Double", value: Number.POSITIVE_INFINITY },
       { type: "DateTime", value: DateTime.parse("2026-01-02T03:04:05.1234567Z") },
     ];
-    expect(values.map(encodeTypedValue)).toEqual([
-      { S: "x" },
-      { M: { Int32: { N: "5" } } },
-      { M: { Int64: { N: "4611686018427387904" } } },
-      { M: { DateTime: { S: "2026-01-02T03:04:05.1234567Z" } } },
+    expect(values.map((tv) => [attributeName("v", tv.type), encodeValue(tv)])).toEqual([
+      ["v", { S: "x" }],
+      ["v", { N: "5" }],
+      ["v@Int64", { N: "4611686018427387904" }],
+      ["v@Double", { N: "1.5" }],
+      ["v@Double", { S: encodeDouble(Number.POSITIVE_INFINITY) }],
+      ["v@DateTime", { S: "2026-01-02T03:04:05.1234567Z" }],
     ]);
   });
 
-  it("refuses attribute shapes tablekit never writes", () => {
-    for (const av of [{ N: "1" }, { M: { Int32: { S: "1" } } }, { M: { Nope: { S: "1" } } }, { L: [] }]) {
-      expect(() => decodeTypedValue("p", av)).toThrow(expect.objectContaining({ code: "BackendError" }));
+  it("refuse attribute shapes tablekit never writes", () => {
+    for (const [name, av] of [
+      ["p", { N: "1.5" }],
+      ["p@Int64", { S: "1" }],
+      ["p@Nope", { S: "1" }],
+      ["p", { L: [] }],
+    ] as const) {
+      expect(() => decodeAttribute(name, av)).toThrow(expect.objectContaining({ code: "BackendError" }));
     }
   });
 });
@@ -129,17 +142,18 @@ describe("conditions", () => {
     expect(anyOf(false, "a")).toBe("a");
     expect(anyOf("a", true)).toBe(true);
     expect(negate(true)).toBe(false);
-    expect(allOf("a", "b")).toBe("(a) AND (b)");
+    expect(allOf("a", "b")).toBe("a AND b");
+    expect(anyOf("a AND b", "c")).toBe("(a AND b) OR c");
   });
 });
 
 describe("toDynamoFilter", () => {
   it("reads a typed property under its type's name, so another type never matches", () => {
     const t = translate("Age eq 30");
-    expect(t).toMatchObject({ exact: true, expression: "#n0.#n1 = :v0" });
-    expect(t.ExpressionAttributeNames).toEqual({ "#n0": "Age", "#n1": "Int32" });
+    expect(t).toMatchObject({ exact: true, expression: "#n0 = :v0" });
+    expect(t.ExpressionAttributeNames).toEqual({ "#n0": "Age" });
     expect(t.ExpressionAttributeValues).toEqual({ ":v0": { N: "30" } });
-    expect(translate("Age eq 30L").ExpressionAttributeNames).toEqual({ "#n0": "Age", "#n1": "Int64" });
+    expect(translate("Age eq 30L").ExpressionAttributeNames).toEqual({ "#n0": "Age@Int64" });
   });
 
   it("makes ne false for a missing property: a pair of strict comparisons", () => {
@@ -147,7 +161,7 @@ describe("toDynamoFilter", () => {
   });
 
   it("keeps not two-valued: not (X eq 1) matches an entity without X", () => {
-    expect(translate("not (X eq 1)").expression).toBe("NOT (#n0.#n1 = :v0)");
+    expect(translate("not (X eq 1)").expression).toBe("NOT (#n0 = :v0)");
   });
 
   it("decides PartitionKey inside a Query and leaves RowKey to the client", () => {
@@ -161,7 +175,7 @@ describe("toDynamoFilter", () => {
     });
     expect(translate("RowKey gt 'a' and n eq 1", { partitionKey: "p" })).toMatchObject({
       exact: false,
-      expression: "#n0.#n1 = :v0",
+      expression: "#n0 = :v0",
     });
   });
 
@@ -187,11 +201,19 @@ describe("toDynamoFilter", () => {
     expect(translate("b ge false").expression).toBe("attribute_type(#n0, :v0)");
   });
 
-  it("gives Doubles IEEE semantics over the ordered encoding", () => {
-    expect(translate("d eq 0.0").expression).toBe("#n0.#n1 BETWEEN :v0 AND :v1");
-    expect(translate("d gt 1.5").expression).toBe("#n0.#n1 > :v0 AND #n0.#n1 < :v1");
+  it("gives Doubles IEEE semantics over both their stored forms (N, and hex text for the rest)", () => {
+    const eq0 = translate("d eq 0.0");
+    expect(eq0.expression).toBe("(#n0 >= :v0 AND #n0 <= :v1) OR (#n0 >= :v2 AND #n0 <= :v3)");
+    expect(eq0.ExpressionAttributeNames).toEqual({ "#n0": "d@Double" });
+    expect(eq0.ExpressionAttributeValues).toMatchObject({
+      ":v0": { N: "0" },
+      ":v2": { S: encodeDouble(-0) },
+      ":v3": { S: encodeDouble(0) },
+    });
+    // Past what an N holds, only the hex form can match.
+    expect(translate("d gt 1e200").expression).toBe("#n0 > :v0 AND #n0 < :v1");
     expect(translate("d eq NaN").condition).toBe(false);
-    expect(translate("d ne NaN").expression).toBe("attribute_exists(#n0.#n1)");
+    expect(translate("d ne NaN").expression).toBe("attribute_exists(#n0)");
   });
 
   it("is false for literals of the wrong type on system properties", () => {

@@ -7,12 +7,12 @@ export const DYNAMODB_ITEM_BYTES = 400 * 1024;
 export const DYNAMODB_TRANSACTION_BYTES = 4 * 1024 * 1024;
 
 /**
- * What tablekit's layout stores beyond `utf8ItemSize`: the Timestamp attribute (49 bytes), the key
- * escape (1 byte a key at most) and, per property, the type map around a value (at most 12 bytes
- * more than `utf8ItemSize` counts, for a DateTime). A worst-case entity at `maxItemBytes` still fits.
+ * What tablekit's layout stores beyond `utf8ItemSize`: the Timestamp attribute (37 bytes), the key
+ * escape (1 byte a key at most) and, per property, the type in the attribute name (at most 9 bytes,
+ * `@DateTime`, beyond what `utf8ItemSize` counts). A worst-case entity at `maxItemBytes` still fits.
  */
 export function layoutReserve(maxProperties: number): number {
-  return 49 + 2 + 12 * maxProperties;
+  return 37 + 2 + 9 * maxProperties;
 }
 
 /**

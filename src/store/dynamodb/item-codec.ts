@@ -1,14 +1,15 @@
 import {
+  attributeName,
+  decodeAttribute,
   decodeKey,
-  decodeTypedValue,
   encodeKey,
-  encodeTypedValue,
+  encodeValue,
   PARTITION_KEY_ATTRIBUTE,
   ROW_KEY_ATTRIBUTE,
   TIMESTAMP_ATTRIBUTE,
-} from "../../filter/to-dynamodb.js";
+} from "../../filter/dynamodb-layout.js";
 import {
-  type DateTime,
+  DateTime,
   type NormalizedEntity,
   type StoredEntity,
   TableKitError,
@@ -18,8 +19,9 @@ import { etagOf } from "./etag.js";
 import type { AttributeMap } from "./sdk.js";
 
 /**
- * Entities as DynamoDB items (layout in src/filter/to-dynamodb.ts and docs/dynamodb.md): the keys
- * escaped by `encodeKey`, the Timestamp as a DateTime, each property under its own name.
+ * Entities as DynamoDB items, in the layout of src/filter/dynamodb-layout.ts (docs/dynamodb.md):
+ * escaped keys, the Timestamp as ISO text, each property under its name (plus its type's, where
+ * DynamoDB's own types cannot tell it apart).
  */
 
 /** The primary key of an entity's item. */
@@ -30,44 +32,43 @@ export function itemKey(partitionKey: string, rowKey: string): AttributeMap {
   };
 }
 
-/** The Timestamp attribute's value. */
-export function timestampAttribute(timestamp: DateTime): AttributeMap[string] {
-  return encodeTypedValue({ type: "DateTime", value: timestamp });
-}
-
 /** The whole item of an entity written at `timestamp`. */
 export function toItem(entity: NormalizedEntity, timestamp: DateTime): AttributeMap {
   const item: AttributeMap = itemKey(entity.partitionKey, entity.rowKey);
-  item[TIMESTAMP_ATTRIBUTE] = timestampAttribute(timestamp);
-  for (const [name, tv] of entity.properties) item[name] = encodeTypedValue(tv);
+  item[TIMESTAMP_ATTRIBUTE] = { S: timestamp.toISOString() };
+  for (const [name, tv] of entity.properties) item[attributeName(name, tv.type)] = encodeValue(tv);
   return item;
 }
 
-/** The Timestamp stored in an item (undefined when absent, e.g. for an item of another tool). */
+/** The Timestamp stored in an item (undefined when absent, e.g. in an item of another tool). */
 export function itemTimestamp(item: AttributeMap): DateTime | undefined {
-  const av = item[TIMESTAMP_ATTRIBUTE];
-  if (!av) return undefined;
-  const tv = decodeTypedValue(TIMESTAMP_ATTRIBUTE, av);
-  return tv.type === "DateTime" ? tv.value : undefined;
+  const text = (item[TIMESTAMP_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
+  return typeof text === "string" ? DateTime.parse(text) : undefined;
 }
 
 /** The entity an item holds. */
 export function fromItem(item: AttributeMap): StoredEntity {
-  const pk = item[PARTITION_KEY_ATTRIBUTE] as { S?: string } | undefined;
-  const rk = item[ROW_KEY_ATTRIBUTE] as { S?: string } | undefined;
+  const pk = (item[PARTITION_KEY_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
+  const rk = (item[ROW_KEY_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
   const timestamp = itemTimestamp(item);
-  if (typeof pk?.S !== "string" || typeof rk?.S !== "string" || !timestamp) {
+  if (typeof pk !== "string" || typeof rk !== "string" || !timestamp) {
     throw new TableKitError("BackendError", "A DynamoDB item lacks tablekit's keys or Timestamp");
   }
   const properties = new Map<string, TypedValue>();
-  for (const name of Object.keys(item)) {
-    if (name === PARTITION_KEY_ATTRIBUTE || name === ROW_KEY_ATTRIBUTE || name === TIMESTAMP_ATTRIBUTE)
+  for (const attribute in item) {
+    if (
+      attribute === PARTITION_KEY_ATTRIBUTE ||
+      attribute === ROW_KEY_ATTRIBUTE ||
+      attribute === TIMESTAMP_ATTRIBUTE
+    ) {
       continue;
-    properties.set(name, decodeTypedValue(name, item[name]));
+    }
+    const [name, tv] = decodeAttribute(attribute, item[attribute]);
+    properties.set(name, tv);
   }
   return {
-    partitionKey: decodeKey(pk.S),
-    rowKey: decodeKey(rk.S),
+    partitionKey: decodeKey(pk),
+    rowKey: decodeKey(rk),
     properties,
     timestamp,
     etag: etagOf(timestamp),

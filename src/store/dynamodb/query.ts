@@ -1,17 +1,15 @@
 import type { FilterNode, KeyRange, StringRange } from "../../filter/ast.js";
-import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
-import { keyRangeContains } from "../../filter/key-ranges.js";
 import {
-  allOf,
-  type Condition,
-  DynamoExpressionBuilder,
+  attributeNames,
   decodeKey,
   encodeKey,
   PARTITION_KEY_ATTRIBUTE,
   ROW_KEY_ATTRIBUTE,
   TIMESTAMP_ATTRIBUTE,
-  toDynamoFilter,
-} from "../../filter/to-dynamodb.js";
+} from "../../filter/dynamodb-layout.js";
+import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
+import { keyRangeContains } from "../../filter/key-ranges.js";
+import { allOf, type Condition, DynamoExpressionBuilder, toDynamoFilter } from "../../filter/to-dynamodb.js";
 import { compareUtf8, type StoredEntity } from "../../model/index.js";
 import type { BackendPage, BackendQuery, CallOptions } from "../backend.js";
 import {
@@ -236,12 +234,17 @@ function projectionOf(
   clientFilter: boolean,
 ): string | undefined {
   if (!query.select) return undefined;
-  const names = new Set([PARTITION_KEY_ATTRIBUTE, ROW_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE]);
-  for (const name of query.select) if (!SYSTEM_NAMES.has(name)) names.add(name);
-  if (clientFilter && query.filter) for (const name of filterProperties(query.filter)) names.add(name);
-  return [...names].map((n) => b.name(n)).join(",");
+  const properties = new Set(query.select.filter((name) => !SYSTEM_NAMES.has(name)));
+  if (clientFilter && query.filter) for (const name of filterProperties(query.filter)) properties.add(name);
+  const names = [PARTITION_KEY_ATTRIBUTE, ROW_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE];
+  for (const property of properties) if (!SYSTEM_NAMES.has(property)) names.push(...attributeNames(property));
+  // A property may sit under any of its type's attribute names. Past DynamoDB's 4 KB expression
+  // limit, read whole items instead (the core projects them anyway).
+  const projection = names.map((n) => b.name(n)).join(",");
+  return projection.length <= MAX_PROJECTION_LENGTH ? projection : undefined;
 }
 
+const MAX_PROJECTION_LENGTH = 4000;
 const SYSTEM_NAMES = new Set(["PartitionKey", "RowKey", "Timestamp", "partitionKey", "rowKey", "timestamp"]);
 
 function filterProperties(node: FilterNode, out = new Set<string>()): Set<string> {

@@ -1,4 +1,4 @@
-import type { DynamoAttributeValue } from "../../filter/to-dynamodb.js";
+import type { DynamoAttributeValue } from "../../filter/dynamodb-layout.js";
 import { TableKitError } from "../../model/index.js";
 
 /**

@@ -1,8 +1,5 @@
-import {
-  DynamoExpressionBuilder,
-  PARTITION_KEY_ATTRIBUTE,
-  TIMESTAMP_ATTRIBUTE,
-} from "../../filter/to-dynamodb.js";
+import { PARTITION_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE } from "../../filter/dynamodb-layout.js";
+import { DynamoExpressionBuilder } from "../../filter/to-dynamodb.js";
 import {
   type DateTime,
   entitySize,
@@ -75,7 +72,7 @@ export function planWrite(plan: WritePlan): WriteStep {
   const b = new DynamoExpressionBuilder();
   const exists = `attribute_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
   const absent = `attribute_not_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
-  const storedTimestamp = b.path(TIMESTAMP_ATTRIBUTE, "DateTime");
+  const storedTimestamp = b.name(TIMESTAMP_ATTRIBUTE);
 
   if (action.kind === "delete") {
     const key = itemKey(action.partitionKey, action.rowKey);

@@ -82,7 +82,7 @@ describe("dynamodb backend on DynamoDB Local", () => {
         Key: { PartitionKey: { S: "\u0001" }, RowKey: { S: "\u0001" } },
       }),
     );
-    expect(Item?.v).toEqual({ M: { Int32: { N: "1" } } });
+    expect(Item?.v).toEqual({ N: "1" });
     expect((await t.getEntity("", "")).v).toBe(1);
   });
 
@@ -95,7 +95,7 @@ describe("dynamodb backend on DynamoDB Local", () => {
         Item: {
           PartitionKey: { S: "p" },
           RowKey: { S: "r" },
-          Timestamp: { M: { DateTime: { S: future.toISOString() } } },
+          Timestamp: { S: future.toISOString() },
           v: { S: "from the future" },
         },
       }),

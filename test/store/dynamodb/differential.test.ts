@@ -147,16 +147,10 @@ function transaction(r: Random, pk: string): Operation {
       outcome(async () => {
         const actions = plan.map((p): TransactionAction => {
           const etag = etagFor(side, pk, p.rk, p.choice);
-          switch (p.kind) {
-            case "create":
-              return ["create", p.entity];
-            case "upsert":
-              return ["upsert", p.entity, p.mode];
-            case "update":
-              return ["update", p.entity, p.mode, { etag }];
-            case "delete":
-              return ["delete", { partitionKey: pk, rowKey: p.rk }, { etag }];
-          }
+          if (p.kind === "create") return ["create", p.entity];
+          if (p.kind === "upsert") return ["upsert", p.entity, p.mode];
+          if (p.kind === "update") return ["update", p.entity, p.mode, { etag }];
+          return ["delete", { partitionKey: pk, rowKey: p.rk }, { etag }];
         });
         const response = await side.table.submitTransaction(actions);
         for (const sub of response.subResponses) if (sub.etag) remember(side, pk, sub.rowKey, sub.etag);
