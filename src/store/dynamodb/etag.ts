@@ -2,7 +2,12 @@ import { DateTime } from "../../model/index.js";
 
 /** The service's ETag for a Timestamp: `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`. */
 export function etagOf(timestamp: DateTime): string {
-  return `W/"datetime'${timestamp.toISOString().replaceAll(":", "%3A")}'"`;
+  return etagOfText(timestamp.toISOString());
+}
+
+/** The same, from the Timestamp's ISO text with seven fractional digits. */
+export function etagOfText(iso: string): string {
+  return `W/"datetime'${iso.replaceAll(":", "%3A")}'"`;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   TableKitError,
   type TypedValue,
 } from "../../model/index.js";
-import { etagOf } from "./etag.js";
+import { etagOfText } from "./etag.js";
 import type { AttributeMap } from "./sdk.js";
 
 /**
@@ -50,8 +50,8 @@ export function itemTimestamp(item: AttributeMap): DateTime | undefined {
 export function fromItem(item: AttributeMap): StoredEntity {
   const pk = (item[PARTITION_KEY_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
   const rk = (item[ROW_KEY_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
-  const timestamp = itemTimestamp(item);
-  if (typeof pk !== "string" || typeof rk !== "string" || !timestamp) {
+  const iso = (item[TIMESTAMP_ATTRIBUTE] as { S?: unknown } | undefined)?.S;
+  if (typeof pk !== "string" || typeof rk !== "string" || typeof iso !== "string") {
     throw new TableKitError("BackendError", "A DynamoDB item lacks tablekit's keys or Timestamp");
   }
   const properties = new Map<string, TypedValue>();
@@ -70,7 +70,8 @@ export function fromItem(item: AttributeMap): StoredEntity {
     partitionKey: decodeKey(pk),
     rowKey: decodeKey(rk),
     properties,
-    timestamp,
-    etag: etagOf(timestamp),
+    timestamp: DateTime.parse(iso),
+    // The stored text is the Timestamp's canonical form: no need to format it again.
+    etag: etagOfText(iso),
   };
 }
