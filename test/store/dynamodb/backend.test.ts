@@ -172,6 +172,29 @@ describe("dynamodb backend on DynamoDB Local", () => {
     await t.submitTransaction(entities.slice(0, 10).map((e) => ["create", e]));
   });
 
+  it("filters compare strings by UTF-16 code units, as the service does, though keys sort by UTF-8 bytes", async () => {
+    const t = await freshTable();
+    for (const [rk, v] of [
+      ["astral", "😀"],
+      ["pua", "\ue000"],
+    ]) {
+      await t.createEntity({ partitionKey: "p", rowKey: rk!, v });
+      await t.createEntity({ partitionKey: v!, rowKey: rk!, v });
+    }
+    const rowKeys = async (filter: string) => {
+      const out: string[] = [];
+      for await (const e of t.listEntities({ queryOptions: { filter } }))
+        out.push(`${e.partitionKey}/${e.rowKey}`);
+      return out;
+    };
+    expect(await rowKeys("PartitionKey eq 'p' and v lt '\ue000'")).toEqual(["p/astral"]);
+    expect(await rowKeys("PartitionKey eq 'p' and v gt '😀'")).toEqual(["p/pua"]);
+    // Across partitions: results in UTF-8 key order ("p", then "\ue000", then "😀"), while the
+    // filter still compares by UTF-16 code units ("😀" is below "\ue000" there).
+    expect(await rowKeys("v ge ''")).toEqual(["p/astral", "p/pua", "\ue000/pua", "😀/astral"]);
+    expect(await rowKeys("PartitionKey lt '\ue000'")).toEqual(["p/astral", "p/pua", "😀/astral"]);
+  });
+
   it("a continuation token made for another query is InvalidContinuationToken", async () => {
     const t = await freshTable();
     for (const pk of ["a", "b", "c"]) await t.createEntity({ partitionKey: pk, rowKey: "r" });
