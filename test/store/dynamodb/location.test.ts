@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AZURE_LIMITS } from "../../../src/model/index.js";
 import { dynamodbLimits, layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
@@ -63,5 +66,38 @@ describe("dynamodb limits", () => {
   it("declare the 400 KiB item rule less what the layout adds to a worst-case entity", () => {
     expect(dynamodbLimits().maxItemBytes).toBe(400 * 1024 - layoutReserve(252));
     expect(dynamodbLimits({ maxProperties: 10 }).maxItemBytes).toBe(400 * 1024 - layoutReserve(10));
+  });
+});
+
+describe("without @aws-sdk/client-dynamodb", () => {
+  it("opening a dynamodb: store is NotSupported, saying what to install", () => {
+    // A child process whose module resolution cannot find the SDK, as in an app that never installed it.
+    const hooks = `export async function resolve(specifier, context, next) {
+      if (specifier === "@aws-sdk/client-dynamodb") {
+        throw Object.assign(new Error("Cannot find package '@aws-sdk/client-dynamodb'"), { code: "ERR_MODULE_NOT_FOUND" });
+      }
+      return next(specifier, context);
+    }`;
+    const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const script = `
+      const { openStore } = await import(${JSON.stringify(pathToFileURL(resolve("src/index.ts")).href)});
+      try { await openStore("dynamodb://127.0.0.1:9"); console.log("opened"); }
+      catch (err) { console.log(JSON.stringify({ code: err.code, message: err.message })); }`;
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--import",
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      { encoding: "utf8" },
+    );
+    const result = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(result.code).toBe("NotSupported");
+    expect(result.message).toContain("npm install @aws-sdk/client-dynamodb");
   });
 });
