@@ -18,6 +18,8 @@ const CATALOGUE_KEY: AttributeMap = {
 };
 const NAME_ATTRIBUTE = "TableName";
 const LOWER_CASE_NAME = /^[a-z][a-z0-9]{2,62}$/;
+/** Errors reading a catalogue item that mean the table is gone or is not tablekit's. */
+const NOT_OURS = new Set(["ResourceNotFoundException", "ValidationException"]);
 
 /** How long createTable/deleteTable wait for DynamoDB to finish (it takes seconds in the cloud). */
 const WAIT_LIMIT_MS = 5 * 60_000;
@@ -168,13 +170,14 @@ export class DynamoTableCatalogue {
         request = result.UnprocessedKeys ?? {};
       }
     } catch (err) {
-      // A table deleted meanwhile fails the whole batch: read the rest one by one.
-      if (sdkErrorName(err) !== "ResourceNotFoundException") throw toTableKitError(err, options);
+      // A table deleted meanwhile, or another tool's table with other keys, fails the whole
+      // batch: read them one by one, skipping those.
+      if (!NOT_OURS.has(sdkErrorName(err) ?? "")) throw toTableKitError(err, options);
       for (const tableName of tableNames) {
         const item = await this.api
           .getItem({ TableName: tableName, Key: CATALOGUE_KEY, ConsistentRead: true }, options.abortSignal)
           .catch((e) => {
-            if (sdkErrorName(e) === "ResourceNotFoundException") return undefined;
+            if (NOT_OURS.has(sdkErrorName(e) ?? "")) return undefined;
             throw toTableKitError(e, options);
           });
         const name = (item?.Item?.[NAME_ATTRIBUTE] as { S?: string } | undefined)?.S;

@@ -1,4 +1,5 @@
 import {
+  CreateTableCommand,
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -256,6 +257,16 @@ describe("dynamodb backend on DynamoDB Local", () => {
       expect(await names(other)).toEqual(["MixedCase"]);
       expect(await names(store)).not.toContain("MixedCase");
       await expectCode(other.createTable("MIXEDCASE"), "TableAlreadyExists");
+      // A table of another tool under the same prefix, with other keys, is not listed.
+      await raw.send(
+        new CreateTableCommand({
+          TableName: "other_notours",
+          KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+          AttributeDefinitions: [{ AttributeName: "id", AttributeType: "N" }],
+          BillingMode: "PAY_PER_REQUEST",
+        }),
+      );
+      expect(await names(other)).toEqual(["MixedCase"]);
       await other.deleteTable("mixedcase");
       expect(await names(other)).toEqual([]);
     } finally {
