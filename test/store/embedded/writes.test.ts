@@ -65,23 +65,38 @@ describe("embedded writes", () => {
     expect(await props(table)).toEqual({ c: 3 });
   });
 
-  it("a merge that would exceed the property limit is TooManyProperties and writes nothing", async () => {
+  it("a merge may reach the property limit; one property more is TooManyProperties and writes nothing", async () => {
     const table = await freshTable(await openMemory());
-    const half = (from: number) =>
-      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${from + i}`, i]));
-    await table.insert(entity({ partitionKey: "p", rowKey: "r", ...half(0) }), {});
+    const named = (prefix: string, n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+    await table.insert(entity({ partitionKey: "p", rowKey: "r", ...named("a", 200) }), {});
+    await table.upsert(
+      entity({ partitionKey: "p", rowKey: "r", ...named("b", AZURE_LIMITS.maxProperties - 200) }),
+      "Merge",
+      {},
+    );
+    expect(Object.keys(await props(table))).toHaveLength(AZURE_LIMITS.maxProperties);
     await expect(
-      table.upsert(entity({ partitionKey: "p", rowKey: "r", ...half(200) }), "Merge", {}),
+      table.update(entity({ partitionKey: "p", rowKey: "r", c: 1 }), "Merge", "*", {}),
     ).rejects.toMatchObject({
       code: "TooManyProperties",
     });
-    expect(Object.keys(await props(table))).toHaveLength(200);
-    // At the limit it is accepted.
-    const fill = Object.fromEntries(
-      Array.from({ length: AZURE_LIMITS.maxProperties - 200 }, (_, i) => [`q${i}`, i]),
-    );
-    await table.upsert(entity({ partitionKey: "p", rowKey: "r", ...fill }), "Merge", {});
     expect(Object.keys(await props(table))).toHaveLength(AZURE_LIMITS.maxProperties);
+    // Replacing a property (same name, new type) does not add one.
+    await table.update(entity({ partitionKey: "p", rowKey: "r", a0: "now a string" }), "Merge", "*", {});
+    expect((await props(table)).a0).toBe("now a string");
+  });
+
+  it("a merge may reach the entity size limit; one byte more is EntityTooLarge and writes nothing", async () => {
+    const store = await embeddedBackend("", { memory: true, limits: { maxEntityBytes: 200 } });
+    const table = await freshTable(store);
+    // Size = 4 + 2·(1 + 1) + (8 + 2 + 4 + 2·50) + (8 + 2 + 4 + bytes) = 136 + bytes.
+    await table.insert(entity({ partitionKey: "p", rowKey: "r", a: "x".repeat(50) }), {});
+    const binary = (n: number) => entity({ partitionKey: "p", rowKey: "r", b: new Uint8Array(n) });
+    await expect(table.upsert(binary(65), "Merge", {})).rejects.toMatchObject({ code: "EntityTooLarge" });
+    expect(Object.keys(await props(table))).toEqual(["a"]);
+    await table.upsert(binary(64), "Merge", {});
+    expect(Object.keys(await props(table))).toEqual(["a", "b"]);
   });
 
   it("an entity's Timestamp always moves forward, so its ETag never repeats", async () => {
