@@ -139,6 +139,15 @@ export class DateTime {
 
   /** ISO 8601 in UTC with exactly seven fractional digits, as the Table service writes it. */
   toISOString(): string {
+    // Immutable, so the text can be kept: reads format every entity's Timestamp.
+    // A #private field: invisible to structural equality (toEqual, deepEqual) of two instances.
+    this.#iso ??= this.formatISO();
+    return this.#iso;
+  }
+
+  #iso: string | undefined;
+
+  private formatISO(): string {
     const days = this.ticks / TICKS_PER_DAY;
     const rest = this.ticks % TICKS_PER_DAY;
     const [y, mo, d] = civilFromDays(Number(days));

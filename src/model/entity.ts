@@ -52,20 +52,22 @@ export function typedProperties(entity: Record<string, unknown>): Map<string, Ty
   return out;
 }
 
+/** Sets an own property, even one named `__proto__` (a valid property name that `=` would misread). */
+function setProperty(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
+  else out[name] = value;
+}
+
 /**
  * The caller-facing object for a stored entity. `select`, when given, limits the properties
  * returned; a selected property the entity lacks comes back as `null` (as the service does).
  */
 export function toEntityResult(entity: StoredEntity, select?: readonly string[]): TableEntityResult {
   const out: Record<string, unknown> = {};
-  const set = (name: string, value: unknown) => {
-    if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
-    else out[name] = value;
-  };
   if (!select) {
     out.partitionKey = entity.partitionKey;
     out.rowKey = entity.rowKey;
-    for (const [name, tv] of entity.properties) set(name, fromTypedValue(tv));
+    for (const [name, tv] of entity.properties) setProperty(out, name, fromTypedValue(tv));
   } else {
     for (const name of select) {
       if (name === "PartitionKey" || name === "partitionKey") out.partitionKey = entity.partitionKey;
@@ -73,7 +75,7 @@ export function toEntityResult(entity: StoredEntity, select?: readonly string[])
       else if (name === "Timestamp" || name === "timestamp") continue;
       else {
         const tv = entity.properties.get(name);
-        set(name, tv ? fromTypedValue(tv) : null);
+        setProperty(out, name, tv ? fromTypedValue(tv) : null);
       }
     }
   }

@@ -72,10 +72,35 @@ export function pagedIterator<T>(
     } while (continuation !== undefined);
   }
 
-  async function* all(): AsyncIterableIterator<T> {
-    for await (const page of pages()) yield* page;
-  }
-
-  const iterator = all();
-  return Object.assign(iterator, { byPage: (settings?: PageSettings) => pages(settings) });
+  // Hand-rolled rather than `yield*` per page: a generator resumption per item costs ~1 µs.
+  const source = pages();
+  let buffer: T[] = [];
+  let index = 0;
+  let done = false;
+  const iterator: PagedAsyncIterableIterator<T> = {
+    async next(): Promise<IteratorResult<T>> {
+      while (index >= buffer.length) {
+        if (done) return { done: true, value: undefined };
+        const page = await source.next();
+        if (page.done) {
+          done = true;
+          return { done: true, value: undefined };
+        }
+        buffer = page.value;
+        index = 0;
+      }
+      return { done: false, value: buffer[index++]! };
+    },
+    async return(): Promise<IteratorResult<T>> {
+      done = true;
+      buffer = [];
+      await source.return?.(undefined);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+    byPage: (settings?: PageSettings) => pages(settings),
+  };
+  return iterator;
 }
