@@ -6,13 +6,15 @@ export interface OperationOptions {
   abortSignal?: AbortSignal;
 }
 
+const NO_SIGNAL: CallOptions = Object.freeze({});
+
 /** Throws `Aborted` when the caller's signal has already fired; returns the backend's options. */
 export function callOptions(options: OperationOptions | undefined): CallOptions {
   const signal = options?.abortSignal;
   if (signal?.aborted) {
     throw new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
   }
-  return signal ? { abortSignal: signal } : {};
+  return signal ? { abortSignal: signal } : NO_SIGNAL;
 }
 
 /** `*` or a quoted ETag (`"…"` or `W/"…"`); anything else is InvalidInput, as the service answers. */

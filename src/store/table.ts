@@ -56,10 +56,15 @@ export class Table {
     return this.backend.capabilities.limits;
   }
 
+  private nameChecked = false;
+
   /** Validated backend options; throws Aborted / InvalidResourceName before any I/O. */
   private begin(options: OperationOptions | undefined) {
     const call = callOptions(options);
-    validateTableName(this.tableName, this.limits);
+    if (!this.nameChecked) {
+      validateTableName(this.tableName, this.limits);
+      this.nameChecked = true;
+    }
     return call;
   }
 
