@@ -24,21 +24,6 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146097 + doe - 719468 + 719162;
 }
 
-function civilFromDays(daysSince0001: number): [number, number, number] {
-  const z = daysSince0001 - 719162 + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return [year, month, day];
-}
-
 const pad = (n: number | bigint, width: number) => n.toString().padStart(width, "0");
 
 let lastNowTicks = 0n;
@@ -148,15 +133,16 @@ export class DateTime {
   #iso: string | undefined;
 
   private formatISO(): string {
-    const days = this.ticks / TICKS_PER_DAY;
-    const rest = this.ticks % TICKS_PER_DAY;
-    const [y, mo, d] = civilFromDays(Number(days));
-    const seconds = rest / TICKS_PER_SECOND;
-    const frac = rest % TICKS_PER_SECOND;
-    const h = seconds / 3600n;
-    const mi = (seconds % 3600n) / 60n;
-    const s = seconds % 60n;
-    return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(frac, 7)}Z`;
+    // Date formats the calendar part fast (4-digit years for 0001..9999); we append the 100 ns digits.
+    const sinceEpoch = this.ticks - UNIX_EPOCH_TICKS;
+    let ms = sinceEpoch / TICKS_PER_MS;
+    let sub = sinceEpoch % TICKS_PER_MS;
+    if (sub < 0n) {
+      sub += TICKS_PER_MS;
+      ms -= 1n;
+    }
+    const base = new Date(Number(ms)).toISOString();
+    return `${base.slice(0, 23)}${pad(sub, 4)}Z`;
   }
 
   toJSON(): string {
