@@ -10,6 +10,7 @@ import {
   type TypedValue,
   toTypedValue,
   typedValuesEqual,
+  utf8ItemSize,
 } from "../../src/model/index.js";
 
 export const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
@@ -89,5 +90,34 @@ describe("EDM values", () => {
     );
     // 4 + 2*4 + (8+2+4+6) + (8+2+4) + (8+2+1) + (8+2+16)
     expect(entitySize(e)).toBe(4 + 8 + 20 + 14 + 11 + 26);
+  });
+});
+
+describe("utf8ItemSize (DynamoDB's item measure)", () => {
+  it("counts names and values in UTF-8 and fixed sizes for numbers, dates and guids", () => {
+    const e = normalizeEntity(
+      {
+        partitionKey: "é",
+        rowKey: "r",
+        s: "😀",
+        x: new Uint8Array(3),
+        n: 1,
+        t: new Date(0),
+        g: { type: "Guid", value: "00000000-0000-0000-0000-000000000000" },
+        b: false,
+      },
+      AZURE_LIMITS,
+    );
+    // 18 (key names) + 2 + 1 (keys) + (1+4) + (1+3) + (1+21) + (1+28) + (1+36) + (1+1)
+    expect(utf8ItemSize(e)).toBe(18 + 3 + 5 + 4 + 22 + 29 + 37 + 2);
+  });
+
+  it("is enforced only when a backend declares maxItemBytes, at the limit and one past", () => {
+    const entity = { partitionKey: "p", rowKey: "r", s: "a".repeat(100) };
+    const size = utf8ItemSize(normalizeEntity(entity, AZURE_LIMITS));
+    expect(normalizeEntity(entity, { ...AZURE_LIMITS, maxItemBytes: size }).rowKey).toBe("r");
+    expect(() => normalizeEntity(entity, { ...AZURE_LIMITS, maxItemBytes: size - 1 })).toThrow(
+      expect.objectContaining({ code: "EntityTooLarge" }),
+    );
   });
 });
