@@ -5,26 +5,34 @@ import { TableKitError } from "../../model/index.js";
  * this process, so they survive restarts and work in another process.
  */
 
-/** Where a query resumes: in its `range`-th key range, after the key `after` (or at its start). */
+/**
+ * Where a query resumes: in its `range`-th key range, after the key `after` (or at its start), or
+ * after the whole partition `afterPartition` (a listing across partitions that finished one).
+ */
 export interface QueryCursor {
   readonly range: number;
   readonly after?: { readonly partitionKey: string; readonly rowKey: string };
+  readonly afterPartition?: string;
 }
 
 export function encodeQueryContinuation(cursor: QueryCursor): string {
-  return JSON.stringify(
-    cursor.after
-      ? { r: cursor.range, k: [cursor.after.partitionKey, cursor.after.rowKey] }
-      : { r: cursor.range },
-  );
+  if (cursor.after)
+    return JSON.stringify({ r: cursor.range, k: [cursor.after.partitionKey, cursor.after.rowKey] });
+  if (cursor.afterPartition !== undefined)
+    return JSON.stringify({ r: cursor.range, p: cursor.afterPartition });
+  return JSON.stringify({ r: cursor.range });
 }
 
 /** The cursor of a continuation made for a query with `rangeCount` key ranges. */
 export function decodeQueryContinuation(text: string, rangeCount: number): QueryCursor {
-  const value = parse(text) as { r?: unknown; k?: unknown } | null;
+  const value = parse(text) as { r?: unknown; k?: unknown; p?: unknown } | null;
   const range = value?.r;
   if (typeof range !== "number" || !Number.isInteger(range) || range < 0 || range >= rangeCount)
     throw malformed();
+  if (value!.p !== undefined) {
+    if (typeof value!.p !== "string" || value!.k !== undefined) throw malformed();
+    return { range, afterPartition: value!.p };
+  }
   if (value!.k === undefined) return { range };
   const k = value!.k;
   if (!Array.isArray(k) || k.length !== 2 || !k.every((s) => typeof s === "string")) throw malformed();

@@ -9,7 +9,7 @@ import {
 } from "../../filter/dynamodb-layout.js";
 import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
 import { keyRangeContains } from "../../filter/key-ranges.js";
-import { allOf, type Condition, DynamoExpressionBuilder, toDynamoFilter } from "../../filter/to-dynamodb.js";
+import { DynamoExpressionBuilder, toDynamoFilter } from "../../filter/to-dynamodb.js";
 import { compareUtf8, type StoredEntity } from "../../model/index.js";
 import type { BackendPage, BackendQuery, CallOptions } from "../backend.js";
 import {
@@ -20,23 +20,32 @@ import {
 } from "./continuation.js";
 import { throwIfAborted, toTableKitError } from "./errors.js";
 import { fromItem, itemKey } from "./item-codec.js";
+import { PartitionWalk } from "./partition-catalogue.js";
 import type { AttributeMap, DynamoApi, ReadInput, ReadOutput } from "./sdk.js";
-import { CATALOGUE_PARTITION_KEY } from "./table-catalogue.js";
 
 /**
  * Query pages. Each key range is read in key order: a `rows` range with a Query of its partition
  * (RowKey bounds in the KeyConditionExpression), a `partitions` range — and a query with no ranges —
- * with a Scan of the whole table, sorted here, because DynamoDB keeps only each partition sorted.
+ * by walking the partition catalogue and Querying each partition in turn, because DynamoDB keeps
+ * only each partition sorted.
  * The filter goes into the FilterExpression; where that over-approximates, `evaluateFilter`'s
  * compiled form decides on the client, so no wrong entity is ever returned.
  */
 
 type Keys = NonNullable<QueryCursor["after"]>;
+/** A position inside a key range: after a key, or after a whole partition. */
+type Position = Pick<QueryCursor, "after" | "afterPartition">;
+
+interface RowsResult {
+  readonly entities: StoredEntity[];
+  /** Present when the partition has more: the last key consumed. */
+  readonly next?: Keys;
+}
 
 interface RangeResult {
   readonly entities: StoredEntity[];
-  /** Present when the range has more: the last key consumed. */
-  readonly next?: Keys;
+  /** Present when the range has more: where to resume. */
+  readonly next?: Position;
 }
 
 interface Reader {
@@ -49,6 +58,7 @@ interface Reader {
 }
 
 const WHOLE_TABLE: KeyRange = { kind: "partitions", pk: {} };
+const EVERY_ROW: StringRange = {};
 /** DynamoDB reads at most 1 MB a call anyway; this caps one call's Limit when filters thin pages. */
 const MAX_LIMIT = 1000;
 
@@ -74,22 +84,34 @@ export async function queryPage(
   const entities: StoredEntity[] = [];
   for (let i = cursor.range; i < ranges.length; i++) {
     const range = ranges[i]!;
-    const after = i === cursor.range ? cursor.after : undefined;
-    if (after && !keyRangeContains(range, after.partitionKey, after.rowKey, compareUtf8)) throw malformed();
+    const resume: Position | undefined = i === cursor.range ? cursor : undefined;
+    checkResume(range, resume);
     const need = query.maxPageSize - entities.length;
     const result =
       range.kind === "rows"
-        ? await readRows(reader, range.pk, range.rk, after, need)
-        : await readPartitions(reader, range.pk, after, need);
+        ? await readRows(reader, range.pk, range.rk, resume?.after, need).then(
+            (rows): RangeResult => ({ entities: rows.entities, next: rows.next && { after: rows.next } }),
+          )
+        : await readPartitions(reader, range.pk, resume, need);
     entities.push(...result.entities);
-    if (result.next)
-      return { entities, continuation: encodeQueryContinuation({ range: i, after: result.next }) };
+    if (result.next) return { entities, continuation: encodeQueryContinuation({ range: i, ...result.next }) };
     const more = i + 1 < ranges.length;
     if (more && (entities.length >= query.maxPageSize || Date.now() > deadline)) {
       return { entities, continuation: encodeQueryContinuation({ range: i + 1 }) };
     }
   }
   return { entities };
+}
+
+/** A continuation's position must lie in its range (a token of another query does not). */
+function checkResume(range: KeyRange, resume: Position | undefined): void {
+  const { after, afterPartition } = resume ?? {};
+  if (after && !keyRangeContains(range, after.partitionKey, after.rowKey, compareUtf8)) throw malformed();
+  if (
+    afterPartition !== undefined &&
+    (range.kind !== "partitions" || !keyRangeContains(range, afterPartition, "", compareUtf8))
+  )
+    throw malformed();
 }
 
 /** Rows of one partition, RowKey in `rk`, after `after`, at most `need`, with the time budget. */
@@ -99,7 +121,7 @@ async function readRows(
   rk: StringRange,
   after: Keys | undefined,
   need: number,
-): Promise<RangeResult> {
+): Promise<RowsResult> {
   const b = new DynamoExpressionBuilder();
   const rowKey = b.name(ROW_KEY_ATTRIBUTE);
   const key = [`${b.name(PARTITION_KEY_ATTRIBUTE)} = ${b.value({ S: encodeKey(pk) })}`];
@@ -129,7 +151,7 @@ async function readRows(
   // One more than needed tells whether the range goes on, so pages do not end with an empty one.
   let limit = need + 1;
   for (;;) {
-    const page = await read(r, "query", {
+    const page = await read(r, {
       TableName: r.tableName,
       KeyConditionExpression: keyCondition,
       FilterExpression: filterExpression,
@@ -153,72 +175,39 @@ async function readRows(
 }
 
 /**
- * Rows whose PartitionKey lies in `pk`: a Scan, as DynamoDB has no order across partitions. Every
- * page scans the whole range and keeps the `need` smallest keys after `after`.
+ * Rows whose PartitionKey lies in `pk`, in key order: the partitions from the partition catalogue,
+ * each read with a Query, so every entity is read about once however many pages the listing has.
+ * A page may hold several partitions (`pageEndsAtPartitionBoundary: false`).
  */
 async function readPartitions(
   r: Reader,
   pk: StringRange,
-  after: Keys | undefined,
+  resume: Position | undefined,
   need: number,
 ): Promise<RangeResult> {
   if (isEmpty(pk)) return { entities: [] };
-  const b = new DynamoExpressionBuilder();
-  const partitionKey = b.name(PARTITION_KEY_ATTRIBUTE);
-  const conditions: Condition[] = [];
-  if (pk.lower)
-    conditions.push(
-      `${partitionKey} ${pk.lower.inclusive ? ">=" : ">"} ${b.value({ S: encodeKey(pk.lower.value) })}`,
-    );
-  if (pk.upper)
-    conditions.push(
-      `${partitionKey} ${pk.upper.inclusive ? "<=" : "<"} ${b.value({ S: encodeKey(pk.upper.value) })}`,
-    );
-  if (after) {
-    const apk = b.value({ S: encodeKey(after.partitionKey) });
-    const ark = b.value({ S: encodeKey(after.rowKey) });
-    conditions.push(
-      `${partitionKey} > ${apk} OR (${partitionKey} = ${apk} AND ${b.name(ROW_KEY_ATTRIBUTE)} > ${ark})`,
-    );
+  const resumeAt = resume?.after
+    ? { from: resume.after.partitionKey, exclusive: false }
+    : resume?.afterPartition !== undefined
+      ? { from: resume.afterPartition, exclusive: true }
+      : undefined;
+  const walk = new PartitionWalk(r.api, r.tableName, pk, resumeAt, r.options);
+  const out: StoredEntity[] = [];
+  for (let partition = await walk.next(); partition !== undefined; partition = await walk.next()) {
+    const after = resume?.after?.partitionKey === partition ? resume.after : undefined;
+    const rows = await readRows(r, partition, EVERY_ROW, after, need - out.length);
+    out.push(...rows.entities);
+    if (rows.next) return { entities: out, next: { after: rows.next } };
+    if ((out.length >= need || Date.now() > r.deadline) && (await walk.hasMore()))
+      return { entities: out, next: { afterPartition: partition } };
   }
-  const filter = r.query.filter ? toDynamoFilter(r.query.filter, b) : undefined;
-  if (filter) conditions.push(filter.condition);
-  const condition = allOf(...conditions);
-  if (condition === false) return { entities: [] };
-  const check = filter && !filter.exact ? r.predicate : undefined;
-  const filterExpression = typeof condition === "string" ? condition : undefined;
-  const projection = projectionOf(b, r.query, check !== undefined);
-  let candidates: StoredEntity[] = [];
-  let start: AttributeMap | undefined;
-  do {
-    const page = await read(r, "scan", {
-      TableName: r.tableName,
-      FilterExpression: filterExpression,
-      ProjectionExpression: projection,
-      ExclusiveStartKey: start,
-      ConsistentRead: true,
-      ...b.used(filterExpression, projection),
-    });
-    for (const item of page.Items ?? []) {
-      if ((item[PARTITION_KEY_ATTRIBUTE] as { S?: string }).S === CATALOGUE_PARTITION_KEY) continue;
-      const e = fromItem(item);
-      if (!check || check(e)) candidates.push(e);
-    }
-    if (candidates.length > 2 * need + MAX_LIMIT) candidates = candidates.sort(byKey).slice(0, need + 1);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  candidates.sort(byKey);
-  if (candidates.length <= need) return { entities: candidates };
-  const entities = candidates.slice(0, need);
-  return { entities, next: keysOf(entities[need - 1]!) };
+  return { entities: out };
 }
 
-async function read(r: Reader, kind: "query" | "scan", input: ReadInput): Promise<ReadOutput> {
+async function read(r: Reader, input: ReadInput): Promise<ReadOutput> {
   throwIfAborted(r.options);
   try {
-    return await (kind === "query"
-      ? r.api.query(input, r.options.abortSignal)
-      : r.api.scan(input, r.options.abortSignal));
+    return await r.api.query(input, r.options.abortSignal);
   } catch (err) {
     throw toTableKitError(err, r.options);
   }
@@ -262,10 +251,6 @@ function isEmpty(range: StringRange): boolean {
   if (!lower || !upper) return false;
   const c = compareUtf8(lower.value, upper.value);
   return c > 0 || (c === 0 && !(lower.inclusive && upper.inclusive));
-}
-
-function byKey(a: StoredEntity, b: StoredEntity): number {
-  return compareUtf8(a.partitionKey, b.partitionKey) || compareUtf8(a.rowKey, b.rowKey);
 }
 
 function keysOf(e: StoredEntity): Keys {

@@ -10,6 +10,7 @@ import type {
 } from "../backend.js";
 import { throwIfAborted, toTableKitError } from "./errors.js";
 import { fromItem, itemKey } from "./item-codec.js";
+import type { KnownPartitions } from "./partition-catalogue.js";
 import { queryPage } from "./query.js";
 import type { DynamoApi } from "./sdk.js";
 import { type WriteTarget, writeAll, writeOne } from "./writes.js";
@@ -22,8 +23,9 @@ export class DynamoDbTable implements BackendTable {
     private readonly api: DynamoApi,
     private readonly tableName: string,
     limits: Limits,
+    known: KnownPartitions,
   ) {
-    this.target = { api, tableName, limits };
+    this.target = { api, tableName, limits, known };
   }
 
   async insert(entity: NormalizedEntity, options: CallOptions): Promise<WriteResult> {

@@ -3,6 +3,7 @@ import type { BackendAction, CallOptions, WriteResult } from "../backend.js";
 import { type SdkError, sdkErrorName, throwIfAborted, toTableKitError } from "./errors.js";
 import { etagOf } from "./etag.js";
 import { itemKey, itemTimestamp } from "./item-codec.js";
+import { ensurePartitionMarker, type KnownPartitions } from "./partition-catalogue.js";
 import type { AttributeMap, DynamoApi } from "./sdk.js";
 import { needsRead, planWrite, precheck, type WriteStep } from "./write-steps.js";
 
@@ -23,6 +24,33 @@ export interface WriteTarget {
   readonly api: DynamoApi;
   readonly tableName: string;
   readonly limits: Limits;
+  /** Partitions whose catalogue marker this process knows exists. */
+  readonly known: KnownPartitions;
+}
+
+/**
+ * Writes the partition's catalogue marker before any action that may create an entity (update
+ * cannot: its entity exists, so its partition has a marker). Written before, not inside, a
+ * transaction: concurrent transactions into a new partition would otherwise all contend for the
+ * marker (TransactionConflict), and a transaction at DynamoDB's 4 MiB has no room for it.
+ */
+async function ensureMarker(
+  target: WriteTarget,
+  actions: readonly BackendAction[],
+  options: CallOptions,
+): Promise<void> {
+  const creating = actions.find(
+    (a): a is Extract<BackendAction, { kind: "create" | "upsert" }> =>
+      a.kind === "create" || a.kind === "upsert",
+  );
+  if (!creating) return;
+  await ensurePartitionMarker(
+    target.api,
+    target.tableName,
+    target.known,
+    creating.entity.partitionKey,
+    options,
+  );
 }
 
 /** Runs one write; plans it again when another writer moved the item in between. */
@@ -31,6 +59,7 @@ export async function writeOne(
   action: BackendAction,
   options: CallOptions,
 ): Promise<WriteResult | undefined> {
+  await ensureMarker(target, [action], options);
   let floor: DateTime | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     throwIfAborted(options);
@@ -123,6 +152,7 @@ export async function writeAll(
       throw ACTION_CODES.has(e.code) ? e.withIndex(0) : e;
     }
   }
+  await ensureMarker(target, actions, options);
   const floors: (DateTime | undefined)[] = actions.map(() => undefined);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     throwIfAborted(options);
