@@ -35,7 +35,10 @@ log(`inserted ${employees.length * 12} claims`);
 
 const approved: string[] = [];
 for await (const e of table.listEntities({
-  queryOptions: { filter: odata`PartitionKey eq ${"bob"} and approved eq ${true}`, select: ["RowKey", "amount"] },
+  queryOptions: {
+    filter: odata`PartitionKey eq ${"bob"} and approved eq ${true}`,
+    select: ["RowKey", "amount"],
+  },
 })) {
   const amount = e.amount as { value: number } | number;
   approved.push(`${e.rowKey}: ${typeof amount === "number" ? amount : amount.value}`);
@@ -76,9 +79,13 @@ try {
 }
 
 const claim = await table.getEntity("carol", "000003");
-await table.updateEntity({ partitionKey: "carol", rowKey: "000003", approved: false }, "Merge", { etag: claim.etag });
+await table.updateEntity({ partitionKey: "carol", rowKey: "000003", approved: false }, "Merge", {
+  etag: claim.etag,
+});
 try {
-  await table.updateEntity({ partitionKey: "carol", rowKey: "000003", approved: true }, "Merge", { etag: claim.etag });
+  await table.updateEntity({ partitionKey: "carol", rowKey: "000003", approved: true }, "Merge", {
+    etag: claim.etag,
+  });
 } catch (err) {
   if (!isTableKitError(err, "UpdateConditionNotSatisfied")) throw err;
   log(`a stale ETag was refused: ${err.code} (HTTP ${err.status})`);

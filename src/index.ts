@@ -4,8 +4,8 @@
  */
 
 export * from "./filter/index.js";
-export * from "./model/index.js";
-export * from "./store/index.js";
 /** The key codecs, also importable as "tablekit/keys". */
 export * as keys from "./keys/index.js";
+export * from "./model/index.js";
 export * from "./patterns/index.js";
+export * from "./store/index.js";

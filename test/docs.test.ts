@@ -26,7 +26,7 @@ function markdownFiles(dir: string): string[] {
 }
 
 /** The runnable ```ts blocks of a markdown file, with the line each starts on. */
-export function runnableBlocks(markdown: string): { line: number; code: string }[] {
+function runnableBlocks(markdown: string): { line: number; code: string }[] {
   const blocks: { line: number; code: string }[] = [];
   const lines = markdown.split("\n");
   for (let i = 0; i < lines.length; i++) {

@@ -25,7 +25,11 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
     const require = createRequire(join(root, "package.json"));
     const resolved = require.resolve("tablekit/package.json");
     expect(resolved).toBe(join(root, "package.json"));
-    const mod = await import(pathToFileURL(join(root, pkg.exports["."] && typeof pkg.exports["."] !== "string" ? pkg.exports["."].import : "")).href);
+    const mod = await import(
+      pathToFileURL(
+        join(root, pkg.exports["."] && typeof pkg.exports["."] !== "string" ? pkg.exports["."].import : ""),
+      ).href
+    );
     expect(typeof mod.openStore).toBe("function");
   });
 

@@ -195,33 +195,55 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
     validateValue(name, tv, limits);
     properties.set(name, tv);
   }
-  if (properties.size > limits.maxProperties) {
+  const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
+  checkEntityLimits(normalized, limits);
+  return normalized;
+}
+
+/**
+ * Checks the whole-entity limits — property count, size by the service's formula, and the UTF-8
+ * item size when declared — of an entity already normalized. Backends call it on the result of a
+ * Merge, whose stored and new properties together may break a limit neither breaks alone.
+ */
+export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what = "entity"): void {
+  const count = entity.properties.size;
+  if (count > limits.maxProperties) {
     throw new TableKitError(
       "TooManyProperties",
-      `The entity has ${properties.size} properties; the limit is ${limits.maxProperties}`,
-      { details: { count: properties.size, limit: limits.maxProperties } },
+      `The ${what} has ${count} properties; the limit is ${limits.maxProperties}`,
+      {
+        details: { count, limit: limits.maxProperties },
+      },
     );
   }
-  const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
-  const size = entitySize(normalized);
+  const size = entitySize(entity);
   if (size > limits.maxEntityBytes) {
     throw new TableKitError(
       "EntityTooLarge",
-      `The entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`,
+      `The ${what} is ${size} bytes; the limit is ${limits.maxEntityBytes}`,
       {
         details: { size, limit: limits.maxEntityBytes },
       },
     );
   }
   if (limits.maxItemBytes !== undefined) {
-    const itemSize = utf8ItemSize(normalized);
+    const itemSize = utf8ItemSize(entity);
     if (itemSize > limits.maxItemBytes) {
       throw new TableKitError(
         "EntityTooLarge",
-        `The entity is ${itemSize} bytes measured as UTF-8; the limit is ${limits.maxItemBytes}`,
+        `The ${what} is ${itemSize} bytes measured as UTF-8; the limit is ${limits.maxItemBytes}`,
         { details: { size: itemSize, limit: limits.maxItemBytes, measure: "utf8" } },
       );
     }
   }
-  return normalized;
+}
+
+/** A Merge's result: the stored properties overlaid by the new ones (a property changing type is replaced). */
+export function mergeProperties(
+  stored: ReadonlyMap<string, TypedValue>,
+  update: ReadonlyMap<string, TypedValue>,
+): Map<string, TypedValue> {
+  const merged = new Map(stored);
+  for (const [name, value] of update) merged.set(name, value);
+  return merged;
 }

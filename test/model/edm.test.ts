@@ -13,7 +13,7 @@ import {
   utf8ItemSize,
 } from "../../src/model/index.js";
 
-export const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
+const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
   fc.string({ unit: "grapheme" }).map((value) => ({ type: "String", value }) as const),
   fc.integer().map((value) => ({ type: "Int32", value: value === 0 ? 0 : value }) as const),
   fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => ({ type: "Int64", value }) as const),

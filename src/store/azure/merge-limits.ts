@@ -1,4 +1,10 @@
-import { entitySize, type Limits, type NormalizedEntity, TableKitError } from "../../model/index.js";
+import {
+  checkEntityLimits,
+  type Limits,
+  mergeProperties,
+  type NormalizedEntity,
+  TableKitError,
+} from "../../model/index.js";
 
 /**
  * The limit a Merge would break: the stored entity overlaid by the new properties must still have
@@ -10,24 +16,16 @@ export function mergeLimitError(
   update: NormalizedEntity,
   limits: Limits,
 ): TableKitError | undefined {
-  const properties = new Map(stored.properties);
-  for (const [name, value] of update.properties) properties.set(name, value);
-  if (properties.size > limits.maxProperties) {
-    return new TableKitError(
-      "TooManyProperties",
-      `The merged entity has ${properties.size} properties; the limit is ${limits.maxProperties}`,
-      { details: { count: properties.size, limit: limits.maxProperties } },
+  const properties = mergeProperties(stored.properties, update.properties);
+  try {
+    checkEntityLimits(
+      { partitionKey: update.partitionKey, rowKey: update.rowKey, properties },
+      limits,
+      "merged entity",
     );
+    return undefined;
+  } catch (err) {
+    if (err instanceof TableKitError) return err;
+    throw err;
   }
-  const size = entitySize({ partitionKey: update.partitionKey, rowKey: update.rowKey, properties });
-  if (size > limits.maxEntityBytes) {
-    return new TableKitError(
-      "EntityTooLarge",
-      `The merged entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`,
-      {
-        details: { size, limit: limits.maxEntityBytes },
-      },
-    );
-  }
-  return undefined;
 }

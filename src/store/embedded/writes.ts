@@ -1,6 +1,7 @@
 import {
-  entitySize,
+  checkEntityLimits,
   type Limits,
+  mergeProperties,
   type NormalizedEntity,
   TableKitError,
   type TypedValue,
@@ -120,30 +121,13 @@ function rewrite(
   return { etag, timestamp };
 }
 
-/** The stored properties overlaid by the new ones (a property whose type changes is replaced). */
+/** The stored properties overlaid by the new ones; the merged entity must respect the limits too. */
 function merged(
   existing: Map<string, TypedValue>,
   e: NormalizedEntity,
   limits: Limits,
 ): ReadonlyMap<string, TypedValue> {
-  for (const [name, value] of e.properties) existing.set(name, value);
-  // The core checked the new properties alone; the merged entity must respect the limits too.
-  if (existing.size > limits.maxProperties) {
-    throw new TableKitError(
-      "TooManyProperties",
-      `The merged entity has ${existing.size} properties; the limit is ${limits.maxProperties}`,
-      { details: { count: existing.size, limit: limits.maxProperties } },
-    );
-  }
-  const size = entitySize({ partitionKey: e.partitionKey, rowKey: e.rowKey, properties: existing });
-  if (size > limits.maxEntityBytes) {
-    throw new TableKitError(
-      "EntityTooLarge",
-      `The merged entity is ${size} bytes; the limit is ${limits.maxEntityBytes}`,
-      {
-        details: { size, limit: limits.maxEntityBytes },
-      },
-    );
-  }
-  return existing;
+  const properties = mergeProperties(existing, e.properties);
+  checkEntityLimits({ partitionKey: e.partitionKey, rowKey: e.rowKey, properties }, limits, "merged entity");
+  return properties;
 }
