@@ -47,11 +47,6 @@ export function dynamodbCapabilities(overrides?: Partial<Limits>): Capabilities 
         id: "dynamodb-key-order",
         description: "Keys are ordered by UTF-8 bytes (code points), not UTF-16 code units.",
       },
-      {
-        id: "dynamodb-cross-partition-scan",
-        description:
-          "A query not confined to known partitions scans the key range once per page and finishes the page even past the page time budget.",
-      },
     ]),
   });
 }

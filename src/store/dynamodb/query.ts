@@ -186,20 +186,27 @@ async function readPartitions(
   need: number,
 ): Promise<RangeResult> {
   if (isEmpty(pk)) return { entities: [] };
-  const resumeAt = resume?.after
-    ? { from: resume.after.partitionKey, exclusive: false }
-    : resume?.afterPartition !== undefined
-      ? { from: resume.afterPartition, exclusive: true }
-      : undefined;
-  const walk = new PartitionWalk(r.api, r.tableName, pk, resumeAt, r.options);
+  // Resuming inside a partition: it exists (its rows came back before), so read on in it first
+  // and look up the catalogue only if the page still has room.
+  const inside = resume?.after;
+  const from = inside?.partitionKey ?? resume?.afterPartition;
+  const walk = new PartitionWalk(
+    r.api,
+    r.tableName,
+    pk,
+    from === undefined ? undefined : { from, exclusive: true },
+    r.options,
+  );
   const out: StoredEntity[] = [];
-  for (let partition = await walk.next(); partition !== undefined; partition = await walk.next()) {
-    const after = resume?.after?.partitionKey === partition ? resume.after : undefined;
+  let partition = inside ? inside.partitionKey : await walk.next();
+  while (partition !== undefined) {
+    const after = inside?.partitionKey === partition ? inside : undefined;
     const rows = await readRows(r, partition, EVERY_ROW, after, need - out.length);
     out.push(...rows.entities);
     if (rows.next) return { entities: out, next: { after: rows.next } };
     if ((out.length >= need || Date.now() > r.deadline) && (await walk.hasMore()))
       return { entities: out, next: { afterPartition: partition } };
+    partition = await walk.next();
   }
   return { entities: out };
 }

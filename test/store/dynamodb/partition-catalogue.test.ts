@@ -84,7 +84,7 @@ describe("dynamodb partition catalogue", () => {
     expect(itemsRead).toBeLessThanOrEqual(2 * 2000 + 40);
   });
 
-  it("markers never show up in listings, filters, table lists or gets, even for emptied partitions", async () => {
+  it("markers never show up in listings, filters or table lists, even for emptied partitions", async () => {
     const table = await freshTable();
     await table.createEntity({ partitionKey: "", rowKey: "", n: 1 });
     await table.createEntity({ partitionKey: "a", rowKey: "1", n: 2 });
@@ -141,6 +141,52 @@ describe("dynamodb partition catalogue", () => {
       "upsertmerge/r",
       "upsertreplace/r",
     ]);
+  });
+
+  it("with no time budget, a listing across partitions ends pages early yet returns every entity once, in order", async () => {
+    const table = await freshTable();
+    const expected: string[] = [];
+    for (let p = 0; p < 6; p++) {
+      // Partitions 1 and 4 end up empty: their markers stay, their pages come back empty.
+      const rows = p === 1 || p === 4 ? 0 : 3;
+      await table.createEntity({ partitionKey: `p${p}`, rowKey: "gone" });
+      await table.deleteEntity(`p${p}`, "gone");
+      for (let r = 0; r < rows; r++) {
+        await table.createEntity({ partitionKey: `p${p}`, rowKey: `r${r}` });
+        expected.push(`p${p}/r${r}`);
+      }
+    }
+    const hurried = await openStore(server.storeUrl, { tablePrefix: "pc_", limits: { pageTimeBudgetMs: 0 } });
+    try {
+      const { keys, pages } = await listAll(hurried.table(table.tableName), 1000);
+      expect(keys).toEqual(expected);
+      expect(pages).toBeGreaterThan(1);
+    } finally {
+      await hurried.close();
+    }
+    expect((await listAll(table, 1000)).pages).toBe(1);
+  });
+
+  it("a continuation from a listing across partitions is InvalidContinuationToken for a query it cannot belong to", async () => {
+    const table = await freshTable();
+    for (const pk of ["a", "b", "c"]) await table.createEntity({ partitionKey: pk, rowKey: "r" });
+    // Pages of one end after a whole partition: the token names that partition.
+    const pages = table.listEntities().byPage({ maxPageSize: 1 });
+    const first = (await pages.next()).value;
+    expect(first.map((e: { partitionKey?: string }) => e.partitionKey)).toEqual(["a"]);
+    const token = first.continuationToken;
+    expect(token).toBeDefined();
+    const rest: string[] = [];
+    for await (const page of table.listEntities().byPage({ maxPageSize: 1, continuationToken: token }))
+      rest.push(...page.map((e) => e.partitionKey!));
+    expect(rest).toEqual(["b", "c"]);
+    const onePartition = table.listEntities({ queryOptions: { filter: "PartitionKey eq 'a'" } });
+    const elsewhere = table.listEntities({ queryOptions: { filter: "PartitionKey gt 'b'" } });
+    for (const query of [onePartition, elsewhere]) {
+      await expect(query.byPage({ continuationToken: token }).next()).rejects.toMatchObject({
+        code: "InvalidContinuationToken",
+      });
+    }
   });
 
   it("a re-created table starts with an empty catalogue, and this store writes markers again", async () => {
