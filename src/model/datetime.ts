@@ -25,6 +25,21 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 const pad = (n: number | bigint, width: number) => n.toString().padStart(width, "0");
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/** Year, month, day of a day count since 1970-01-01 (Hinnant's civil_from_days). */
+function civilFromUnixDays(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, doy - Math.floor((153 * mp + 2) / 5) + 1];
+}
 
 let lastNowTicks = 0n;
 
@@ -133,16 +148,25 @@ export class DateTime {
   #iso: string | undefined;
 
   private formatISO(): string {
-    // Date formats the calendar part fast (4-digit years for 0001..9999); we append the 100 ns digits.
+    // Number arithmetic after one BigInt split: reads format every entity's Timestamp, and this is
+    // several times faster than Date#toISOString or BigInt calendar math.
     const sinceEpoch = this.ticks - UNIX_EPOCH_TICKS;
-    let ms = sinceEpoch / TICKS_PER_MS;
-    let sub = sinceEpoch % TICKS_PER_MS;
-    if (sub < 0n) {
-      sub += TICKS_PER_MS;
-      ms -= 1n;
+    let ms = Number(sinceEpoch / TICKS_PER_MS);
+    let sub = Number(sinceEpoch % TICKS_PER_MS);
+    if (sub < 0) {
+      sub += 10_000;
+      ms -= 1;
     }
-    const base = new Date(Number(ms)).toISOString();
-    return `${base.slice(0, 23)}${pad(sub, 4)}Z`;
+    const days = Math.floor(ms / 86_400_000);
+    let rest = ms - days * 86_400_000;
+    const [year, month, day] = civilFromUnixDays(days);
+    const hour = Math.floor(rest / 3_600_000);
+    rest -= hour * 3_600_000;
+    const minute = Math.floor(rest / 60_000);
+    rest -= minute * 60_000;
+    const second = Math.floor(rest / 1000);
+    const fraction = (rest - second * 1000) * 10_000 + sub;
+    return `${pad(year, 4)}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}.${pad(fraction, 7)}Z`;
   }
 
   toJSON(): string {
