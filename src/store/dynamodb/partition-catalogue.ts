@@ -107,6 +107,7 @@ export class PartitionWalk {
   private buffer: string[] = [];
   private startKey: AttributeMap | undefined;
   private done = false;
+  private first = true;
   private limit = 2;
 
   constructor(
@@ -150,11 +151,15 @@ export class PartitionWalk {
     } else if (upper) {
       key.push(`${rowKey} <= ${b.value({ S: encodeKey(upper.value) })}`);
     }
-    if (lower && upper && compareUtf8(lower.value, upper.value) > 0) {
+    const c = lower && upper ? compareUtf8(lower.value, upper.value) : -1;
+    if (c > 0 || (c === 0 && (lower!.exclusive || !upper!.inclusive))) {
       this.done = true;
       return;
     }
     const keyCondition = key.join(" AND ");
+    // An exclusive lower bound starts after its marker (whether or not it exists), not at it.
+    if (this.first && lower?.exclusive) this.startKey = markerKey(lower.value);
+    this.first = false;
     const page = await this.api
       .query(
         {
@@ -179,13 +184,14 @@ export class PartitionWalk {
     this.limit = Math.min(MAX_MARKERS_PER_READ, this.limit * 2);
   }
 
-  /** The tighter of the range's lower bound and the start, as an inclusive bound. */
-  private lowerBound(): { value: string } | undefined {
-    const a = this.range.lower?.value;
-    const b = this.start?.from;
-    if (a === undefined) return b === undefined ? undefined : { value: b };
-    if (b === undefined) return { value: a };
-    return { value: compareUtf8(a, b) >= 0 ? a : b };
+  /** The tighter of the range's lower bound and the start. */
+  private lowerBound(): { value: string; exclusive: boolean } | undefined {
+    const { lower } = this.range;
+    const a = lower && { value: lower.value, exclusive: !lower.inclusive };
+    const b = this.start && { value: this.start.from, exclusive: this.start.exclusive };
+    if (!a || !b) return a ?? b;
+    const c = compareUtf8(a.value, b.value);
+    return c > 0 || (c === 0 && a.exclusive) ? a : b;
   }
 
   private inRange(partitionKey: string): boolean {

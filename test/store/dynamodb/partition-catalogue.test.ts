@@ -167,6 +167,30 @@ describe("dynamodb partition catalogue", () => {
     expect((await listAll(table, 1000)).pages).toBe(1);
   });
 
+  it("partition ranges bounded on either side resume at every page size, up to and past their bounds", async () => {
+    const table = await freshTable();
+    const all: string[] = [];
+    for (const pk of ["", "p0", "p1"]) {
+      for (const rk of ["", "a", "b", "c"]) {
+        await table.createEntity({ partitionKey: pk, rowKey: rk });
+        all.push(`${pk}/${rk}`);
+      }
+    }
+    const within = (lo: (pk: string) => boolean) => all.filter((k) => lo(k.slice(0, k.indexOf("/"))));
+    const cases: [string, string[]][] = [
+      ["PartitionKey le 'p0'", within((pk) => pk <= "p0")],
+      ["PartitionKey lt 'p1'", within((pk) => pk < "p1")],
+      ["PartitionKey ge 'p0'", within((pk) => pk >= "p0")],
+      ["PartitionKey gt '' and PartitionKey lt 'p1'", within((pk) => pk > "" && pk < "p1")],
+      ["PartitionKey gt 'p0' and PartitionKey le 'p1'", within((pk) => pk > "p0" && pk <= "p1")],
+      ["PartitionKey gt 'p0' and PartitionKey lt 'p1'", []],
+    ];
+    for (const [filter, expected] of cases) {
+      for (const size of [1, 3, 4, 5])
+        expect((await listAll(table, size, filter)).keys, filter).toEqual(expected);
+    }
+  });
+
   it("a continuation from a listing across partitions is InvalidContinuationToken for a query it cannot belong to", async () => {
     const table = await freshTable();
     for (const pk of ["a", "b", "c"]) await table.createEntity({ partitionKey: pk, rowKey: "r" });
