@@ -1,0 +1,27 @@
+/** mulberry32: a small, fast, seedable PRNG, so a differential run replays exactly from its seed. */
+export class Random {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  /** One of `items`, uniformly. */
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+  /** True with probability `p`. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
