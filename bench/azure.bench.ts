@@ -9,20 +9,13 @@
 import { TableClient } from "@azure/data-tables";
 import { DateTime, openStore, type Table } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
+import { type VersusSdkCase, versusSdk } from "./support/versus-sdk.js";
 
 const ROUNDS = 11;
 const INSERTS = 100;
 const READS = 100;
 const PAGED = 10_000;
 const TRANSACTIONS = 4;
-
-interface Case {
-  readonly name: string;
-  /** Operations one call of `raw`/`tablekit` performs. */
-  readonly ops: number;
-  readonly raw: (round: number) => Promise<void>;
-  readonly tablekit: (round: number) => Promise<void>;
-}
 
 const server = await startAzurite();
 try {
@@ -90,7 +83,7 @@ try {
   };
   const txBatch = (round: number, t: number) => Array.from({ length: 100 }, (_, j) => rk(round, t * 100 + j));
 
-  const cases: Case[] = [
+  const cases: Omit<VersusSdkCase, "rounds">[] = [
     {
       name: "insert (createEntity)",
       ops: INSERTS,
@@ -143,39 +136,7 @@ try {
     },
   ];
 
-  const rows = [];
-  for (const c of cases) {
-    const raw: number[] = [];
-    const tk: number[] = [];
-    const rawCpu: number[] = [];
-    const tkCpu: number[] = [];
-    // Short rounds, alternating which side goes first, so drift (Azurite's tables grow, the
-    // machine is shared) affects both alike; the first round warms up.
-    for (let round = 0; round <= ROUNDS; round++) {
-      const first = round % 2 === 0 ? c.raw : c.tablekit;
-      const second = round % 2 === 0 ? c.tablekit : c.raw;
-      const a = await timed(() => first(round));
-      const b = await timed(() => second(round));
-      if (round > 0) {
-        const [r, t] = round % 2 === 0 ? [a, b] : [b, a];
-        raw.push(c.ops / r.seconds);
-        tk.push(c.ops / t.seconds);
-        rawCpu.push(r.cpu / c.ops);
-        tkCpu.push(t.cpu / c.ops);
-      }
-    }
-    const rawOps = median(raw);
-    const tkOps = median(tk);
-    rows.push({
-      case: c.name,
-      "raw SDK ops/s": Math.round(rawOps).toLocaleString("en-US"),
-      "tablekit ops/s": Math.round(tkOps).toLocaleString("en-US"),
-      overhead: `${(rawOps / tkOps).toFixed(2)}x`,
-      "client CPU µs/op raw": Math.round(median(rawCpu)),
-      "client CPU µs/op tablekit": Math.round(median(tkCpu)),
-      "CPU ratio": `${(median(tkCpu) / median(rawCpu)).toFixed(2)}x`,
-    });
-  }
+  const rows = await versusSdk(cases.map((c) => ({ ...c, rounds: ROUNDS })));
   console.log(
     `\nazure backend vs raw @azure/data-tables on Azurite (median of ${ROUNDS} rounds; target overhead <= 1.10x)`,
   );
@@ -183,18 +144,4 @@ try {
   await store.close();
 } finally {
   await server.stop();
-}
-
-/** Wall-clock seconds, and this process's CPU time in µs (Azurite runs in its own process). */
-async function timed(fn: () => Promise<void>): Promise<{ seconds: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  await fn();
-  const used = process.cpuUsage(cpu);
-  return { seconds: (performance.now() - start) / 1000, cpu: used.user + used.system };
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -22,6 +22,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { DateTime, openStore } from "../src/index.js";
 import { startDynamoDbLocal } from "../test/support/dynamodb-local.js";
+import { type VersusSdkCase, versusSdk } from "./support/versus-sdk.js";
 
 const ROUNDS = 11;
 const INSERTS = 100;
@@ -30,15 +31,6 @@ const PAGED = 10_000;
 const TRANSACTIONS = 4;
 const LISTING_ROUNDS = 5;
 const WIDE_PARTITIONS = Array.from({ length: 10 }, (_, i) => `p${i}`);
-
-interface Case {
-  readonly name: string;
-  /** Operations one call of `raw`/`tablekit` performs. */
-  readonly ops: number;
-  readonly rounds: number;
-  readonly raw: (round: number) => Promise<void>;
-  readonly tablekit: (round: number) => Promise<void>;
-}
 
 const server = await startDynamoDbLocal();
 try {
@@ -154,7 +146,7 @@ try {
   };
   const txBatch = (round: number, t: number) => Array.from({ length: 100 }, (_, j) => rk(round, t * 100 + j));
 
-  const cases: Case[] = [
+  const cases: VersusSdkCase[] = [
     {
       name: "insert (createEntity / conditional PutItem)",
       ops: INSERTS,
@@ -277,39 +269,7 @@ try {
     );
   }
 
-  const rows = [];
-  for (const c of cases) {
-    const raw: number[] = [];
-    const tk: number[] = [];
-    const rawCpu: number[] = [];
-    const tkCpu: number[] = [];
-    // Short rounds, alternating which side goes first, so drift (tables grow, the machine is
-    // shared) affects both alike; the first round warms up.
-    for (let round = 0; round <= c.rounds; round++) {
-      const first = round % 2 === 0 ? c.raw : c.tablekit;
-      const second = round % 2 === 0 ? c.tablekit : c.raw;
-      const a = await timed(() => first(round));
-      const b = await timed(() => second(round));
-      if (round > 0) {
-        const [r, t] = round % 2 === 0 ? [a, b] : [b, a];
-        raw.push(c.ops / r.seconds);
-        tk.push(c.ops / t.seconds);
-        rawCpu.push(r.cpu / c.ops);
-        tkCpu.push(t.cpu / c.ops);
-      }
-    }
-    const rawOps = median(raw);
-    const tkOps = median(tk);
-    rows.push({
-      case: c.name,
-      "raw SDK ops/s": Math.round(rawOps).toLocaleString("en-US"),
-      "tablekit ops/s": Math.round(tkOps).toLocaleString("en-US"),
-      overhead: `${(rawOps / tkOps).toFixed(2)}x`,
-      "client CPU µs/op raw": Math.round(median(rawCpu)),
-      "client CPU µs/op tablekit": Math.round(median(tkCpu)),
-      "CPU ratio": `${(median(tkCpu) / median(rawCpu)).toFixed(2)}x`,
-    });
-  }
+  const rows = await versusSdk(cases);
   console.log(
     `\ndynamodb backend vs raw @aws-sdk/client-dynamodb on DynamoDB Local (median of ${ROUNDS} rounds, ${LISTING_ROUNDS} for the listings; target overhead <= 1.10x)`,
   );
@@ -318,18 +278,4 @@ try {
   await store.close();
 } finally {
   await server.stop();
-}
-
-/** Wall-clock seconds, and this process's CPU time in µs (DynamoDB Local runs in its own process). */
-async function timed(fn: () => Promise<void>): Promise<{ seconds: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  await fn();
-  const used = process.cpuUsage(cpu);
-  return { seconds: (performance.now() - start) / 1000, cpu: used.user + used.system };
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

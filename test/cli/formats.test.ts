@@ -13,21 +13,8 @@ import type { EntityRow } from "../../src/cli/formats/entity-row.js";
 import { readLines } from "../../src/cli/formats/lines.js";
 import { decodeTypedJson, encodeTypedJson } from "../../src/cli/formats/typed-json.js";
 import { wantsColour } from "../../src/cli/output/terminal.js";
-import { DateTime, MAX_TICKS, type TypedValue, typedValuesEqual } from "../../src/model/index.js";
-
-/** Any value of each EDM type, edges included (NaN, ±Infinity, -0, the ends of every range). */
-const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
-  fc.string({ unit: "grapheme" }).map((value) => ({ type: "String", value }) as const),
-  fc.integer().map((value) => ({ type: "Int32", value: value === 0 ? 0 : value }) as const),
-  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => ({ type: "Int64", value }) as const),
-  fc.double().map((value) => ({ type: "Double", value }) as const),
-  fc.boolean().map((value) => ({ type: "Boolean", value }) as const),
-  fc
-    .bigInt({ min: 0n, max: MAX_TICKS })
-    .map((t) => ({ type: "DateTime", value: DateTime.fromTicks(t) }) as const),
-  fc.uuid().map((value) => ({ type: "Guid", value }) as const),
-  fc.uint8Array({ maxLength: 64 }).map((value) => ({ type: "Binary", value }) as const),
-);
+import { type TypedValue, typedValuesEqual } from "../../src/model/index.js";
+import { typedValueArb } from "../support/arbitraries.js";
 
 const nameArb = fc
   .stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/)

@@ -93,6 +93,7 @@ export function itWhen(
   fn: () => Promise<void>,
 ): void {
   it(name, async (ctx) => {
+    // Skipped only where the backend declares it lacks the capability; `reason` names it in the report.
     if (!supported(target().capabilities)) ctx.skip(reason);
     await fn();
   });

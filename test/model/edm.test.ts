@@ -2,29 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   AZURE_LIMITS,
-  DateTime,
   entitySize,
   fromTypedValue,
-  MAX_TICKS,
   normalizeEntity,
-  type TypedValue,
   toTypedValue,
   typedValuesEqual,
   utf8ItemSize,
 } from "../../src/model/index.js";
-
-const typedValueArb: fc.Arbitrary<TypedValue> = fc.oneof(
-  fc.string({ unit: "grapheme" }).map((value) => ({ type: "String", value }) as const),
-  fc.integer().map((value) => ({ type: "Int32", value: value === 0 ? 0 : value }) as const),
-  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => ({ type: "Int64", value }) as const),
-  fc.double().map((value) => ({ type: "Double", value }) as const),
-  fc.boolean().map((value) => ({ type: "Boolean", value }) as const),
-  fc
-    .bigInt({ min: 0n, max: MAX_TICKS })
-    .map((t) => ({ type: "DateTime", value: DateTime.fromTicks(t) }) as const),
-  fc.uuid().map((value) => ({ type: "Guid", value }) as const),
-  fc.uint8Array({ maxLength: 64 }).map((value) => ({ type: "Binary", value }) as const),
-);
+import { typedValueArb } from "../support/arbitraries.js";
 
 describe("EDM values", () => {
   it("infers types from plain JS values as the service infers unannotated JSON", () => {

@@ -28,6 +28,7 @@ export function itWhen(
   it(
     name,
     async (ctx) => {
+      // Skipped only where the target lacks the capability (e.g. memory: is private to one process).
       if (!supported(target().capabilities, target())) ctx.skip(reason);
       await fn();
     },
