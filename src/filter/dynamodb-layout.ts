@@ -30,14 +30,28 @@ export const TIMESTAMP_ATTRIBUTE = "Timestamp";
 export const SUFFIXED_TYPES = ["Int64", "Double", "DateTime", "Guid"] as const;
 const SEPARATOR = "@";
 
+/** The types DynamoDB's own types tell apart, stored under the bare property name. */
+const PLAIN_TYPES = ["String", "Boolean", "Binary", "Int32"] as const;
+
+/**
+ * A property named `__proto__` always carries its type in its attribute name: the AWS SDK v3
+ * reads the value of an attribute named `__proto__` as undefined.
+ */
+const ALWAYS_SUFFIXED = "__proto__";
+
 /** The attribute a property of this type is stored under. */
 export function attributeName(property: string, type: EdmType): string {
-  return (SUFFIXED_TYPES as readonly string[]).includes(type) ? `${property}${SEPARATOR}${type}` : property;
+  return property === ALWAYS_SUFFIXED || (SUFFIXED_TYPES as readonly string[]).includes(type)
+    ? `${property}${SEPARATOR}${type}`
+    : property;
 }
 
 /** Every attribute a property may be stored under (for a ProjectionExpression). */
 export function attributeNames(property: string): string[] {
-  return [property, ...SUFFIXED_TYPES.map((t) => `${property}${SEPARATOR}${t}`)];
+  const suffixed = SUFFIXED_TYPES.map((t) => `${property}${SEPARATOR}${t}`);
+  return property === ALWAYS_SUFFIXED
+    ? [...PLAIN_TYPES.map((t) => `${property}${SEPARATOR}${t}`), ...suffixed]
+    : [property, ...suffixed];
 }
 
 /**
@@ -126,11 +140,20 @@ export function decodeAttribute(attribute: string, av: unknown): [string, TypedV
   const { S, N, B, BOOL } = (av ?? {}) as { S?: unknown; N?: unknown; B?: unknown; BOOL?: unknown };
   switch (suffix) {
     case undefined:
-      if (typeof S === "string") return [name, { type: "String", value: S }];
-      if (typeof BOOL === "boolean") return [name, { type: "Boolean", value: BOOL }];
-      if (B instanceof Uint8Array) return [name, { type: "Binary", value: B }];
-      if (typeof N === "string" && /^-?\d{1,10}$/.test(N)) return [name, { type: "Int32", value: Number(N) }];
+    case "String":
+    case "Boolean":
+    case "Binary":
+    case "Int32": {
+      // A plain type's suffix appears only on ALWAYS_SUFFIXED names, and must agree with the value.
+      if (suffix !== undefined && name !== ALWAYS_SUFFIXED) break;
+      let tv: TypedValue | undefined;
+      if (typeof S === "string") tv = { type: "String", value: S };
+      else if (typeof BOOL === "boolean") tv = { type: "Boolean", value: BOOL };
+      else if (B instanceof Uint8Array) tv = { type: "Binary", value: B };
+      else if (typeof N === "string" && /^-?\d{1,10}$/.test(N)) tv = { type: "Int32", value: Number(N) };
+      if (tv && (suffix === undefined || tv.type === suffix)) return [name, tv];
       break;
+    }
     case "Int64":
       if (typeof N === "string" && /^-?\d{1,19}$/.test(N)) return [name, { type: "Int64", value: BigInt(N) }];
       break;

@@ -6,6 +6,7 @@ import {
   type TypedValue,
   toTypedValue,
 } from "./edm.js";
+import { setOwn } from "./own.js";
 
 /** The two keys every entity has. */
 export interface EntityKeys {
@@ -52,12 +53,6 @@ export function typedProperties(entity: Record<string, unknown>): Map<string, Ty
   return out;
 }
 
-/** Sets an own property, even one named `__proto__` (a valid property name that `=` would misread). */
-function setProperty(out: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
-  else out[name] = value;
-}
-
 /**
  * The caller-facing object for a stored entity. `select`, when given, limits the properties
  * returned; a selected property the entity lacks comes back as `null` (as the service does).
@@ -67,7 +62,7 @@ export function toEntityResult(entity: StoredEntity, select?: readonly string[])
   if (!select) {
     out.partitionKey = entity.partitionKey;
     out.rowKey = entity.rowKey;
-    for (const [name, tv] of entity.properties) setProperty(out, name, fromTypedValue(tv));
+    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
   } else {
     for (const name of select) {
       if (name === "PartitionKey" || name === "partitionKey") out.partitionKey = entity.partitionKey;
@@ -75,7 +70,7 @@ export function toEntityResult(entity: StoredEntity, select?: readonly string[])
       else if (name === "Timestamp" || name === "timestamp") continue;
       else {
         const tv = entity.properties.get(name);
-        setProperty(out, name, tv ? fromTypedValue(tv) : null);
+        setOwn(out, name, tv ? fromTypedValue(tv) : null);
       }
     }
   }

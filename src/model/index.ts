@@ -4,4 +4,5 @@ export * from "./entity.js";
 export * from "./errors.js";
 export * from "./limits.js";
 export * from "./order.js";
+export * from "./own.js";
 export * from "./validate.js";

@@ -23,6 +23,11 @@ export interface Limits {
    * name and value, keys included). Absent where the service measures only with `maxEntityBytes`.
    */
   readonly maxItemBytes?: number;
+  /**
+   * Optional: property names this backend cannot store although the service can (Azurite drops
+   * properties named like Object.prototype members). Writing one is NotSupported, never lost.
+   */
+  readonly unstorablePropertyNames?: readonly string[];
   /** Earliest and latest DateTime a property may hold, as .NET ticks. */
   readonly minDateTimeTicks: bigint;
   readonly maxDateTimeTicks: bigint;

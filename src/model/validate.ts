@@ -80,6 +80,11 @@ export function validatePropertyName(name: string, limits: Limits): string {
       details: { property: name },
     });
   }
+  if (limits.unstorablePropertyNames?.includes(name)) {
+    throw new TableKitError("NotSupported", `This backend cannot store a property named '${name}'`, {
+      details: { property: name },
+    });
+  }
   return name;
 }
 

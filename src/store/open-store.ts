@@ -1,4 +1,4 @@
-import { TableKitError } from "../model/index.js";
+import { ownValue, TableKitError } from "../model/index.js";
 import type { BackendFactory, OpenStoreOptions } from "./backend.js";
 import { Store } from "./store.js";
 
@@ -26,7 +26,7 @@ export async function openStore(
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
-  const load = scheme ? BACKENDS[scheme] : undefined;
+  const load = scheme ? ownValue(BACKENDS, scheme) : undefined;
   if (!match || !load) {
     throw new TableKitError(
       "InvalidStoreUrl",

@@ -166,4 +166,19 @@ describe("query", { timeout: 120_000 }, () => {
     expect(csv.stdout.split("\n")[1]).toMatch(/^b,012,.*,12$/);
     expect(readFileSync(join(dir, "many.ndjson"), "utf8")).toContain('"RowKey":"012"');
   });
+
+  it("filters on properties named like Object.prototype members (query and export)", async () => {
+    const lines = ["constructor", "toString", "__proto__"].map((name, i) =>
+      JSON.stringify({ PartitionKey: "proto", RowKey: String(i), [name]: "x" }),
+    );
+    expect((await run(["put", "Things"], lines.join("\n"))).code).toBe(0);
+    for (const [i, name] of ["constructor", "toString", "__proto__"].entries()) {
+      const filter = `PartitionKey eq 'proto' and ${name} eq 'x'`;
+      const hits = ndjson((await run(["query", "Things", "--filter", filter, "-o", "ndjson"])).stdout);
+      expect(hits.map((e) => e.RowKey), name).toEqual([String(i)]);
+      const out = join(dir, `proto-${i}.ndjson`);
+      expect((await run(["export", "Things", "--filter", filter, "--out", out])).code).toBe(0);
+      expect(ndjson(readFileSync(out, "utf8")).map((e) => e.RowKey), name).toEqual([String(i)]);
+    }
+  });
 });

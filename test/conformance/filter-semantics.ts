@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DateTime, odata, type Table } from "../../src/index.js";
+import { PROTOTYPE_NAMES } from "../support/prototype-names.js";
 import { caught, expectCode, insertMany, rowKeysOf, type TargetRef } from "./helpers.js";
 
 const T1 = "2020-01-01T00:00:00.0000001Z";
@@ -198,6 +199,45 @@ export function filterSemanticsSuite(target: TargetRef): void {
       await expectMatches("Timestamp lt datetime'2000-01-01T00:00:00Z'", []);
       const all = (await rowKeysOf(t, "PartitionKey eq 'p'")).length;
       expect((await rowKeysOf(t, "Timestamp ge datetime'2000-01-01T00:00:00Z'")).length).toBe(all);
+    });
+
+    it("properties named like Object.prototype members compare like any other", async () => {
+      const proto = await target().freshTable();
+      const { limits } = target().capabilities;
+      // A backend that declares it cannot store a name refuses it whole: nothing is written.
+      const unstorable = PROTOTYPE_NAMES.filter((n) => limits.unstorablePropertyNames?.includes(n));
+      for (const name of unstorable) {
+        await expectCode(
+          proto.createEntity({ partitionKey: "p", rowKey: name, [name]: "x" }),
+          "NotSupported",
+        );
+      }
+      expect(await rowKeysOf(proto, "PartitionKey eq 'p'")).toEqual([]);
+      const names = PROTOTYPE_NAMES.filter((n) => !unstorable.includes(n));
+      // Each name holds a String on one row and an Int32 on another; row "none" holds none of them.
+      // A computed `["__proto__"]` key makes an own property, unlike the literal `__proto__:`.
+      const rows = names.flatMap((name, i) => [
+        { partitionKey: "p", rowKey: `s${i}`, [name]: "x" },
+        { partitionKey: "p", rowKey: `i${i}`, [name]: 7 },
+      ]);
+      rows.push({ partitionKey: "p", rowKey: "none", other: "x" });
+      await insertMany(proto, rows, limits.maxTransactionOperations);
+      const all = rows.map((r) => r.rowKey as string);
+      for (const [i, name] of names.entries()) {
+        const matches = async (filter: string, expected: string[]) =>
+          expect((await rowKeysOf(proto, filter)).sort(), filter).toEqual([...expected].sort());
+        expect((await proto.getEntity("p", `s${i}`))[name], name).toBe("x");
+        await matches(`${name} eq 'x'`, [`s${i}`]);
+        await matches(`${name} ne 'x'`, []);
+        await matches(`${name} ge 'a'`, [`s${i}`]);
+        await matches(`${name} eq 7`, [`i${i}`]);
+        await matches(`${name} lt 8`, [`i${i}`]);
+        await matches(`${name} eq 7L`, []);
+        await matches(
+          `not (${name} eq 'x')`,
+          all.filter((rk) => rk !== `s${i}`),
+        );
+      }
     });
 
     it("the odata template escapes quotes so no value can change the filter's shape", async () => {

@@ -1,4 +1,4 @@
-import { isTableKitError, TableKitError } from "../../model/index.js";
+import { isTableKitError, ownValue, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table } from "../../store/index.js";
 import {
   backoffDelay,
@@ -56,7 +56,7 @@ export async function readCounter(
       ...options,
       queryOptions: { select: [keys.property] },
     });
-    const raw = e[keys.property];
+    const raw = ownValue(e as Record<string, unknown>, keys.property);
     const value = typeof raw === "bigint" ? Number(raw) : raw;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
       throw new TableKitError(

@@ -1,4 +1,4 @@
-import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
+import { isTableKitError, ownValue, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table } from "../../store/index.js";
 import { deferQuery, entityQuery, type Query, type QueryOptions, rowRangeFilter } from "../internal/query.js";
 import type { CompiledModel, Model } from "../model/define-model.js";
@@ -108,7 +108,11 @@ function modelOf(
   entity: TableEntityResult,
 ): CompiledModel | "index-copy" | undefined {
   for (const m of models) {
-    if (m.typeProperty !== undefined && entity[m.typeProperty] === m.entityType) return m;
+    if (
+      m.typeProperty !== undefined &&
+      ownValue(entity as Record<string, unknown>, m.typeProperty) === m.entityType
+    )
+      return m;
   }
   const rowKey = entity.rowKey ?? "";
   for (const m of models) {

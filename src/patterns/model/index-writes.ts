@@ -1,5 +1,5 @@
 import { odata } from "../../filter/index.js";
-import type { EdmAnnotated, TableEntity } from "../../model/index.js";
+import { type EdmAnnotated, setOwn, type TableEntity } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
 import type { CompiledIndex, CompiledModel } from "./define-model.js";
 
@@ -28,7 +28,8 @@ export function copyEntity(
   properties: Properties,
 ): TableEntity<Record<string, unknown>> {
   const held: Record<string, EdmAnnotated> = {};
-  for (const [name, value] of Object.entries(properties)) if (index.holds.has(name)) held[name] = value;
+  for (const [name, value] of Object.entries(properties))
+    if (index.holds.has(name)) setOwn(held, name, value);
   return { partitionKey: model.partitionKey.encode(values), rowKey: index.key.encode(values), ...held };
 }
 

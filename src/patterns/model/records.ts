@@ -1,4 +1,4 @@
-import { type EdmAnnotated, type TableEntityResult, TableKitError } from "../../model/index.js";
+import { type EdmAnnotated, ownValue, type TableEntityResult, TableKitError } from "../../model/index.js";
 import { fromEntity, valuesOfProperties } from "../schema/schema.js";
 import type { CompiledModel } from "./define-model.js";
 
@@ -44,5 +44,5 @@ export function recordFromEntity(
 
 /** True when a stored entity's type property (if the model has one) names this model. */
 export function isOfType(model: CompiledModel, entity: Record<string, unknown>): boolean {
-  return model.typeProperty === undefined || entity[model.typeProperty] === model.entityType;
+  return model.typeProperty === undefined || ownValue(entity, model.typeProperty) === model.entityType;
 }

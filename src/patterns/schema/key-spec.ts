@@ -1,5 +1,5 @@
 import { compoundKey, type KeyCodec, prefixRange, prefixSuccessor } from "../../keys/index.js";
-import { DateTime, TableKitError } from "../../model/index.js";
+import { DateTime, ownValue, TableKitError } from "../../model/index.js";
 import type { FieldInput, Fields, FieldValue } from "./field.js";
 import { defaultKeyCodec } from "./key-codecs.js";
 import type { RequiredFieldName, Simplify } from "./schema.js";
@@ -71,7 +71,7 @@ export class KeySpec<F extends Fields, N extends readonly string[] = []> {
     name: K,
     codec?: KeyCodec<FieldValue<F[K]>, unknown>,
   ): KeySpec<F, [...N, K]> {
-    const f = this.fieldMap[name];
+    const f = ownValue(this.fieldMap as Fields, name);
     if (!f) throw invalid(`A key names '${name}', which is not a field`, { field: name });
     if (f.isOptional)
       throw invalid(`A key cannot be built from the optional field '${name}'`, { field: name });
@@ -99,7 +99,7 @@ export class KeySpec<F extends Fields, N extends readonly string[] = []> {
 
   /** The key of an entity (or of key values): every field of the key must be present. */
   encode(values: Readonly<Record<string, unknown>>): string {
-    const components = this.parts.map((p) => this.component(p, values[p.name]));
+    const components = this.parts.map((p) => this.component(p, ownValue(values, p.name)));
     if (components.length === 0) return this.prefix;
     if (components.length === 1) return this.prefix + components[0]!;
     return this.prefix + COMPOUND.encode(components);
@@ -124,7 +124,7 @@ export class KeySpec<F extends Fields, N extends readonly string[] = []> {
       }
     }
     if (this.parts.length <= 1) return prefixRange(this.prefix + (startsWith ?? ""));
-    const components = leading.map((p) => this.component(p, values[p.name]));
+    const components = leading.map((p) => this.component(p, ownValue(values, p.name)));
     const range =
       startsWith === undefined
         ? COMPOUND.prefixRange(components)
@@ -149,14 +149,17 @@ export class KeySpec<F extends Fields, N extends readonly string[] = []> {
     if (value === undefined || value === null) {
       throw invalid(`The key field '${part.name}' is required`, { field: part.name });
     }
-    let checked = this.fieldMap[part.name]!.write(part.name, value).value;
+    let checked = ownValue(this.fieldMap as Fields, part.name)!.write(part.name, value).value;
     if (checked instanceof Date) checked = DateTime.fromDate(checked);
     return (part.codec as KeyCodec<unknown, unknown>).encode(checked);
   }
 
   /** The parts named in `values`, checked to be the first ones without gaps. */
   private leading(values: Readonly<Record<string, unknown>>): KeyPart[] {
-    const given = (p: KeyPart) => values[p.name] !== undefined && values[p.name] !== null;
+    const given = (p: KeyPart) => {
+      const v = ownValue(values, p.name);
+      return v !== undefined && v !== null;
+    };
     let count = 0;
     while (count < this.parts.length && given(this.parts[count]!)) count++;
     const later = this.parts.slice(count).find(given);

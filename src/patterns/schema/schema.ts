@@ -2,7 +2,9 @@ import {
   AZURE_LIMITS,
   DateTime,
   type EdmAnnotated,
+  ownValue,
   type PropertyOutput,
+  setOwn,
   TableKitError,
   validatePropertyName,
 } from "../../model/index.js";
@@ -91,7 +93,7 @@ export function toProperties(
   }
   const out: Record<string, EdmAnnotated> = {};
   for (const [name, f] of Object.entries(fields)) {
-    const value = record[name];
+    const value = ownValue(record, name);
     if (value === undefined || value === null) {
       if (!f.isOptional) {
         throw new TableKitError("InvalidInput", `Field '${name}' is required`, { details: { field: name } });
@@ -99,7 +101,7 @@ export function toProperties(
       continue;
     }
     const annotated = f.write(name, value);
-    if (!only || only.has(name)) out[name] = annotated;
+    if (!only || only.has(name)) setOwn(out, name, annotated);
   }
   return out;
 }
@@ -112,7 +114,7 @@ export function checkPartial(fields: Fields, changes: unknown): Record<string, u
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(changes)) {
     if (RECORD_METADATA.has(name)) continue;
-    const f = fields[name];
+    const f = ownValue(fields, name);
     if (!f)
       throw new TableKitError("InvalidInput", `'${name}' is not a field of this model`, {
         details: { field: name },
@@ -121,7 +123,7 @@ export function checkPartial(fields: Fields, changes: unknown): Record<string, u
       throw new TableKitError("InvalidInput", `Field '${name}' is required`, { details: { field: name } });
     }
     if (value !== undefined && value !== null) f.write(name, value);
-    out[name] = value;
+    setOwn(out, name, value);
   }
   return out;
 }
@@ -138,8 +140,8 @@ export function fromEntity(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const f = fields[name]!;
-    const stored = entity[name] as PropertyOutput | undefined;
+    const f = ownValue(fields, name)!;
+    const stored = ownValue(entity, name) as PropertyOutput | undefined;
     if (stored === undefined || stored === null) {
       if (!f.isOptional) {
         throw new TableKitError("InvalidValueType", `The stored entity lacks the required field '${name}'`, {
@@ -148,7 +150,7 @@ export function fromEntity(
       }
       continue;
     }
-    out[name] = f.read(name, stored);
+    setOwn(out, name, f.read(name, stored));
   }
   return out;
 }
@@ -160,7 +162,11 @@ export function valuesOfProperties(
   const out: Record<string, unknown> = {};
   for (const [name, annotated] of Object.entries(properties)) {
     const v = annotated.value;
-    out[name] = v instanceof Date ? DateTime.fromDate(v) : v instanceof Uint8Array ? new Uint8Array(v) : v;
+    setOwn(
+      out,
+      name,
+      v instanceof Date ? DateTime.fromDate(v) : v instanceof Uint8Array ? new Uint8Array(v) : v,
+    );
   }
   return out;
 }

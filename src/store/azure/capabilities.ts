@@ -8,6 +8,15 @@ import type { Capabilities } from "../capabilities.js";
  */
 export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
   {
+    id: "prototype-property-names",
+    description:
+      "Azurite silently drops properties named like Object.prototype members (constructor, toString, " +
+      "valueOf, __proto__, …) and answers 500 to an entity holding `hasOwnProperty`, after which its " +
+      "batches can fail (it keeps entities in plain JavaScript objects; no issue found). Handled: " +
+      "writing such a property is NotSupported against Azurite (limits.unstorablePropertyNames), so " +
+      "nothing is lost silently.",
+  },
+  {
     id: "double-negative-zero",
     description:
       "Azurite writes the Double -0 back as 0.0, so -0 reads back as 0 (its EdmDouble serializes " +
@@ -78,12 +87,6 @@ export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
       "result over the limits (in a transaction, at the failing action's index, earlier failures first).",
   },
   {
-    id: "property-named-proto",
-    description:
-      "Azurite silently drops a property named __proto__ (it copies properties into plain objects; no " +
-      "issue found). Not fixable on the client; the backend sends it like any other property.",
-  },
-  {
     id: "select-missing-null",
     description:
       "$select of a property an entity lacks omits it on Azurite; the service returns null (#2535). " +
@@ -121,11 +124,18 @@ export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
   },
 ];
 
+/** Azurite keeps entities in plain JavaScript objects: it drops these property names (divergence below). */
+const AZURITE_UNSTORABLE_PROPERTY_NAMES = Object.freeze(Object.getOwnPropertyNames(Object.prototype).sort());
+
 /** Capabilities of the Azure backend, with the caller's limit overrides merged in. */
 export function azureCapabilities(overrides: Partial<Limits> | undefined, emulator: boolean): Capabilities {
   return {
     backend: "azure",
-    limits: Object.freeze({ ...AZURE_LIMITS, ...overrides }),
+    limits: Object.freeze({
+      ...AZURE_LIMITS,
+      ...(emulator ? { unstorablePropertyNames: AZURITE_UNSTORABLE_PROPERTY_NAMES } : {}),
+      ...overrides,
+    }),
     keyOrder: "utf16",
     persistent: true,
     multiProcess: true,

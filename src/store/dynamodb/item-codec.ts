@@ -12,6 +12,7 @@ import {
   DateTime,
   type NormalizedEntity,
   type StoredEntity,
+  setOwn,
   TableKitError,
   type TypedValue,
 } from "../../model/index.js";
@@ -36,7 +37,7 @@ export function itemKey(partitionKey: string, rowKey: string): AttributeMap {
 export function toItem(entity: NormalizedEntity, timestamp: DateTime): AttributeMap {
   const item: AttributeMap = itemKey(entity.partitionKey, entity.rowKey);
   item[TIMESTAMP_ATTRIBUTE] = { S: timestamp.toISOString() };
-  for (const [name, tv] of entity.properties) item[attributeName(name, tv.type)] = encodeValue(tv);
+  for (const [name, tv] of entity.properties) setOwn(item, attributeName(name, tv.type), encodeValue(tv));
   return item;
 }
 
@@ -55,7 +56,7 @@ export function fromItem(item: AttributeMap): StoredEntity {
     throw new TableKitError("BackendError", "A DynamoDB item lacks tablekit's keys or Timestamp");
   }
   const properties = new Map<string, TypedValue>();
-  for (const attribute in item) {
+  for (const attribute of Object.keys(item)) {
     if (
       attribute === PARTITION_KEY_ATTRIBUTE ||
       attribute === ROW_KEY_ATTRIBUTE ||

@@ -1,5 +1,5 @@
 import type { CompareOp, FilterNode, StringRange } from "../../filter/ast.js";
-import { compareUtf16, type TypedValue } from "../../model/index.js";
+import { compareUtf16, ownValue, type TypedValue } from "../../model/index.js";
 import { ordersAgreeAgainst, toStoredKey, utf16Hex } from "./key-order.js";
 import { storedPropertyKey } from "./property-codec.js";
 
@@ -58,7 +58,8 @@ function build(node: FilterNode, layout: SqlLayout, params: unknown[]): string {
     case "not":
       return `(NOT ${build(node.operand, layout, params)})`;
     case "compare": {
-      const system = layout.columns[node.property];
+      // Own properties only: a property named `constructor` must not find Object.prototype's.
+      const system = ownValue(layout.columns, node.property);
       if (system) return systemComparison(system, node.op, node.value, params);
       if (layout.propertiesColumn === undefined) return "0";
       return propertyComparison(layout.propertiesColumn, node.property, node.op, node.value, params);

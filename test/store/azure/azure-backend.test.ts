@@ -70,10 +70,17 @@ describe("azure backend: connecting", () => {
       pageEndsAtPartitionBoundary: false,
       selectMissingAsNull: true,
     });
-    expect(backend.capabilities.limits).toEqual({ ...AZURE_LIMITS, pageTimeBudgetMs: 10 });
+    const unstorablePropertyNames = Object.getOwnPropertyNames(Object.prototype).sort();
+    expect(backend.capabilities.limits).toEqual({
+      ...AZURE_LIMITS,
+      pageTimeBudgetMs: 10,
+      unstorablePropertyNames,
+    });
     expect(backend.capabilities.divergences.map((d) => d.id)).toContain("double-negative-zero");
+    expect(backend.capabilities.divergences.map((d) => d.id)).toContain("prototype-property-names");
     const exact = await azureBackend(azurite.tableConnectionString, { emulator: false });
     expect(exact.capabilities.divergences).toEqual([]);
+    expect(exact.capabilities.limits).toEqual(AZURE_LIMITS);
   });
 });
 

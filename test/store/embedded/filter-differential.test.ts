@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CompareOp, FilterNode } from "../../../src/filter/ast.js";
 import { evaluateFilter, keyRanges } from "../../../src/filter/index.js";
 import { compareUtf16, DateTime, type StoredEntity, type TypedValue } from "../../../src/model/index.js";
+import { PROTOTYPE_NAMES } from "../../support/prototype-names.js";
 import { keyOf, openMemory, queryAll } from "./helpers.js";
 
 /**
@@ -49,7 +50,7 @@ const typedValue: fc.Arbitrary<TypedValue> = fc.oneof(
   fc.uint8Array({ maxLength: 3, max: 2 }).map((value) => ({ type: "Binary" as const, value })),
 );
 
-const NAMES = ["a", "b", "c"];
+const NAMES = ["a", "b", "c", ...PROTOTYPE_NAMES];
 
 const entities = fc.uniqueArray(
   fc.record({

@@ -24,7 +24,8 @@ export function comparable(entity: Record<string, unknown>): Record<string, stri
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(entity)) {
     if (name === "etag" || name === "timestamp") continue;
-    out[name] = describeValue(value);
+    // defineProperty, so a property named `__proto__` is compared like any other.
+    Object.defineProperty(out, name, { value: describeValue(value), enumerable: true });
   }
   return out;
 }

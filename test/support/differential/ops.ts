@@ -6,6 +6,7 @@ import {
   filterToString,
   type TypedValue,
 } from "../../../src/index.js";
+import { PROTOTYPE_NAMES } from "../prototype-names.js";
 import type { Random } from "./random.js";
 
 /**
@@ -29,8 +30,11 @@ export interface DataOptions {
   readonly pinnedPartitionChance: number;
 }
 
-/** Property names of generated entities; selects add "zz", which no entity has. */
-export const PROPERTY_NAMES = ["a", "b", "c", "d", "e"];
+/**
+ * Property names of generated entities; selects add "zz", which no entity has. The names of
+ * Object.prototype's members are there because plain-object lookups once found them by inheritance.
+ */
+export const PROPERTY_NAMES = ["a", "b", "c", "d", ...PROTOTYPE_NAMES];
 
 const BASE = DateTime.parse("2026-03-04T05:06:07.0000000Z").ticks;
 const OPS: CompareOp[] = ["eq", "ne", "gt", "ge", "lt", "le"];
@@ -53,6 +57,8 @@ export type RandomEntity = { partitionKey: string; rowKey: string } & Record<str
 /** Draws values, entities and filters from small pools, so filters hit stored values. */
 export class RandomData {
   private readonly doubles: readonly number[];
+  /** PROPERTY_NAMES less those the backend declares it cannot store. */
+  private readonly propertyNames: readonly string[];
 
   constructor(
     private readonly r: Random,
@@ -62,6 +68,8 @@ export class RandomData {
     // A backend that declares it loses -0 would fail on it for a known, documented reason.
     const losesNegativeZero = capabilities.divergences.some((d) => d.id === "double-negative-zero");
     this.doubles = losesNegativeZero ? ALL_DOUBLES.filter((d) => !Object.is(d, -0)) : ALL_DOUBLES;
+    const unstorable = capabilities.limits.unstorablePropertyNames ?? [];
+    this.propertyNames = PROPERTY_NAMES.filter((n) => !unstorable.includes(n));
   }
 
   /** A value of a random EDM type. */
@@ -101,10 +109,13 @@ export class RandomData {
     for (let i = 0; i < count; i++) {
       const tv = this.value();
       // Int64 as text, as the SDK's annotated form has it.
-      entity[this.r.pick(PROPERTY_NAMES)] = {
-        type: tv.type,
-        value: tv.type === "Int64" ? tv.value.toString() : tv.value,
-      };
+      // defineProperty: `entity["__proto__"] = …` would replace the prototype instead.
+      Object.defineProperty(entity, this.r.pick(this.propertyNames), {
+        value: { type: tv.type, value: tv.type === "Int64" ? tv.value.toString() : tv.value },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return entity;
   }
