@@ -141,8 +141,6 @@ export function azureCapabilities(overrides: Partial<Limits> | undefined, emulat
     multiProcess: true,
     // The service may end a page anywhere, including mid-partition or across partitions.
     pageEndsAtPartitionBoundary: false,
-    // The core projects `select`, so a selected property the entity lacks reads as null.
-    selectMissingAsNull: true,
     divergences: emulator ? AZURITE_DIVERGENCES : [],
   };
 }

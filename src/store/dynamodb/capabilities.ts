@@ -36,7 +36,6 @@ export function dynamodbCapabilities(overrides?: Partial<Limits>): Capabilities 
     persistent: true,
     multiProcess: true,
     pageEndsAtPartitionBoundary: false,
-    selectMissingAsNull: true,
     divergences: Object.freeze([
       {
         id: "dynamodb-item-size",
