@@ -216,7 +216,13 @@ async function main(): Promise<void> {
           let continuation: string | undefined;
           do {
             const page = await backendTable.query(
-              { ranges: smallRanges, filterProperties: [], maxPageSize: 1000, timeBudgetMs: 5000, continuation },
+              {
+                ranges: smallRanges,
+                filterProperties: [],
+                maxPageSize: 1000,
+                timeBudgetMs: 5000,
+                continuation,
+              },
               {},
             );
             n += page.entities.length;

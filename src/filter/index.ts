@@ -17,5 +17,5 @@ export { keyRangeContains, keyRanges } from "./key-ranges.js";
 export { formatLiteral } from "./literals.js";
 export { odata } from "./odata.js";
 export { DEFAULT_MAX_COMPARISONS, type ParseFilterOptions, parseFilter } from "./parser.js";
-export { filterProperties } from "./properties.js";
 export { countComparisons, filtersEqual, filterToString, isFilterPropertyName } from "./print.js";
+export { filterProperties } from "./properties.js";

@@ -17,15 +17,16 @@ export function etagOfIso(iso: string): string {
 }
 
 /**
- * The Timestamp an ETag names, or undefined when the ETag is not exactly one `etagOf` makes (such
- * an ETag matches no version: a write conditioned on it fails with 412).
+ * The Timestamp an ETag names (`W/"datetime'…'"`), or undefined when it names none. With `exact`,
+ * only an ETag exactly as `etagOf` makes it: any other matches no version of a backend that makes
+ * its own ETags, so a write conditioned on it fails with 412.
  */
-export function timestampOfEtag(etag: string): DateTime | undefined {
+export function timestampOfEtag(etag: string, options: { exact?: boolean } = {}): DateTime | undefined {
   const m = /^W\/"datetime'([^']*)'"$/.exec(etag);
   if (!m) return undefined;
   try {
-    const timestamp = DateTime.parse(m[1]!.replaceAll("%3A", ":"));
-    return etagOf(timestamp) === etag ? timestamp : undefined;
+    const timestamp = DateTime.parse(decodeURIComponent(m[1]!));
+    return !options.exact || etagOf(timestamp) === etag ? timestamp : undefined;
   } catch {
     return undefined;
   }

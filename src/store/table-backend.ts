@@ -79,7 +79,10 @@ export interface TableServiceBackend {
   /** TableNotFound when it does not exist. Deletes every entity of the table. */
   deleteTable(name: string, call: CallOptions): Promise<void>;
   /** Table names in case-insensitive order, as created. */
-  listTables(query: BackendTableQuery, call: CallOptions): Promise<{ names: string[]; continuation?: string }>;
+  listTables(
+    query: BackendTableQuery,
+    call: CallOptions,
+  ): Promise<{ names: string[]; continuation?: string }>;
   /** A handle on a table; no I/O. Operations on a missing table are TableNotFound. */
   table(name: string): TableBackend;
 }

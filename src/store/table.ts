@@ -18,7 +18,13 @@ import {
 import type { CallOptions } from "./backend.js";
 import { callOptions, type OperationOptions, type StoreLifecycle, validateEtag } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
-import type { BackendAction, TableBackend, TableServiceBackend, UpdateMode, WriteResult } from "./table-backend.js";
+import type {
+  BackendAction,
+  TableBackend,
+  TableServiceBackend,
+  UpdateMode,
+  WriteResult,
+} from "./table-backend.js";
 import {
   prepareTransaction,
   type TransactionAction,

@@ -7,8 +7,8 @@ import {
   TableKitError,
   validateKey,
 } from "../model/index.js";
-import type { BackendAction, UpdateMode } from "./table-backend.js";
 import { validateEtag } from "./call-options.js";
+import type { BackendAction, UpdateMode } from "./table-backend.js";
 
 /** The SDK's action tuples: `["create", e]`, `["upsert", e, mode?]`, `["update", e, mode?, { etag }?]`, `["delete", e, { etag }?]`. */
 export type TransactionAction =

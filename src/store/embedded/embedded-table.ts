@@ -1,8 +1,14 @@
 import { DateTime, type StoredEntity } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
-import type { BackendAction, BackendPage, BackendQuery, TableBackend, WriteResult } from "../table-backend.js";
-import { decodeProperties } from "./entity-codec.js";
+import type {
+  BackendAction,
+  BackendPage,
+  BackendQuery,
+  TableBackend,
+  WriteResult,
+} from "../table-backend.js";
 import type { EmbeddedTables } from "./embedded-tables.js";
+import { decodeProperties } from "./entity-codec.js";
 import { isBusy, isNoSuchTable, toTableKitError } from "./errors.js";
 import { toStoredKey } from "./key-order.js";
 import { readPage } from "./query.js";

@@ -46,7 +46,10 @@ export class EmbeddedTables implements TableServiceBackend {
     });
   }
 
-  listTables(query: BackendTableQuery, call: CallOptions): Promise<{ names: string[]; continuation?: string }> {
+  listTables(
+    query: BackendTableQuery,
+    call: CallOptions,
+  ): Promise<{ names: string[]; continuation?: string }> {
     return this.run(call, () => this.catalogue.list(query));
   }
 

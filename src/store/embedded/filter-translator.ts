@@ -1,7 +1,7 @@
 import type { CompareOp, FilterNode, StringRange } from "../../filter/ast.js";
 import { compareUtf16, ownValue, type TypedValue } from "../../model/index.js";
-import { ordersAgreeAgainst, toStoredKey, utf16Hex } from "./key-order.js";
 import { storedPropertyKey } from "./entity-codec.js";
+import { ordersAgreeAgainst, toStoredKey, utf16Hex } from "./key-order.js";
 
 /** A parameterised SQL expression; it is 0 or 1, never NULL, so NOT and OR stay two-valued. */
 export interface SqlFragment {

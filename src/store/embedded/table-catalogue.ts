@@ -1,8 +1,8 @@
 import type { Statement } from "better-sqlite3";
 import type { FilterNode } from "../../filter/ast.js";
 import { TableKitError } from "../../model/index.js";
-import { decodeTableContinuation, encodeTableContinuation } from "./continuation.js";
 import { createEntityTableSql, type Db, entityTableName } from "./connection.js";
+import { decodeTableContinuation, encodeTableContinuation } from "./continuation.js";
 import { filterToSql, type SqlLayout } from "./filter-translator.js";
 
 /** Table listings filter on `TableName`, the name as created. */

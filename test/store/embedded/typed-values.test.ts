@@ -56,14 +56,20 @@ describe("embedded engine: every EDM value round-trips exactly", () => {
     store = await openFile(`${dir}/values.db`);
     table = await freshTable(store);
     for (const [rk, v] of Object.entries(CASES)) {
-      await table.write({ kind: "create", entity: {
-          partitionKey: "p",
-          rowKey: rk,
-          properties: new Map([
-            ["v", v],
-            ["other", { type: "Int32", value: 1 }],
-          ]),
-        } }, {});
+      await table.write(
+        {
+          kind: "create",
+          entity: {
+            partitionKey: "p",
+            rowKey: rk,
+            properties: new Map([
+              ["v", v],
+              ["other", { type: "Int32", value: 1 }],
+            ]),
+          },
+        },
+        {},
+      );
     }
   });
   afterAll(async () => {
@@ -91,7 +97,15 @@ describe("embedded engine: every EDM value round-trips exactly", () => {
 
   it("through a Merge that rewrites the stored properties", async () => {
     for (const rk of Object.keys(CASES)) {
-      await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: rk, other: 2 }), mode: "Merge", etag: "*" }, {});
+      await table.write(
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: rk, other: 2 }),
+          mode: "Merge",
+          etag: "*",
+        },
+        {},
+      );
       const got = await table.get("p", rk, {});
       expect(typedValuesEqual(got!.properties.get("v")!, CASES[rk]!), rk).toBe(true);
       expect(got!.properties.get("other")).toEqual({ type: "Int32", value: 2 });
@@ -125,7 +139,10 @@ describe("embedded engine: every EDM value round-trips exactly", () => {
       ["a", { type: "String", value: "x" }],
       ["m", { type: "Boolean", value: true }],
     ]);
-    await table.write({ kind: "create", entity: { partitionKey: "order", rowKey: "1", properties: props } }, {});
+    await table.write(
+      { kind: "create", entity: { partitionKey: "order", rowKey: "1", properties: props } },
+      {},
+    );
     expect([...(await table.get("order", "1", {}))!.properties.keys()]).toEqual(["z", "a", "m"]);
   });
 });

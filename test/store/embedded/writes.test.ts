@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { AZURE_LIMITS, DateTime } from "../../../src/model/index.js";
 import { entity, freshTable, openFile, openMemory, queryAll, tempDir } from "./helpers.js";
 
@@ -10,10 +10,15 @@ const props = async (table: Awaited<ReturnType<typeof freshTable>>, rk = "r") =>
 describe("embedded writes", () => {
   it("insert: ETag in the service's format, EntityAlreadyExists on the same keys", async () => {
     const table = await freshTable(await openMemory());
-    const { etag, timestamp } = (await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 1 }) }, {}))!;
+    const { etag, timestamp } = (await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 1 }) },
+      {},
+    ))!;
     expect(etag).toMatch(ETAG);
     expect(etag).toBe(`W/"datetime'${timestamp.toISOString().replaceAll(":", "%3A")}'"`);
-    await expect(table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {})).rejects.toMatchObject({
+    await expect(
+      table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {}),
+    ).rejects.toMatchObject({
       code: "EntityAlreadyExists",
     });
     expect(await props(table)).toEqual({ n: 1 });
@@ -21,28 +26,74 @@ describe("embedded writes", () => {
 
   it("Merge overlays (a property changing type is replaced); Replace keeps only the new properties", async () => {
     const table = await freshTable(await openMemory());
-    await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", a: 1, b: "x" }) }, {});
-    await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", b: 2.5, c: true }), mode: "Merge", etag: "*" }, {});
+    await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", a: 1, b: "x" }) },
+      {},
+    );
+    await table.write(
+      {
+        kind: "update",
+        entity: entity({ partitionKey: "p", rowKey: "r", b: 2.5, c: true }),
+        mode: "Merge",
+        etag: "*",
+      },
+      {},
+    );
     expect(await props(table)).toEqual({ a: 1, b: 2.5, c: true });
     expect((await table.get("p", "r", {}))!.properties.get("b")!.type).toBe("Double");
-    await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", d: "only" }), mode: "Replace", etag: "*" }, {});
+    await table.write(
+      {
+        kind: "update",
+        entity: entity({ partitionKey: "p", rowKey: "r", d: "only" }),
+        mode: "Replace",
+        etag: "*",
+      },
+      {},
+    );
     expect(await props(table)).toEqual({ d: "only" });
   });
 
   it("update and delete: ResourceNotFound when absent, UpdateConditionNotSatisfied on a stale ETag", async () => {
     const table = await freshTable(await openMemory());
     const missing = entity({ partitionKey: "p", rowKey: "r" });
-    await expect(table.write({ kind: "update", entity: missing, mode: "Merge", etag: "*" }, {})).rejects.toMatchObject({ code: "ResourceNotFound" });
-    await expect(table.write({ kind: "delete", partitionKey: "p", rowKey: "r", etag: "*" }, {})).rejects.toMatchObject({ code: "ResourceNotFound" });
-    const first = (await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 1 }) }, {}))!;
-    await expect(table.write({ kind: "delete", partitionKey: "p", rowKey: "x", etag: first.etag }, {})).rejects.toMatchObject({ code: "ResourceNotFound" });
-    const second = (await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", n: 2 }), mode: "Merge", etag: first.etag }, {}))!;
     await expect(
-      table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", n: 3 }), mode: "Merge", etag: first.etag }, {}),
+      table.write({ kind: "update", entity: missing, mode: "Merge", etag: "*" }, {}),
+    ).rejects.toMatchObject({ code: "ResourceNotFound" });
+    await expect(
+      table.write({ kind: "delete", partitionKey: "p", rowKey: "r", etag: "*" }, {}),
+    ).rejects.toMatchObject({ code: "ResourceNotFound" });
+    const first = (await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 1 }) },
+      {},
+    ))!;
+    await expect(
+      table.write({ kind: "delete", partitionKey: "p", rowKey: "x", etag: first.etag }, {}),
+    ).rejects.toMatchObject({ code: "ResourceNotFound" });
+    const second = (await table.write(
+      {
+        kind: "update",
+        entity: entity({ partitionKey: "p", rowKey: "r", n: 2 }),
+        mode: "Merge",
+        etag: first.etag,
+      },
+      {},
+    ))!;
+    await expect(
+      table.write(
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: "r", n: 3 }),
+          mode: "Merge",
+          etag: first.etag,
+        },
+        {},
+      ),
     ).rejects.toMatchObject({
       code: "UpdateConditionNotSatisfied",
     });
-    await expect(table.write({ kind: "delete", partitionKey: "p", rowKey: "r", etag: first.etag }, {})).rejects.toMatchObject({
+    await expect(
+      table.write({ kind: "delete", partitionKey: "p", rowKey: "r", etag: first.etag }, {}),
+    ).rejects.toMatchObject({
       code: "UpdateConditionNotSatisfied",
     });
     expect(await props(table)).toEqual({ n: 2 });
@@ -52,10 +103,19 @@ describe("embedded writes", () => {
 
   it("upsert inserts, then merges or replaces without a condition", async () => {
     const table = await freshTable(await openMemory());
-    await table.write({ kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", a: 1 }), mode: "Merge" }, {});
-    await table.write({ kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", b: 2 }), mode: "Merge" }, {});
+    await table.write(
+      { kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", a: 1 }), mode: "Merge" },
+      {},
+    );
+    await table.write(
+      { kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", b: 2 }), mode: "Merge" },
+      {},
+    );
     expect(await props(table)).toEqual({ a: 1, b: 2 });
-    await table.write({ kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", c: 3 }), mode: "Replace" }, {});
+    await table.write(
+      { kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", c: 3 }), mode: "Replace" },
+      {},
+    );
     expect(await props(table)).toEqual({ c: 3 });
   });
 
@@ -63,17 +123,43 @@ describe("embedded writes", () => {
     const table = await freshTable(await openMemory());
     const named = (prefix: string, n: number) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
-    await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", ...named("a", 200) }) }, {});
-    await table.write({ kind: "upsert", entity: entity({ partitionKey: "p", rowKey: "r", ...named("b", AZURE_LIMITS.maxProperties - 200) }), mode: "Merge" }, {});
+    await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", ...named("a", 200) }) },
+      {},
+    );
+    await table.write(
+      {
+        kind: "upsert",
+        entity: entity({ partitionKey: "p", rowKey: "r", ...named("b", AZURE_LIMITS.maxProperties - 200) }),
+        mode: "Merge",
+      },
+      {},
+    );
     expect(Object.keys(await props(table))).toHaveLength(AZURE_LIMITS.maxProperties);
     await expect(
-      table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", c: 1 }), mode: "Merge", etag: "*" }, {}),
+      table.write(
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: "r", c: 1 }),
+          mode: "Merge",
+          etag: "*",
+        },
+        {},
+      ),
     ).rejects.toMatchObject({
       code: "TooManyProperties",
     });
     expect(Object.keys(await props(table))).toHaveLength(AZURE_LIMITS.maxProperties);
     // Replacing a property (same name, new type) does not add one.
-    await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", a0: "now a string" }), mode: "Merge", etag: "*" }, {});
+    await table.write(
+      {
+        kind: "update",
+        entity: entity({ partitionKey: "p", rowKey: "r", a0: "now a string" }),
+        mode: "Merge",
+        etag: "*",
+      },
+      {},
+    );
     expect((await props(table)).a0).toBe("now a string");
   });
 
@@ -81,9 +167,14 @@ describe("embedded writes", () => {
     const store = await openMemory("", { limits: { maxEntityBytes: 200 } });
     const table = await freshTable(store);
     // Size = 4 + 2·(1 + 1) + (8 + 2 + 4 + 2·50) + (8 + 2 + 4 + bytes) = 136 + bytes.
-    await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", a: "x".repeat(50) }) }, {});
+    await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", a: "x".repeat(50) }) },
+      {},
+    );
     const binary = (n: number) => entity({ partitionKey: "p", rowKey: "r", b: new Uint8Array(n) });
-    await expect(table.write({ kind: "upsert", entity: binary(65), mode: "Merge" }, {})).rejects.toMatchObject({ code: "EntityTooLarge" });
+    await expect(
+      table.write({ kind: "upsert", entity: binary(65), mode: "Merge" }, {}),
+    ).rejects.toMatchObject({ code: "EntityTooLarge" });
     expect(Object.keys(await props(table))).toEqual(["a"]);
     await table.write({ kind: "upsert", entity: binary(64), mode: "Merge" }, {});
     expect(Object.keys(await props(table))).toEqual(["a", "b"]);
@@ -92,9 +183,20 @@ describe("embedded writes", () => {
   it("an entity's Timestamp always moves forward, so its ETag never repeats", async () => {
     const table = await freshTable(await openMemory());
     const seen = new Set<string>();
-    let last = (await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 0 }) }, {}))!.timestamp;
+    let last = (await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r", n: 0 }) },
+      {},
+    ))!.timestamp;
     for (let i = 1; i < 200; i++) {
-      const { etag, timestamp } = (await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r", n: i }), mode: "Replace", etag: "*" }, {}))!;
+      const { etag, timestamp } = (await table.write(
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: "r", n: i }),
+          mode: "Replace",
+          etag: "*",
+        },
+        {},
+      ))!;
       expect(timestamp.ticks).toBeGreaterThan(last.ticks);
       expect(seen.has(etag)).toBe(false);
       seen.add(etag);
@@ -112,7 +214,10 @@ describe("embedded writes", () => {
       const raw = new Database(`${dir}/clock.db`);
       raw.prepare("UPDATE e_1 SET ts = ?, etag = 'x'").run(future.ticks);
       raw.close();
-      const { timestamp } = (await table.write({ kind: "update", entity: entity({ partitionKey: "p", rowKey: "r" }), mode: "Merge", etag: "*" }, {}))!;
+      const { timestamp } = (await table.write(
+        { kind: "update", entity: entity({ partitionKey: "p", rowKey: "r" }), mode: "Merge", etag: "*" },
+        {},
+      ))!;
       expect(timestamp.ticks).toBe(future.ticks + 1n);
       await store.close();
     } finally {
@@ -120,24 +225,50 @@ describe("embedded writes", () => {
     }
   });
 
-  it("an aborted signal writes nothing", async () => {
-    const table = await freshTable(await openMemory());
-    const controller = new AbortController();
-    controller.abort("why");
-    await expect(
-      table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, { abortSignal: controller.signal }),
-    ).rejects.toMatchObject({
-      code: "Aborted",
-      cause: "why",
-    });
-    expect(await table.get("p", "r", {})).toBeUndefined();
+  it("a write waits for another connection's lock, abortably, and writes nothing when aborted", async () => {
+    const { dir, cleanup } = tempDir();
+    const path = `${dir}/locked.db`;
+    const store = await openFile(path);
+    const other = new Database(path);
+    try {
+      const table = await freshTable(store);
+      other.exec("BEGIN IMMEDIATE");
+      const controller = new AbortController();
+      const waiting = table.write(
+        { kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) },
+        {
+          abortSignal: controller.signal,
+        },
+      );
+      const settled = vi.fn();
+      waiting.then(settled, settled);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(settled).not.toHaveBeenCalled();
+      controller.abort("why");
+      await expect(waiting).rejects.toMatchObject({ code: "Aborted", cause: "why" });
+      other.exec("ROLLBACK");
+      expect(await table.get("p", "r", {})).toBeUndefined();
+      // Once the lock is free, a waiting write goes through.
+      other.exec("BEGIN IMMEDIATE");
+      const later = table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {});
+      setTimeout(() => other.exec("COMMIT"), 30);
+      await later;
+      expect(await table.get("p", "r", {})).toBeDefined();
+    } finally {
+      other.close();
+      await store.close();
+      cleanup();
+    }
   });
 });
 
 describe("embedded entity group transactions", () => {
   it("return one result per action and apply all of them", async () => {
     const table = await freshTable(await openMemory());
-    const old = (await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "u", n: 1 }) }, {}))!;
+    const old = (await table.write(
+      { kind: "create", entity: entity({ partitionKey: "p", rowKey: "u", n: 1 }) },
+      {},
+    ))!;
     await table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "d" }) }, {});
     const results = await table.transact(
       [
@@ -206,17 +337,23 @@ describe("embedded tables", () => {
       {},
     );
     expect(filtered.names).toEqual(["beta"]);
-    await store.table("alpha").write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {});
+    await store
+      .table("alpha")
+      .write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {});
     expect(await store.table("ALPHA").get("p", "r", {})).toBeDefined();
   });
 
   it("operations on a missing table are TableNotFound; deleting a table deletes its entities", async () => {
     const store = await openMemory();
     const table = store.table("Missing");
-    await expect(table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {})).rejects.toMatchObject({
+    await expect(
+      table.write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "r" }) }, {}),
+    ).rejects.toMatchObject({
       code: "TableNotFound",
     });
-    await expect(table.query({ maxPageSize: 1, filterProperties: [], timeBudgetMs: 10 }, {})).rejects.toMatchObject({
+    await expect(
+      table.query({ maxPageSize: 1, filterProperties: [], timeBudgetMs: 10 }, {}),
+    ).rejects.toMatchObject({
       code: "TableNotFound",
     });
     await expect(store.deleteTable("Missing", {})).rejects.toMatchObject({ code: "TableNotFound" });
@@ -233,12 +370,16 @@ describe("embedded tables", () => {
     const a = await openFile(path);
     const b = await openFile(path);
     await a.createTable("Shared", {});
-    await a.table("Shared").write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "old" }) }, {});
+    await a
+      .table("Shared")
+      .write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "old" }) }, {});
     expect(await a.table("Shared").get("p", "old", {})).toBeDefined();
     await b.deleteTable("Shared", {});
     await expect(a.table("Shared").get("p", "old", {})).rejects.toMatchObject({ code: "TableNotFound" });
     await b.createTable("SHARED", {});
-    await b.table("Shared").write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "new" }) }, {});
+    await b
+      .table("Shared")
+      .write({ kind: "create", entity: entity({ partitionKey: "p", rowKey: "new" }) }, {});
     expect(await a.table("Shared").get("p", "old", {})).toBeUndefined();
     expect(await a.table("Shared").get("p", "new", {})).toBeDefined();
     await a.close();
@@ -270,7 +411,6 @@ describe("embedded tables", () => {
       persistent: true,
       multiProcess: true,
       pageEndsAtPartitionBoundary: true,
-      selectMissingAsNull: true,
       divergences: [],
     });
     expect(store.capabilities.limits).toEqual({ ...AZURE_LIMITS, pageTimeBudgetMs: 7 });

@@ -7,9 +7,10 @@ import {
   type StoredEntity,
   TableKitError,
   type TypedValue,
+  timestampOfEtag,
   toTyped,
 } from "../../model/index.js";
-import type { WriteResult } from "../backend.js";
+import type { WriteResult } from "../table-backend.js";
 import { JsonNumber } from "./json-numbers.js";
 
 /**
@@ -67,23 +68,10 @@ function doubleJson(n: number): string {
   return /[.e]/.test(text) ? text : `${text}.0`;
 }
 
-/** The Timestamp an ETag stands for (`W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`), if it is one. */
-export function timestampOfEtag(etag: string | undefined): DateTime | undefined {
-  const match = etag ? /datetime'([^']+)'/.exec(etag) : null;
-  if (!match) return undefined;
-  try {
-    return DateTime.parse(decodeURIComponent(match[1]!));
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a write reports: its ETag and the Timestamp it encodes (the service's ETags are Timestamps). */
-export function writeResult(response: { etag?: string; date?: Date }): WriteResult {
-  const { etag } = response;
+export function writeResult(etag: string | undefined, date?: string): WriteResult {
   if (!etag) throw new TableKitError("BackendError", "The service did not return an ETag");
-  const timestamp =
-    timestampOfEtag(etag) ?? (response.date ? DateTime.fromDate(response.date) : DateTime.now());
+  const timestamp = timestampOfEtag(etag) ?? (date ? DateTime.fromDate(new Date(date)) : DateTime.now());
   return { etag, timestamp };
 }
 

@@ -3,14 +3,10 @@ import {
   DateTime,
   type NormalizedEntity,
   type TypedValue,
+  timestampOfEtag,
   typedValuesEqual,
 } from "../../../src/model/index.js";
-import {
-  decodeEntity,
-  entityJson,
-  timestampOfEtag,
-  writeResult,
-} from "../../../src/store/azure/entity-json.js";
+import { decodeEntity, entityJson, writeResult } from "../../../src/store/azure/entity-codec.js";
 import { JsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
@@ -119,11 +115,9 @@ describe("azure entity JSON", () => {
   it("the Timestamp of a write is the one its ETag encodes", () => {
     expect(timestampOfEtag(ETAG)?.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
     expect(timestampOfEtag(`W/"0x8D9"`)).toBeUndefined();
-    expect(writeResult({ etag: ETAG }).timestamp.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
-    const date = new Date("2026-01-01T00:00:00Z");
-    expect(writeResult({ etag: `W/"0x8D9"`, date }).timestamp.toISOString()).toBe(
-      "2026-01-01T00:00:00.0000000Z",
-    );
-    expect(() => writeResult({})).toThrow(expect.objectContaining({ code: "BackendError" }));
+    expect(writeResult(ETAG).timestamp.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
+    const date = "Thu, 01 Jan 2026 00:00:00 GMT";
+    expect(writeResult(`W/"0x8D9"`, date).timestamp.toISOString()).toBe("2026-01-01T00:00:00.0000000Z");
+    expect(() => writeResult(undefined)).toThrow(expect.objectContaining({ code: "BackendError" }));
   });
 });
