@@ -18,4 +18,3 @@ export { formatLiteral } from "./literals.js";
 export { odata } from "./odata.js";
 export { DEFAULT_MAX_COMPARISONS, type ParseFilterOptions, parseFilter } from "./parser.js";
 export { countComparisons, filtersEqual, filterToString, isFilterPropertyName } from "./print.js";
-export { filterProperties } from "./properties.js";

@@ -1,4 +1,5 @@
-import { type FilterNode, filterProperties, type KeyRange, keyRanges, parseFilter } from "../filter/index.js";
+import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../filter/index.js";
+import { filterProperties } from "../filter/properties.js";
 import {
   compareUtf8,
   compareUtf16,

@@ -11,7 +11,7 @@ import {
   toTyped,
 } from "../../model/index.js";
 import type { WriteResult } from "../table-backend.js";
-import { JsonNumber } from "./json-numbers.js";
+import { AzureJsonNumber } from "./json-numbers.js";
 
 /**
  * Entities on the wire, both ways, in the Table service's JSON (OData minimal metadata).
@@ -99,12 +99,12 @@ export function decodeEntity(row: Record<string, unknown>): StoredEntity {
 
 function decodeValue(name: string, raw: unknown, annotation: unknown): TypedValue | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const value = raw instanceof JsonNumber ? raw.value : raw;
+  const value = raw instanceof AzureJsonNumber ? raw.value : raw;
   if (annotation === undefined) {
     if (typeof value === "string") return { type: "String", value };
     if (typeof value === "boolean") return { type: "Boolean", value };
     if (typeof value === "number") {
-      const double = raw instanceof JsonNumber ? raw.isDoubleLiteral : false;
+      const double = raw instanceof AzureJsonNumber ? raw.isDoubleLiteral : false;
       return !double && isInt32Number(value) ? { type: "Int32", value } : { type: "Double", value };
     }
     throw new TableKitError("BackendError", `Property '${name}' has a value of no EDM type`);

@@ -7,7 +7,7 @@ import {
   typedValuesEqual,
 } from "../../../src/model/index.js";
 import { decodeEntity, entityJson, writeResult } from "../../../src/store/azure/entity-codec.js";
-import { JsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
+import { AzureJsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 
@@ -91,12 +91,12 @@ describe("azure entity JSON", () => {
   it("matches numbers to their text, skipping digits inside strings", () => {
     const parsed = parseJsonWithNumberText('{"a1":"x 12.0 \\" 3","b":[1.0,2],"c":{"d":-3e2}}') as {
       a1: string;
-      b: JsonNumber[];
-      c: { d: JsonNumber };
+      b: AzureJsonNumber[];
+      c: { d: AzureJsonNumber };
     };
     expect(parsed.a1).toBe('x 12.0 " 3');
     expect(parsed.b.map((n) => n.text)).toEqual(["1.0", "2"]);
-    expect(parsed.c.d).toEqual(new JsonNumber(-300, "-3e2"));
+    expect(parsed.c.d).toEqual(new AzureJsonNumber(-300, "-3e2"));
     expect(parsed.b[0]!.isDoubleLiteral).toBe(true);
     expect(parsed.b[1]!.isDoubleLiteral).toBe(false);
   });
