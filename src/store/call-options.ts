@@ -13,12 +13,17 @@ export interface StoreLifecycle {
 
 const NO_SIGNAL: CallOptions = Object.freeze({});
 
+/** InvalidInput when the store has been closed. */
+export function assertOpen(lifecycle: StoreLifecycle): void {
+  if (lifecycle.closed) throw new TableKitError("InvalidInput", "The store is closed");
+}
+
 /**
  * The checks every call makes before any I/O, once, in the core: a closed store is InvalidInput,
  * an already-fired signal is Aborted. Returns what the backend is handed.
  */
 export function callOptions(lifecycle: StoreLifecycle, options: OperationOptions | undefined): CallOptions {
-  if (lifecycle.closed) throw new TableKitError("InvalidInput", "The store is closed");
+  assertOpen(lifecycle);
   const signal = options?.abortSignal;
   throwIfAborted(signal);
   return signal ? { abortSignal: signal } : NO_SIGNAL;

@@ -1,7 +1,7 @@
 import { parseFilter } from "../filter/index.js";
 import { validateTableName } from "../model/index.js";
 import type { BackendStore } from "./backend.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
@@ -28,7 +28,7 @@ export class Store {
 
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
-    callOptions(this.lifecycle, undefined);
+    assertOpen(this.lifecycle);
     return new Table(this.backend.tables, name, this.lifecycle);
   }
 

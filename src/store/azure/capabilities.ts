@@ -6,7 +6,7 @@ import type { Capabilities } from "../capabilities.js";
  * handled ones are listed too, so a reader knows why the backend works around them; docs/azure.md
  * carries the same list.
  */
-export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
+const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
   {
     id: "prototype-property-names",
     description:
