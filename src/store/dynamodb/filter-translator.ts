@@ -1,4 +1,5 @@
-import type { CompareOp, FilterNode } from "../../filter/ast.js";
+import { type CompareOp, type FilterNode, INFIX_OPERATORS } from "../../filter/ast.js";
+import { orderTest } from "../../filter/evaluate.js";
 import { compareUtf16, type TypedValue } from "../../model/index.js";
 import {
   allOf,
@@ -96,7 +97,7 @@ class Translator {
     if (property === "PartitionKey" || property === "RowKey") {
       if (literal.type !== "String") return exactly(false);
       const known = property === "PartitionKey" ? this.context.partitionKey : undefined;
-      if (known !== undefined) return exactly(ORDER_TESTS[op](compareUtf16(known, literal.value)));
+      if (known !== undefined) return exactly(orderTest(op)(compareUtf16(known, literal.value)));
       if (this.context.partitionKey !== undefined) return onClient(true);
       const attribute = property === "PartitionKey" ? PARTITION_KEY_ATTRIBUTE : ROW_KEY_ATTRIBUTE;
       return this.ordered(this.b.name(attribute), op, { S: encodeKey(literal.value) }, literal.value);
@@ -125,7 +126,8 @@ class Translator {
    */
   private ordered(path: string, op: CompareOp, value: DynamoAttributeValue, text?: string): Bounds {
     const v = this.b.value(value);
-    const condition = op === "ne" ? `${path} < ${v} OR ${path} > ${v}` : `${path} ${OPERATORS[op]} ${v}`;
+    const condition =
+      op === "ne" ? `${path} < ${v} OR ${path} > ${v}` : `${path} ${INFIX_OPERATORS[op]} ${v}`;
     if (op !== "eq" && op !== "ne" && text !== undefined && /[\ud800-\uffff]/.test(text)) {
       return onClient(`attribute_type(${path}, ${this.b.value({ S: "S" })})`);
     }
@@ -137,7 +139,7 @@ class Translator {
     const is = (value: boolean) => `${path} = ${this.b.value({ BOOL: value })}`;
     const any = () => `attribute_type(${path}, ${this.b.value({ S: "BOOL" })})`;
     const x = Number(literal);
-    const matches = [false, true].filter((candidate) => ORDER_TESTS[op](Number(candidate) - x));
+    const matches = [false, true].filter((candidate) => orderTest(op)(Number(candidate) - x));
     if (matches.length === 0) return exactly(false);
     return exactly(matches.length === 2 ? any() : is(matches[0]!));
   }
@@ -220,21 +222,3 @@ function plainBound(bound: DoubleBound, side: "lower" | "upper"): DoubleBound | 
   if (value < 0 && value > -PLAIN_DOUBLE_MIN) return { value: 0, inclusive: lower };
   return bound;
 }
-
-const OPERATORS: Readonly<Record<CompareOp, string>> = {
-  eq: "=",
-  ne: "<>",
-  gt: ">",
-  ge: ">=",
-  lt: "<",
-  le: "<=",
-};
-
-const ORDER_TESTS: Readonly<Record<CompareOp, (c: number) => boolean>> = {
-  eq: (c) => c === 0,
-  ne: (c) => c !== 0,
-  gt: (c) => c > 0,
-  ge: (c) => c >= 0,
-  lt: (c) => c < 0,
-  le: (c) => c <= 0,
-};

@@ -1,4 +1,4 @@
-import type { CompareOp, FilterNode, StringRange } from "../../filter/ast.js";
+import { type CompareOp, type FilterNode, INFIX_OPERATORS, type StringRange } from "../../filter/ast.js";
 import { contains, covers, intersect, isEmpty, pointOf, type StringOrder } from "../../filter/intervals.js";
 import { compareUtf16, ownValue, type TypedValue } from "../../model/index.js";
 import { storedPropertyKey } from "./entity-codec.js";
@@ -31,15 +31,6 @@ export const ENTITY_LAYOUT: SqlLayout = {
     Timestamp: { column: "ts", type: "DateTime", storedKey: false },
   },
   propertiesColumn: "p",
-};
-
-const SQL_OPS: Readonly<Record<CompareOp, string>> = {
-  eq: "=",
-  ne: "<>",
-  gt: ">",
-  ge: ">=",
-  lt: "<",
-  le: "<=",
 };
 
 /**
@@ -80,16 +71,16 @@ function systemComparison(
   if (value.type !== column.type) return "0";
   if (value.type === "DateTime") {
     params.push(value.value.ticks);
-    return `(${column.column} ${SQL_OPS[op]} ?)`;
+    return `(${column.column} ${INFIX_OPERATORS[op]} ?)`;
   }
   const s = value.value as string;
   if (!s.isWellFormed() || (!column.storedKey && !ordersAgreeAgainst(s) && op !== "eq" && op !== "ne")) {
     params.push(utf16Hex(s));
-    return `(tk_cmp16(${column.column}, ?, ${column.storedKey ? 1 : 0}) ${SQL_OPS[op]} 0)`;
+    return `(tk_cmp16(${column.column}, ?, ${column.storedKey ? 1 : 0}) ${INFIX_OPERATORS[op]} 0)`;
   }
   // Stored keys are remapped so that their code-point order is code-unit order: remap the literal too.
   params.push(column.storedKey ? toStoredKey(s) : s);
-  return `(${column.column} ${SQL_OPS[op]} ?)`;
+  return `(${column.column} ${INFIX_OPERATORS[op]} ?)`;
 }
 
 function propertyComparison(
@@ -103,7 +94,7 @@ function propertyComparison(
   if (/["\\]/.test(name)) return "0";
   const path = `$."${storedPropertyKey(value.type, name)}"`;
   const extracted = `json_extract(${json}, ?)`;
-  const sqlOp = SQL_OPS[op];
+  const sqlOp = INFIX_OPERATORS[op];
   switch (value.type) {
     case "String": {
       const s = value.value;
