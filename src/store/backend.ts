@@ -113,6 +113,8 @@ export type BackendFactory = (location: string, options: OpenStoreOptions) => Pr
 export interface OpenStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<import("../model/index.js").Limits>;
+  /** Embedded engine only: enforce a cloud service's scalability targets (docs/throttling.md). */
+  readonly throttle?: import("./throttling.js").ThrottleOptions | import("./throttling.js").ThrottleProfile;
   /** Backend-specific settings (clients, credentials, table name prefixes). */
   readonly [key: string]: unknown;
 }

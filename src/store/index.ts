@@ -11,4 +11,5 @@ export {
   type UpdateOptions,
   type WriteResponse,
 } from "./table.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

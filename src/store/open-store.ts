@@ -1,6 +1,7 @@
 import { ownValue, TableKitError } from "../model/index.js";
 import type { BackendFactory, OpenStoreOptions } from "./backend.js";
 import { Store } from "./store.js";
+import { throttleFromLocation, throttling } from "./throttling.js";
 
 /**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
@@ -36,13 +37,23 @@ export async function openStore(
         .join(", ")}`,
     );
   }
+  const embedded = scheme === "file" || scheme === "memory";
+  const { location, throttle = options.throttle } = embedded
+    ? throttleFromLocation(match[2]!)
+    : { location: match[2]! };
+  if (throttle !== undefined && !embedded) {
+    throw new TableKitError(
+      "InvalidInput",
+      "throttle emulates a service's targets on the embedded engine (file:, memory:) only",
+    );
+  }
+  const throttled = throttle === undefined ? undefined : throttling(throttle);
   const factory = await load();
-  const location = match[2]!;
   const backend =
     scheme === "memory"
       ? await factory(location, { ...options, memory: true })
       : await factory(location, options);
-  return new Store(backend, redact(url));
+  return new Store(throttled ? throttled(backend) : backend, redact(url));
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */
