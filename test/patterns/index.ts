@@ -3,6 +3,7 @@ import { indexSuite } from "./index-suite.js";
 import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
+import { parallelSuite } from "./parallel-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
 import { versionsSuite } from "./versions-suite.js";
 
@@ -16,6 +17,7 @@ export const PATTERN_SUITES = [
   idsSuite,
   logSuite,
   versionsSuite,
+  parallelSuite,
 ] as const;
 
 /**

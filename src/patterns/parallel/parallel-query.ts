@@ -100,7 +100,7 @@ export function mergeParts<T>(
           if (page.continuationToken === undefined) return;
         }
       } finally {
-        run.close();
+        await run.close();
       }
     }
     async function* items(): AsyncIterableIterator<T> {

@@ -58,6 +58,7 @@ export class ParallelRun<T> {
   async nextPage(): Promise<RunPage<T> | undefined> {
     const { cursors, limit } = this.settings;
     if (this.emitted >= limit || cursors.every((c) => c.finished)) return undefined;
+    this.throwFailure();
     this.pump();
     const items = this.settings.order.kind === "key" ? await this.mergedPage() : await this.arrivedPage();
     this.emitted += items.length;
@@ -67,10 +68,11 @@ export class ParallelRun<T> {
     return more ? { items, continuationToken: this.resumeToken } : { items };
   }
 
-  /** Stops every request still in flight; their answers are dropped. */
-  close(): void {
+  /** Stops every request still in flight and waits for them to settle (their answers are dropped). */
+  async close(): Promise<void> {
     this.settings.abortSignal?.removeEventListener("abort", this.onAbort);
     this.controller.abort(new TableKitError("Aborted", "The parallel query was closed"));
+    await Promise.all(this.settings.cursors.map((c) => c.pending));
   }
 
   private room(): number {
