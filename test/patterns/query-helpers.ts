@@ -52,7 +52,10 @@ export function instrumented(
 }
 
 /** `pk/rk` of each entity. */
-export const keyText = (e: { partitionKey?: string; rowKey?: string }) => `${e.partitionKey}/${e.rowKey}`;
+export const keyText = (e: object) => {
+  const { partitionKey, rowKey } = e as { partitionKey?: unknown; rowKey?: unknown };
+  return `${String(partitionKey)}/${String(rowKey)}`;
+};
 
 /**
  * Every item of a query read page by page with `pageSize`, starting a new iteration from the
