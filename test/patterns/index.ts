@@ -1,3 +1,4 @@
+import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
 import { logSuite } from "./log-suite.js";
@@ -18,6 +19,7 @@ export const PATTERN_SUITES = [
   logSuite,
   versionsSuite,
   parallelSuite,
+  hashSuite,
 ] as const;
 
 /**

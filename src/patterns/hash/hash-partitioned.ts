@@ -92,13 +92,13 @@ export class HashPartitionedTable {
   }
 
   /** Inserts one entity into its bucket (one round trip; retried while the store is busy). */
-  create(entity: LogicalEntity, options: OperationOptions = {}): Promise<WriteResponse> {
+  async create(entity: LogicalEntity, options: OperationOptions = {}): Promise<WriteResponse> {
     const stored = this.stored(entity);
     return this.whileBusy(() => this.table.createEntity(stored, options), options);
   }
 
   /** Inserts or merges/replaces one entity in its bucket. */
-  upsert(
+  async upsert(
     entity: LogicalEntity,
     mode: UpdateMode = "Merge",
     options: OperationOptions = {},
@@ -111,7 +111,7 @@ export class HashPartitionedTable {
    * Reads one entity with one point read, when the hash input is the RowKey (the default);
    * otherwise pass the entity's `hashInput`. ResourceNotFound when absent.
    */
-  get(
+  async get(
     partitionKey: string,
     rowKey: string,
     options: OperationOptions & { hashInput?: string } = {},
@@ -128,7 +128,7 @@ export class HashPartitionedTable {
    * (at most the backend's transaction limits each), at most `concurrency` in flight. Each
    * transaction is atomic; the whole call is not. A failure names its partition (`details.partitionKey`).
    */
-  writeMany(entities: readonly LogicalEntity[], options: WriteManyOptions = {}): Promise<FanOutResult> {
+  async writeMany(entities: readonly LogicalEntity[], options: WriteManyOptions = {}): Promise<FanOutResult> {
     const mode = options.mode ?? "create";
     if (mode !== "create" && mode !== "upsert") {
       throw new TableKitError("InvalidInput", `mode must be "create" or "upsert"`);

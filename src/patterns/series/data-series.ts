@@ -131,14 +131,14 @@ export class DataSeries {
   }
 
   /** Adds `by` (default 1) to the point of `at` (default now): one read and one conditional merge per attempt. */
-  add(key: SeriesKey, by = 1, options: SeriesWriteOptions = {}): Promise<SeriesSnapshot> {
+  async add(key: SeriesKey, by = 1, options: SeriesWriteOptions = {}): Promise<SeriesSnapshot> {
     if (typeof by !== "number" || !Number.isFinite(by))
       throw new TableKitError("InvalidInput", "by must be a finite number");
     return this.write(key, options, (current) => current + by);
   }
 
   /** Sets the point of `at` (default now) to `value`. */
-  set(key: SeriesKey, value: number, options: SeriesWriteOptions = {}): Promise<SeriesSnapshot> {
+  async set(key: SeriesKey, value: number, options: SeriesWriteOptions = {}): Promise<SeriesSnapshot> {
     if (typeof value !== "number" || !Number.isFinite(value))
       throw new TableKitError("InvalidInput", "value must be a finite number");
     return this.write(key, options, () => value);
