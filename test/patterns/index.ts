@@ -7,6 +7,7 @@ import { modelSuite } from "./model-suite.js";
 import { parallelSuite } from "./parallel-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
 import { versionsSuite } from "./versions-suite.js";
+import { wideSuite } from "./wide-suite.js";
 
 export type { PatternsSetup, PatternsTarget } from "./target.js";
 
@@ -20,6 +21,7 @@ export const PATTERN_SUITES = [
   versionsSuite,
   parallelSuite,
   hashSuite,
+  wideSuite,
 ] as const;
 
 /**

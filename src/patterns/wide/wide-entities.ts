@@ -189,11 +189,13 @@ export class WideEntities {
         : newVersion();
     });
     const actions: TransactionAction[] = [];
+    let bytes = 0;
     for (const p of plan) {
       const before = old[p.index];
       if (p.index > 0 && before?.version === versions[p.index]) continue; // unchanged
       const entity = this.partEntity(record, p, versions);
       actions.push(before ? ["update", entity, "Replace", { etag: before.etag }] : ["create", entity]);
+      bytes += p.bytes;
     }
     for (const extra of old.slice(plan.length)) {
       actions.push([
@@ -201,7 +203,9 @@ export class WideEntities {
         { partitionKey: record.partitionKey, rowKey: extra.rowKey },
         { etag: extra.etag },
       ]);
+      bytes += 4 + 2 * (record.partitionKey.length + extra.rowKey.length); // a delete counts its keys
     }
+    this.layout.checkTransactionBytes(bytes);
     return actions;
   }
 

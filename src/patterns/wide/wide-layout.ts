@@ -36,6 +36,8 @@ export interface PartPlan {
   readonly rowKey: string;
   /** The record's properties this part holds, in order. */
   readonly properties: ReadonlyMap<string, TypedValue>;
+  /** The part's size by the service's formula, its meta properties included. */
+  readonly bytes: number;
 }
 
 /**
@@ -110,7 +112,7 @@ export class WideLayout {
     // Sizes are sums over properties, so a part is measured as its empty form (keys and meta
     // properties, part 0's manifest at its longest) plus each property's share.
     const empty = (index: number) => this.entity(partitionKey, rowKey, index, new Map(), this.maxParts);
-    const parts: PartPlan[] = [];
+    const groups: Map<string, TypedValue>[] = [];
     let current = new Map<string, TypedValue>();
     let base = empty(0);
     let count = base.properties.size;
@@ -127,10 +129,10 @@ export class WideLayout {
       if (!fits(count + 1, bytes + share, utf8 + utf8Share)) {
         if (current.size === 0)
           throw this.tooLarge(`property ${name} does not fit in one entity`, { property: name });
-        parts.push({ index: parts.length, rowKey: this.rowKeyOf(rowKey, parts.length), properties: current });
-        if (parts.length >= this.maxParts) throw this.tooManyParts();
+        groups.push(current);
+        if (groups.length >= this.maxParts) throw this.tooManyParts();
         current = new Map();
-        base = empty(parts.length);
+        base = empty(groups.length);
         [count, bytes, utf8] = [base.properties.size, entitySize(base), utf8ItemSize(base)];
       }
       current.set(name, value);
@@ -138,18 +140,28 @@ export class WideLayout {
       bytes += share;
       utf8 += utf8Share;
     }
-    parts.push({ index: parts.length, rowKey: this.rowKeyOf(rowKey, parts.length), properties: current });
-    const total = parts.reduce(
-      (n, p) => n + entitySize(this.entity(partitionKey, rowKey, p.index, p.properties, parts.length)),
-      0,
-    );
-    if (total > l.maxTransactionBytes) {
+    groups.push(current);
+    const parts = groups.map((group, index): PartPlan => {
+      const entity = this.entity(partitionKey, rowKey, index, group, groups.length);
+      return { index, rowKey: entity.rowKey, properties: group, bytes: entitySize(entity) };
+    });
+    this.checkTransactionBytes(parts.reduce((n, p) => n + p.bytes, 0));
+    return parts;
+  }
+
+  /** EntityTooLarge when a write of the record would pass the transaction's byte limit. */
+  checkTransactionBytes(bytes: number): void {
+    const limit = this.limits.maxTransactionBytes;
+    if (bytes > limit) {
       throw this.tooLarge(
-        `the record's ${parts.length} entities are ${total} bytes; one transaction writes at most ${l.maxTransactionBytes}`,
-        { reason: "bytes", size: total, limit: l.maxTransactionBytes },
+        `the record's entities are ${bytes} bytes; one transaction writes at most ${limit}`,
+        {
+          reason: "bytes",
+          size: bytes,
+          limit,
+        },
       );
     }
-    return parts;
   }
 
   private tooManyParts(): TableKitError {
