@@ -5,6 +5,7 @@ import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
 import { parallelSuite } from "./parallel-suite.js";
+import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
 import { versionsSuite } from "./versions-suite.js";
 import { wideSuite } from "./wide-suite.js";
@@ -22,6 +23,7 @@ export const PATTERN_SUITES = [
   parallelSuite,
   hashSuite,
   wideSuite,
+  seriesSuite,
 ] as const;
 
 /**

@@ -1,8 +1,9 @@
 import type { Table, TransactionAction } from "../../src/index.js";
 import type { Query } from "../../src/patterns/index.js";
 
-/** What an instrumented table saw: queries started, and page requests in flight now, at most, and in all. */
+/** What an instrumented table saw: point reads, queries started, and page requests in flight now, at most, and in all. */
 export interface PageRequests {
+  pointReads: number;
   queries: number;
   active: number;
   max: number;
@@ -17,10 +18,16 @@ export function instrumented(
   table: Table,
   around: (request: () => Promise<unknown>, filter: string | undefined) => Promise<unknown> = (r) => r(),
 ): { table: Table; requests: PageRequests } {
-  const requests: PageRequests = { queries: 0, active: 0, max: 0, total: 0 };
+  const requests: PageRequests = { pointReads: 0, queries: 0, active: 0, max: 0, total: 0 };
   const proxy = new Proxy(table, {
     get(t, prop) {
       const value = Reflect.get(t, prop, t);
+      if (prop === "getEntity") {
+        return (...args: Parameters<Table["getEntity"]>) => {
+          requests.pointReads++;
+          return t.getEntity(...args);
+        };
+      }
       if (prop !== "listEntities") return typeof value === "function" ? value.bind(t) : value;
       return (options?: { queryOptions?: { filter?: string } }) => {
         requests.queries++;
