@@ -5,6 +5,7 @@ import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
 import { parallelSuite } from "./parallel-suite.js";
+import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
 import { versionsSuite } from "./versions-suite.js";
@@ -24,6 +25,7 @@ export const PATTERN_SUITES = [
   hashSuite,
   wideSuite,
   seriesSuite,
+  periodsSuite,
 ] as const;
 
 /**
