@@ -82,10 +82,16 @@ export function entityQuery<T>(
     }
   }
 
+  return queryOfPages(pages);
+}
+
+/** The `Query` over a page source: items, `toArray`, `first` (a page of one) and `byPage` itself. */
+export function queryOfPages<T>(
+  pages: (settings?: PageSettings) => AsyncIterableIterator<Page<T>>,
+): Query<T> {
   async function* items(): AsyncIterableIterator<T> {
     for await (const page of pages()) yield* page;
   }
-
   return {
     [Symbol.asyncIterator]: items,
     byPage: pages,
@@ -122,13 +128,7 @@ export function deferQuery<T>(make: () => Query<T> | Promise<Query<T>>): Query<T
 
 /** A query with no items. */
 export function emptyQuery<T>(): Query<T> {
-  async function* none(): AsyncIterableIterator<never> {}
-  return {
-    [Symbol.asyncIterator]: none,
-    byPage: () => none(),
-    toArray: async () => [],
-    first: async () => undefined,
-  };
+  return queryOfPages(async function* () {});
 }
 
 function lazyIterator<T>(make: () => Promise<AsyncIterator<T>>): AsyncIterableIterator<T> {

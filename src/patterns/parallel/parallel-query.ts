@@ -1,7 +1,7 @@
 import { compareUtf8, compareUtf16, TableKitError } from "../../model/index.js";
 import type { Page, PageSettings, Store, Table } from "../../store/index.js";
 import { checkConcurrency } from "../internal/concurrency.js";
-import { deferQuery, type Query, type QueryOptions } from "../internal/query.js";
+import { deferQuery, type Query, type QueryOptions, queryOfPages } from "../internal/query.js";
 import { decodeCompositeToken, type PartPosition, partsFingerprint } from "./composite-token.js";
 import { ParallelRun, type RunOrder } from "./parallel-run.js";
 import { PartCursor, type PartEntity, type ResolvedPart } from "./part-cursor.js";
@@ -103,22 +103,7 @@ export function mergeParts<T>(
         await run.close();
       }
     }
-    async function* items(): AsyncIterableIterator<T> {
-      for await (const page of pages()) yield* page;
-    }
-    return {
-      [Symbol.asyncIterator]: items,
-      byPage: pages,
-      async toArray() {
-        const out: T[] = [];
-        for await (const item of items()) out.push(item);
-        return out;
-      },
-      async first() {
-        for await (const page of pages({ maxPageSize: 1 })) if (page.length > 0) return page[0];
-        return undefined;
-      },
-    };
+    return queryOfPages(pages);
   });
 }
 
