@@ -71,7 +71,7 @@ export function parallelSuite(target: PatternsRef): void {
             }
           },
         ),
-        { seed: 20_141, numRuns: 10 },
+        { seed: 20_141, numRuns: 8 },
       );
     }, 120_000);
 
