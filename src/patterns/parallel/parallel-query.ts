@@ -93,7 +93,8 @@ export function mergeParts<T>(
       try {
         for (;;) {
           const page = await run.nextPage();
-          if (!page) return;
+          // Pages are empty only at the very end (every part finished): nothing to hand out.
+          if (!page || (page.items.length === 0 && page.continuationToken === undefined)) return;
           const out = page.items as Page<T>;
           if (page.continuationToken !== undefined) out.continuationToken = page.continuationToken;
           yield out;

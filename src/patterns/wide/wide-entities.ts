@@ -26,8 +26,6 @@ import { MANIFEST_PROPERTY, newVersion, type PartPlan, VERSION_PROPERTY, WideLay
 export type WideRecord = TableEntityResult<Record<string, PropertyOutput>> & {
   partitionKey: string;
   rowKey: string;
-  /** How many entities hold the record. */
-  parts: number;
 };
 
 /** What a write of a wide record did. */
@@ -111,7 +109,7 @@ export class WideEntities {
         out[name] = value;
       }
     }
-    return { ...out, etag: part0.etag, timestamp: part0.timestamp, parts: stored.parts.length } as WideRecord;
+    return { ...out, etag: part0.etag, timestamp: part0.timestamp } as WideRecord;
   }
 
   /**
