@@ -3,6 +3,7 @@ import {
   fromTypedValue,
   type PropertyInput,
   type PropertyOutput,
+  setOwn,
   type TableEntity,
   type TableEntityResult,
   TableKitError,
@@ -106,7 +107,7 @@ export class WideEntities {
       for (const [name, value] of Object.entries(part.entity)) {
         if (name === VERSION_PROPERTY || name === MANIFEST_PROPERTY) continue;
         if (name === "partitionKey" || name === "rowKey" || name === "etag" || name === "timestamp") continue;
-        out[name] = value;
+        setOwn(out, name, value);
       }
     }
     return { ...out, etag: part0.etag, timestamp: part0.timestamp } as WideRecord;
@@ -217,7 +218,7 @@ export class WideEntities {
       versions[part.index],
     );
     const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
-    for (const [name, tv] of entity.properties) out[name] = fromTypedValue(tv);
+    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
     return out as TableEntity<Record<string, PropertyInput>>;
   }
 

@@ -5,6 +5,7 @@ import {
   type Limits,
   METADATA_NAMES,
   type NormalizedEntity,
+  ownValue,
   type PropertyInput,
   TableKitError,
   type TypedValue,
@@ -91,7 +92,7 @@ export class WideLayout {
         });
       }
       validatePropertyName(name, this.limits);
-      const tv = toTypedValue(name, record[name] as PropertyInput);
+      const tv = toTypedValue(name, ownValue(record, name) as PropertyInput);
       if (!tv) continue;
       validateValue(name, tv, this.limits);
       out.set(name, tv);
