@@ -1,96 +1,68 @@
-import { type NormalizedEntity, type StoredEntity, TableKitError } from "../model/index.js";
+import { type StoredEntity, TableKitError } from "../model/index.js";
+import type { BackendStore, CallOptions } from "./backend.js";
+import type { Capabilities } from "./capabilities.js";
 import type {
   BackendAction,
   BackendPage,
   BackendQuery,
-  BackendStore,
-  BackendTable,
   BackendTableQuery,
-  CallOptions,
-  UpdateMode,
+  TableBackend,
+  TableServiceBackend,
   WriteResult,
-} from "./backend.js";
+} from "./table-backend.js";
 import { Limiter, type ThrottleOptions, type ThrottleProfile } from "./throttle-budget.js";
 
 export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttle-budget.js";
 
 /** The one partition a query reads, when its key ranges are all inside one. */
 function singlePartition(query: BackendQuery): string | undefined {
-  const ranges = query.ranges;
-  if (!ranges || ranges.length === 0) return undefined;
-  const first = ranges[0]!;
-  if (first.kind !== "rows") return undefined;
-  return ranges.every((r) => r.kind === "rows" && r.pk === first.pk) ? first.pk : undefined;
+  const first = query.ranges?.[0];
+  if (first?.kind !== "rows") return undefined;
+  return query.ranges!.every((r) => r.kind === "rows" && r.pk === first.pk) ? first.pk : undefined;
 }
 
-/** A backend table whose every call is admitted (or refused with ServerBusy) by the limiter first. */
-class ThrottledTable implements BackendTable {
+/** A table whose every call is admitted (or refused with ServerBusy, doing nothing) by the limiter first. */
+class ThrottledTable implements TableBackend {
   constructor(
-    private readonly inner: BackendTable,
+    private readonly inner: TableBackend,
     private readonly name: string,
     private readonly limiter: Limiter,
   ) {}
 
-  /** Admits a write of `units` to one partition, or throws ServerBusy before it is sent. */
-  private admitWrite(partitionKey: string, units: number): void {
+  /** Write units of one action: a delete costs one, a write its entity's units. */
+  private unitsOf(action: BackendAction): number {
+    return action.kind === "delete" ? 1 : this.limiter.profile.writeUnits(action.entity);
+  }
+
+  private admitWrite(action: BackendAction, units: number): void {
+    const partitionKey = action.kind === "delete" ? action.partitionKey : action.entity.partitionKey;
     this.limiter.admit(this.name, partitionKey, "write", units);
   }
 
-  private unitsOf(entity: NormalizedEntity): number {
-    return this.limiter.profile.writeUnits(entity);
+  async write(action: BackendAction, call: CallOptions): Promise<WriteResult | undefined> {
+    this.admitWrite(action, this.unitsOf(action));
+    return this.inner.write(action, call);
   }
 
-  async insert(entity: NormalizedEntity, options: CallOptions): Promise<WriteResult> {
-    this.admitWrite(entity.partitionKey, this.unitsOf(entity));
-    return this.inner.insert(entity, options);
-  }
-
-  async upsert(entity: NormalizedEntity, mode: UpdateMode, options: CallOptions): Promise<WriteResult> {
-    this.admitWrite(entity.partitionKey, this.unitsOf(entity));
-    return this.inner.upsert(entity, mode, options);
-  }
-
-  async update(
-    entity: NormalizedEntity,
-    mode: UpdateMode,
-    etag: string,
-    options: CallOptions,
-  ): Promise<WriteResult> {
-    this.admitWrite(entity.partitionKey, this.unitsOf(entity));
-    return this.inner.update(entity, mode, etag, options);
-  }
-
-  async delete(partitionKey: string, rowKey: string, etag: string, options: CallOptions): Promise<void> {
-    this.admitWrite(partitionKey, 1);
-    return this.inner.delete(partitionKey, rowKey, etag, options);
-  }
-
-  async transact(
-    actions: readonly BackendAction[],
-    options: CallOptions,
-  ): Promise<(WriteResult | undefined)[]> {
+  async transact(actions: readonly BackendAction[], call: CallOptions): Promise<(WriteResult | undefined)[]> {
     let units = 0;
-    for (const a of actions) units += a.kind === "delete" ? 1 : this.unitsOf(a.entity);
-    const first = actions[0]!;
-    this.admitWrite(
-      first.kind === "delete" ? first.partitionKey : first.entity.partitionKey,
-      units * this.limiter.profile.transactionFactor,
-    );
-    return this.inner.transact(actions, options);
+    for (const action of actions) units += this.unitsOf(action);
+    this.admitWrite(actions[0]!, units * this.limiter.profile.transactionFactor);
+    return this.inner.transact(actions, call);
   }
 
-  async get(partitionKey: string, rowKey: string, options: CallOptions): Promise<StoredEntity | undefined> {
+  async get(partitionKey: string, rowKey: string, call: CallOptions): Promise<StoredEntity | undefined> {
     this.limiter.admit(this.name, partitionKey, "read", 1, false);
-    const entity = await this.inner.get(partitionKey, rowKey, options);
+    const entity = await this.inner.get(partitionKey, rowKey, call);
     const units = entity ? this.limiter.profile.readUnits(entity) : 1;
     this.limiter.spend(this.name, partitionKey, "read", units);
     this.limiter.spend(this.name, undefined, "read", units);
     return entity;
   }
 
-  async query(query: BackendQuery, options: CallOptions): Promise<BackendPage> {
+  async query(query: BackendQuery, call: CallOptions): Promise<BackendPage> {
     this.limiter.admit(this.name, singlePartition(query), "read", 1, false);
-    const page = await this.inner.query(query, options);
+    const page = await this.inner.query(query, call);
     // Each entity read counts against its own partition; an empty page still costs one unit.
     const byPartition = new Map<string, number>();
     let total = 0;
@@ -106,14 +78,14 @@ class ThrottledTable implements BackendTable {
   }
 }
 
-/** A backend store whose tables are throttled; table operations count against the account (Azure). */
-class ThrottledStore implements BackendStore {
+/** A table service whose tables are throttled; table operations count against the account (Azure). */
+class ThrottledTables implements TableServiceBackend {
   constructor(
-    private readonly inner: BackendStore,
+    private readonly inner: TableServiceBackend,
     private readonly limiter: Limiter,
   ) {}
 
-  get capabilities() {
+  get capabilities(): Capabilities {
     return this.inner.capabilities;
   }
 
@@ -121,30 +93,26 @@ class ThrottledStore implements BackendStore {
     if (this.limiter.profile.tableOperations) this.limiter.admit(name, undefined, "write", 1);
   }
 
-  createTable(name: string, options: CallOptions): Promise<void> {
+  async createTable(name: string, call: CallOptions): Promise<void> {
     this.tableOperation(name);
-    return this.inner.createTable(name, options);
+    return this.inner.createTable(name, call);
   }
 
-  deleteTable(name: string, options: CallOptions): Promise<void> {
+  async deleteTable(name: string, call: CallOptions): Promise<void> {
     this.tableOperation(name);
-    return this.inner.deleteTable(name, options);
+    return this.inner.deleteTable(name, call);
   }
 
-  listTables(
+  async listTables(
     query: BackendTableQuery,
-    options: CallOptions,
+    call: CallOptions,
   ): Promise<{ names: string[]; continuation?: string }> {
     this.tableOperation("");
-    return this.inner.listTables(query, options);
+    return this.inner.listTables(query, call);
   }
 
-  table(name: string): BackendTable {
+  table(name: string): TableBackend {
     return new ThrottledTable(this.inner.table(name), name, this.limiter);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 
@@ -156,7 +124,10 @@ export function throttling(
   options: ThrottleOptions | ThrottleProfile,
 ): (backend: BackendStore) => BackendStore {
   const limiter = new Limiter(typeof options === "string" ? { profile: options } : (options ?? {}));
-  return (backend) => new ThrottledStore(backend, limiter);
+  return (backend) => ({
+    tables: new ThrottledTables(backend.tables, limiter),
+    close: () => backend.close(),
+  });
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   TableKitError,
 } from "../../model/index.js";
 import type { OperationOptions, Store, Table, WriteResponse } from "../../store/index.js";
-import { ensureTable } from "../internal/ensure-table.js";
 import { deferQuery, emptyQuery, type Query } from "../internal/query.js";
 import { epochMsOf } from "../internal/time.js";
 import { mergeParts, type ParallelQueryOptions, type PartEntity } from "../parallel/parallel-query.js";
@@ -103,7 +102,7 @@ export class PeriodTables {
       return { ...(await send()), table: table.tableName };
     } catch (err) {
       if (!isTableKitError(err, "TableNotFound")) throw err;
-      await ensureTable(table, options);
+      await table.createTable(options); // a table that exists meanwhile is fine (as in the SDKs)
       return { ...(await send()), table: table.tableName };
     }
   }
@@ -118,7 +117,7 @@ export class PeriodTables {
       throw new TableKitError("InvalidInput", "ahead must be a non-negative integer");
     const current = this.names.periodOf(this.now());
     const names = Array.from({ length: ahead + 1 }, (_, i) => this.names.nameOf(current + i));
-    for (const name of names) await ensureTable(this.store.table(name), options);
+    for (const name of names) await this.store.table(name).createTable(options);
     return names;
   }
 
@@ -172,11 +171,7 @@ export class PeriodTables {
     const deleted: string[] = [];
     for (const t of await this.tables(options)) {
       if (this.names.periodOf(t.start) >= oldest) continue;
-      try {
-        await this.store.deleteTable(t.name, options);
-      } catch (err) {
-        if (!isTableKitError(err, "TableNotFound")) throw err; // another process deleted it first
-      }
+      await this.store.deleteTable(t.name, options); // gone already (another process) is success
       deleted.push(t.name);
     }
     return deleted;
