@@ -27,4 +27,3 @@ export function checkIds(clients: readonly IdRuns[], last: number): { duplicates
   }
   return { duplicates, inRange: runs.length === 0 || (runs[0]![0] >= 1 && covered <= last) };
 }
-

@@ -14,7 +14,7 @@ import {
 } from "../model/index.js";
 import type { BackendStore, BackendTable, UpdateMode } from "./backend.js";
 import { callOptions, type OperationOptions, validateEtag } from "./call-options.js";
-import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
+import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { prepareTransaction, type TransactionAction, type TransactionResponse } from "./transaction.js";
 
 export interface WriteResponse {
@@ -181,7 +181,11 @@ export class Table {
           continuation: page.continuation,
         };
       },
-      { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
+      {
+        defaultPageSize: limits.maxPageSize,
+        maxPageSize: limits.maxPageSize,
+        tokenScope: tokenScope("entities", this.tableName, options?.queryOptions?.filter),
+      },
     );
   }
 
