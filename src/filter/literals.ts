@@ -60,7 +60,8 @@ export function readNumber(text: string): TypedValue | LiteralProblem {
     return { type: "Int32", value: Number(n) };
   }
   const value = Number(body);
-  if (!Number.isFinite(value)) return new LiteralProblem(`Edm.Double literal ${excerpt(text)} is out of range`);
+  if (!Number.isFinite(value))
+    return new LiteralProblem(`Edm.Double literal ${excerpt(text)} is out of range`);
   return { type: "Double", value };
 }
 

@@ -49,12 +49,9 @@ type Operand =
 export function parseFilter(text: string, options: ParseFilterOptions = {}): FilterNode {
   const maxLength = options.maxLength ?? DEFAULT_MAX_FILTER_LENGTH;
   if (text.length > maxLength) {
-    throw filterError(
-      `Filter is ${text.length} characters long; the most is ${maxLength}`,
-      text,
-      maxLength,
-      { limit: maxLength },
-    );
+    throw filterError(`Filter is ${text.length} characters long; the most is ${maxLength}`, text, maxLength, {
+      limit: maxLength,
+    });
   }
   return new Parser(text, options).parse();
 }
@@ -228,7 +225,10 @@ class Parser {
     if (KEYWORDS.has(t.text))
       throw this.error(`Expected a property name or a value, not ${excerpt(t.text)}`, t.start);
     if (this.peek().kind === "open") {
-      throw this.error(`Functions such as ${excerpt(t.text)}(…) are not supported by the Table service`, t.start);
+      throw this.error(
+        `Functions such as ${excerpt(t.text)}(…) are not supported by the Table service`,
+        t.start,
+      );
     }
     if (t.text === "True" || t.text === "False" || t.text === "TRUE" || t.text === "FALSE") {
       throw this.error(`Boolean literals are lowercase: '${t.text.toLowerCase()}'`, t.start);
