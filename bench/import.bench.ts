@@ -104,8 +104,9 @@ try {
   ];
   const results = cases.map(() => [] as Measured[]);
   // Rounds alternate the cases, so a busy machine slows all of them alike.
-  for (let round = 0; round < ROUNDS; round++)
-    cases.forEach((c, i) => results[i]!.push(importFile(c.file, c.extra)));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, c] of cases.entries()) results[i]!.push(importFile(c.file, c.extra));
+  }
   const sortedSeconds = median(results[0]!.map((r) => r.seconds));
   const sortedCpu = median(results[0]!.map((r) => r.cpuSeconds));
   console.log(
