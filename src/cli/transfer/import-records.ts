@@ -5,14 +5,14 @@
  * transaction committed, and a rerun skips exactly the lines counted; a line bad in itself stops
  * the import with every line before it written.
  */
-import { type Limits, type NormalizedEntity, normalizeEntity, TableKitError } from "../../model/index.js";
+import { entitySize, type Limits, normalizeEntity, TableKitError } from "../../model/index.js";
 import type { Table, UpdateMode } from "../../store/index.js";
 import { atLine, entityFromRow, located } from "../formats/entity-row.js";
 import { upsertBatch } from "./ensure-table.js";
 import { ImportLedger, type ImportPosition, type Slot, WrittenBefore } from "./import-ledger.js";
 import type { InputRecord } from "./input-records.js";
 import type { Batch } from "./partition-batcher.js";
-import { PartitionWindow } from "./partition-window.js";
+import { PartitionWindow, type WindowItem } from "./partition-window.js";
 
 /** Lines an import may hold back waiting for their partition's batch to fill (`--window`). */
 export const DEFAULT_WINDOW_LINES = 10_000;
@@ -43,10 +43,9 @@ export interface ImportRecordsOptions {
   readonly committed?: (progress: ImportProgress) => void | Promise<void>;
 }
 
-interface Item {
-  readonly entity: NormalizedEntity;
+/** A valid record waiting for its transaction: only what writing it needs (the window holds thousands). */
+interface Item extends WindowItem {
   readonly input: ReturnType<typeof entityFromRow>;
-  readonly line: number;
   readonly slot: Slot;
 }
 
@@ -100,8 +99,9 @@ export async function importRecords(
         continue;
       }
       const input = entityFromRow(record.parse());
-      const entity = normalized(input, limits, record.line);
-      item = { entity, input, line: record.line, slot: ledger.open(record) };
+      const { partitionKey, rowKey } = input;
+      const size = entitySize(normalized(input, limits, record.line));
+      item = { partitionKey, rowKey, size, input, line: record.line, slot: ledger.open(record) };
     } catch (error) {
       // A bad line N: write every line before it, so the state says "up to N-1", then stop.
       const line = error instanceof TableKitError ? error.details?.line : undefined;
@@ -116,7 +116,7 @@ export async function importRecords(
   return check ? valid : entities;
 }
 
-function normalized(input: ReturnType<typeof entityFromRow>, limits: Limits, line: number): NormalizedEntity {
+function normalized(input: ReturnType<typeof entityFromRow>, limits: Limits, line: number) {
   try {
     return normalizeEntity(input, limits);
   } catch (error) {
@@ -131,6 +131,6 @@ function describeBatch(items: readonly Item[]): string {
   const span =
     last.slot.endLine - first.line + 1 === items.length || items.length === 1
       ? `lines ${first.line}-${last.slot.endLine}`
-      : `${items.length} lines of partition ${JSON.stringify(first.entity.partitionKey)} from line ${first.line} to ${last.slot.endLine}`;
+      : `${items.length} lines of partition ${JSON.stringify(first.partitionKey)} from line ${first.line} to ${last.slot.endLine}`;
   return `${span} (not written)`;
 }

@@ -7,7 +7,6 @@
  * buffer holding the oldest line is closed, however small. So memory is bounded whatever the file
  * size, and so is the set of lines written out of order (what the resume state records).
  */
-import { entitySize, type NormalizedEntity } from "../../model/index.js";
 import type { Batch, BatchLimits } from "./partition-batcher.js";
 
 export interface WindowLimits extends BatchLimits {
@@ -17,13 +16,21 @@ export interface WindowLimits extends BatchLimits {
   readonly maxBufferedBytes: number;
 }
 
+/** What the window needs of an entity: its keys, its size (service formula) and its line. */
+export interface WindowItem {
+  readonly partitionKey: string;
+  readonly rowKey: string;
+  readonly size: number;
+  readonly line: number;
+}
+
 interface PartitionBuffer<T> {
   readonly items: T[];
   readonly rows: Set<string>;
   bytes: number;
 }
 
-export class PartitionWindow<T extends { readonly entity: NormalizedEntity; readonly line: number }> {
+export class PartitionWindow<T extends WindowItem> {
   /** Open buffers by PartitionKey; Map order is creation order, so the first holds the oldest line. */
   private readonly buffers = new Map<string, PartitionBuffer<T>>();
   private bufferedBytes = 0;
@@ -33,8 +40,7 @@ export class PartitionWindow<T extends { readonly entity: NormalizedEntity; read
   /** Adds an item; returns the batches this closed, to be written in this order. */
   add(item: T): Batch<T>[] {
     const closed: Batch<T>[] = [];
-    const { partitionKey, rowKey } = item.entity;
-    const size = entitySize(item.entity);
+    const { partitionKey, rowKey, size } = item;
     let buffer = this.buffers.get(partitionKey);
     if (
       buffer &&
