@@ -26,7 +26,7 @@ export type PageFetcher<T> = (
  * Tokens are `tk2.` and base64url of an 8-byte digest followed by the backend's continuation. The
  * digest is SHA-256 over the token's scope (which listing, which table, which filter) and the
  * continuation: a token used with another query, or damaged, is refused. It is a checksum, not a
- * signature (no key, so tokens survive restarts and work in other processes): docs/errors.md.
+ * signature (no key, so tokens survive restarts and work in other processes): docs/api.md.
  */
 const TOKEN_PREFIX = "tk2.";
 const DIGEST_BYTES = 8;

@@ -59,7 +59,7 @@ export function registerImport(program: Command): void {
       .option(
         "--window <lines>",
         `lines a partition's entities may wait for its transaction to fill (default ${DEFAULT_WINDOW_LINES})`,
-        positiveInt(),
+        positiveInt(1_000_000),
       )
       .option(
         "--pause <ms>",
