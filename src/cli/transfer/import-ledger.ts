@@ -10,7 +10,10 @@
 export interface ImportPosition {
   /** Every line up to this one is written (or blank). */
   readonly line: number;
-  /** The byte offset after line `line`: where the first line not known to be written starts. */
+  /**
+   * The byte offset after line `line`, where the first line not known to be written starts (after
+   * a line that could not even be split into a record, possibly a little earlier: a lower bound).
+   */
   readonly offset: number;
   /** Records after `line` already written, as inclusive line ranges in order. */
   readonly written: readonly (readonly [first: number, last: number])[];
