@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { csvField } from "../../src/cli/formats/csv.js";
-import type { ImportPosition } from "../../src/cli/transfer/import-ledger.js";
+import { ImportLedger, type ImportPosition, WrittenBefore } from "../../src/cli/transfer/import-ledger.js";
 import { type ImportProgress, importRecords } from "../../src/cli/transfer/import-records.js";
 import { type InputFormat, inputRecords } from "../../src/cli/transfer/input-records.js";
 import { openStore, type Store, type Table } from "../../src/index.js";
@@ -132,6 +132,49 @@ const caseArb = fc.integer({ min: 1, max: 5 }).chain((partitions) =>
   }),
 );
 
+describe("import ledger", () => {
+  it("records the low-water mark and the written ranges after it, whatever the commit order", () => {
+    const ledger = new ImportLedger();
+    // Records on lines 1-6 (ten bytes each), then a blank line 7, then a record on lines 8-9.
+    const slots = [1, 2, 3, 4, 5, 6].map((line) =>
+      ledger.open({ line, endLine: line, offset: (line - 1) * 10, endOffset: line * 10 }),
+    );
+    ledger.reach(8, 70);
+    slots.push(ledger.open({ line: 8, endLine: 9, offset: 70, endOffset: 90 }));
+    const at = (...lines: number[]) => ledger.written(lines.map((l) => slots.find((s) => s.line === l)!));
+    const written = () => ledger.position().written.map(([a, b]) => `${a}-${b}`);
+    expect(ledger.position()).toEqual({ line: 0, offset: 0, written: [] });
+    at(5);
+    expect(written()).toEqual(["5-5"]);
+    at(3);
+    expect(written()).toEqual(["3-3", "5-5"]);
+    at(8);
+    expect(written()).toEqual(["3-3", "5-5", "8-9"]);
+    at(4); // joins the ranges on both sides
+    expect(written()).toEqual(["3-5", "8-9"]);
+    at(2); // joins the range after it
+    expect(written()).toEqual(["2-5", "8-9"]);
+    at(6); // joins the range before it
+    expect(written()).toEqual(["2-6", "8-9"]);
+    at(1); // the low-water mark passes every range it reaches
+    expect(ledger.position()).toEqual({ line: 9, offset: 90, written: [] });
+  });
+
+  it("tells which records an earlier run wrote", () => {
+    const before = new WrittenBefore({
+      line: 3,
+      offset: 30,
+      written: [
+        [5, 6],
+        [9, 9],
+      ],
+    });
+    const covered = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter((l) => before.covers(l, l));
+    expect(covered).toEqual([1, 2, 3, 5, 6, 9]);
+    expect(new WrittenBefore(undefined).covers(1, 1)).toBe(false);
+  });
+});
+
 describe("import window and exact resume", () => {
   it("an import killed after any commit, recorded or not, finishes on a rerun writing every line once", async () => {
     await fc.assert(
@@ -168,7 +211,7 @@ describe("import window and exact resume", () => {
           }
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
   });
 

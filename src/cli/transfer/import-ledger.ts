@@ -36,6 +36,8 @@ export class ImportLedger {
   /** Records from the oldest not yet written on, in file order. */
   private slots: Slot[] = [];
   private head = 0;
+  /** The records after the oldest not yet written that are written, as merged line ranges in order. */
+  private readonly ahead: [number, number][] = [];
   /** How far the input has been read: every line up to `readLine` is a record seen, or blank. */
   private readLine: number;
   private readOffset: number;
@@ -58,15 +60,24 @@ export class ImportLedger {
       endLine: record.endLine,
       offset: record.offset,
       endOffset: record.endOffset,
-      done,
+      done: false,
     };
     this.slots.push(slot);
     this.readLine = Math.max(this.readLine, record.endLine);
     this.readOffset = Math.max(this.readOffset, record.endOffset);
+    if (done) this.written([slot]);
     return slot;
   }
 
-  /** The position to record now (slots are marked `done` by the caller once their batch commits). */
+  /** Marks records written (their transaction committed). */
+  written(slots: readonly Slot[]): void {
+    for (const slot of slots) {
+      slot.done = true;
+      this.addRange(slot.line, slot.endLine);
+    }
+  }
+
+  /** The position to record now. */
   position(): ImportPosition {
     while (this.head < this.slots.length && this.slots[this.head]!.done) this.head++;
     if (this.head > 1024 && this.head * 2 > this.slots.length) {
@@ -74,17 +85,39 @@ export class ImportLedger {
       this.head = 0;
     }
     const pending = this.slots[this.head];
-    const written: [number, number][] = [];
-    for (let i = this.head + 1; i < this.slots.length; i++) {
-      const slot = this.slots[i]!;
-      if (!slot.done) continue;
-      const last = written[written.length - 1];
-      if (last && last[1] + 1 === slot.line) last[1] = slot.endLine;
-      else written.push([slot.line, slot.endLine]);
+    const line = pending ? pending.line - 1 : this.readLine;
+    // Ranges now under the low-water mark are implied by it.
+    let covered = 0;
+    while (covered < this.ahead.length && this.ahead[covered]![1] <= line) covered++;
+    this.ahead.splice(0, covered);
+    const written = this.ahead.map(([first, last]) => [first, last] as const);
+    return pending ? { line, offset: pending.offset, written } : { line, offset: this.readOffset, written };
+  }
+
+  /** Adds lines first..last to the ordered, merged ranges (they are in none yet). */
+  private addRange(first: number, last: number): void {
+    const ranges = this.ahead;
+    // Binary search: the index of the first range starting after `first`.
+    let i = 0;
+    let j = ranges.length;
+    while (i < j) {
+      const mid = (i + j) >>> 1;
+      if (ranges[mid]![0] > first) j = mid;
+      else i = mid + 1;
     }
-    return pending
-      ? { line: pending.line - 1, offset: pending.offset, written }
-      : { line: this.readLine, offset: this.readOffset, written };
+    const before = ranges[i - 1];
+    const after = ranges[i];
+    if (before && before[1] + 1 === first) {
+      before[1] = last;
+      if (after && last + 1 === after[0]) {
+        before[1] = after[1];
+        ranges.splice(i, 1);
+      }
+    } else if (after && last + 1 === after[0]) {
+      after[0] = first;
+    } else {
+      ranges.splice(i, 0, [first, last]);
+    }
   }
 }
 

@@ -80,7 +80,7 @@ export async function importRecords(
       } catch (error) {
         throw located(error, describeBatch(items), { line: items[0]!.line });
       }
-      for (const item of items) item.slot.done = true;
+      ledger.written(items.map((i) => i.slot));
       entities += items.length;
       await options.committed?.({ ...ledger.position(), entities, committedLines: items.map((i) => i.line) });
     }
