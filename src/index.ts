@@ -1,11 +1,146 @@
 /**
  * tablekit: the key-design patterns of partition-key/row-key tables as a library, over an
  * embedded SQLite engine, Azure Tables and DynamoDB alike.
+ *
+ * Every public name is listed here (and in the subpath entry points tablekit/keys, /filter and
+ * /patterns); test/public-surface.test.ts holds the list, so an internal helper cannot leak.
  */
 
-export * from "./filter/index.js";
+export type * from "./filter/ast.js";
+export {
+  compareTyped,
+  comparison,
+  compileFilter,
+  countComparisons,
+  DEFAULT_MAX_COMPARISONS,
+  evaluateFilter,
+  type FilterableEntity,
+  type FilterPredicate,
+  filtersEqual,
+  filterToString,
+  formatFilterError,
+  formatLiteral,
+  isFilterPropertyName,
+  keyRangeContains,
+  keyRanges,
+  odata,
+  type ParseFilterOptions,
+  parseFilter,
+  where,
+} from "./filter/index.js";
 /** The key codecs, also importable as "tablekit/keys". */
 export * as keys from "./keys/index.js";
-export * from "./model/index.js";
-export * from "./patterns/index.js";
-export * from "./store/index.js";
+export { DateTime } from "./model/datetime.js";
+export {
+  EDM_TYPES,
+  type EdmAnnotated,
+  type EdmType,
+  type PropertyInput,
+  type PropertyOutput,
+  type TypedValue,
+} from "./model/edm.js";
+export type { EntityKeys, TableEntity, TableEntityResult } from "./model/entity.js";
+export {
+  ERROR_STATUS,
+  type ErrorCode,
+  isTableKitError,
+  TableKitError,
+  type TableKitErrorOptions,
+} from "./model/errors.js";
+export { AZURE_LIMITS, DYNAMODB_LIMITS, type Limits } from "./model/limits.js";
+export { compareUtf8, compareUtf16 } from "./model/order.js";
+export { entitySize, utf8ItemSize } from "./model/validate.js";
+export {
+  type AppendOptions,
+  type BlockAllocatorOptions,
+  BlockIdAllocator,
+  type BlockSizeOptions,
+  ChronologicalLog,
+  type CompiledModel,
+  type CounterOptions,
+  type CounterStats,
+  defineEntityTypes,
+  defineLog,
+  defineModel,
+  defineVersioned,
+  EntityTypes,
+  EntityTypesReader,
+  type EntityTypesRecord,
+  type Field,
+  type FieldInput,
+  type Fields,
+  type FieldValue,
+  field,
+  type GaplessInsert,
+  type GaplessOptions,
+  GaplessSequence,
+  type IdKeyOptions,
+  type IdRange,
+  type IndexDefinition,
+  type IndexReaders,
+  type IndexRecord,
+  type InferInput,
+  type InferRecord,
+  KeyBuilder,
+  type KeyMatch,
+  type KeyReader,
+  KeySpec,
+  type KeyValues,
+  type LeadingValues,
+  type ListOptions,
+  type LogDefinition,
+  type LogOrder,
+  type LogRecord,
+  LogRepository,
+  type MixedListOptions,
+  Model,
+  type ModelChanges,
+  type ModelDefinition,
+  type ModelInput,
+  type ModelKeys,
+  type ModelRecord,
+  type Query,
+  type QueryOptions,
+  type RecordMeta,
+  Repository,
+  type Reservation,
+  type RetryOptions,
+  SequenceCounter,
+  sequentialIdKey,
+  type VersionedDefinition,
+  VersionedEntity,
+  VersionedRepository,
+  type VersionRecord,
+  type VersionWriteOptions,
+  type Where,
+  type WriteOptions,
+} from "./patterns/index.js";
+export {
+  type AzureStoreOptions,
+  type Capabilities,
+  type CommonStoreOptions,
+  type CreateTableOptions,
+  DEFAULT_STORE_URL,
+  type DeleteTableOptions,
+  type DynamoDbStoreOptions,
+  type EmbeddedStoreOptions,
+  type GetEntityOptions,
+  type ListEntitiesOptions,
+  type ListTablesOptions,
+  type OperationOptions,
+  openStore,
+  type Page,
+  type PagedAsyncIterableIterator,
+  type PageSettings,
+  Store,
+  type StoreOptions,
+  type StoreOptionsByScheme,
+  type StoreScheme,
+  Table,
+  type TransactionAction,
+  type TransactionResponse,
+  type TransactionSubResponse,
+  type UpdateMode,
+  type UpdateOptions,
+  type WriteResponse,
+} from "./store/index.js";

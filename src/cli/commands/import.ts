@@ -12,7 +12,6 @@ import { checkReadable, checkWritable } from "../files.js";
 import { openInput } from "../formats/read-input.js";
 import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
-import { ensureTable } from "../transfer/ensure-table.js";
 import type { ImportPosition } from "../transfer/import-ledger.js";
 import { DEFAULT_WINDOW_LINES, importRecords } from "../transfer/import-records.js";
 import { formatOfPath, INPUT_FORMATS, type InputFormat, inputRecords } from "../transfer/input-records.js";
@@ -110,7 +109,7 @@ async function runImport(
   }
 
   const table = store.table(tableName);
-  if (!opts.check) await ensureTable(table);
+  if (!opts.check) await table.createTable();
   const progress = startProgress({
     enabled: progressWanted(opts.progress),
     label: `import ${tableName}`,

@@ -8,11 +8,11 @@
 import { entitySize, type Limits, normalizeEntity, TableKitError } from "../../model/index.js";
 import type { Table, UpdateMode } from "../../store/index.js";
 import { atLine, entityFromRow, located } from "../formats/entity-row.js";
-import { upsertBatch } from "./ensure-table.js";
 import { ImportLedger, type ImportPosition, type Slot, WrittenBefore } from "./import-ledger.js";
 import type { InputRecord } from "./input-records.js";
 import type { Batch } from "./partition-batcher.js";
 import { PartitionWindow, type WindowItem } from "./partition-window.js";
+import { upsertBatch } from "./upsert-batch.js";
 
 /** Lines an import may hold back waiting for their partition's batch to fill (`--window`). */
 export const DEFAULT_WINDOW_LINES = 10_000;
