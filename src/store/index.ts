@@ -23,4 +23,5 @@ export {
   type WriteResponse,
 } from "./table.js";
 export type { UpdateMode } from "./table-backend.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
