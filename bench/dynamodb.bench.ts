@@ -44,7 +44,7 @@ const INSERTS = sized(100, 5);
 const READS = sized(100, 5);
 const PAGED = sized(10_000, 200);
 const TRANSACTIONS = sized(4, 1);
-const LISTING_ROUNDS = rounds(5);
+const LISTING_ROUNDS = rounds(9);
 const WARM_UP_READS = sized(300, 5);
 const WIDE_PARTITIONS = Array.from({ length: 10 }, (_, i) => `p${i}`);
 

@@ -142,7 +142,7 @@ function decodeValue(name: string, suffix: string | undefined, av: AttributeFiel
     }
     case "Int64": {
       const { N } = av;
-      return typeof N === "string" && INT64_TEXT.test(N) ? { type: "Int64", value: BigInt(N) } : undefined;
+      return typeof N === "string" && isIntegerText(N, 19) ? { type: "Int64", value: BigInt(N) } : undefined;
     }
     case "Double": {
       const { N, S } = av;
@@ -161,8 +161,17 @@ function decodeValue(name: string, suffix: string | undefined, av: AttributeFiel
   return undefined;
 }
 
-const INT32_TEXT = /^-?\d{1,10}$/;
-const INT64_TEXT = /^-?\d{1,19}$/;
+/** `-?` and 1 to `maxDigits` decimal digits (what tablekit writes for Int32 and Int64), without a regex. */
+function isIntegerText(text: string, maxDigits: number): boolean {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0; // -
+  const digits = text.length - start;
+  if (digits < 1 || digits > maxDigits) return false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /** A value under a bare name: DynamoDB's own type tells String, Boolean, Binary and Int32 apart. */
 function plainValue(av: AttributeFields): TypedValue | undefined {
@@ -173,7 +182,7 @@ function plainValue(av: AttributeFields): TypedValue | undefined {
   const { B } = av;
   if (B instanceof Uint8Array) return { type: "Binary", value: B };
   const { N } = av;
-  if (typeof N === "string" && INT32_TEXT.test(N)) return { type: "Int32", value: Number(N) };
+  if (typeof N === "string" && isIntegerText(N, 10)) return { type: "Int32", value: Number(N) };
   return undefined;
 }
 

@@ -132,6 +132,15 @@ describe("property attributes", () => {
       ["p", { L: [] }],
       ["p@Int32", { N: "1" }],
       ["__proto__@Int32", { S: "1" }],
+      // Int32 and Int64 are exactly what tablekit writes: an optional minus and 1..10 (19) digits.
+      ["p", { N: "" }],
+      ["p", { N: "-" }],
+      ["p", { N: "+1" }],
+      ["p", { N: "1e3" }],
+      ["p", { N: "12345678901" }],
+      ["p@Int64", { N: "12345678901234567890" }],
+      ["p@Int64", { N: "0x10" }],
+      ["p@Int64", { N: " 1" }],
     ] as const) {
       expect(() => decodeAttribute(new Map(), name, av)).toThrow(
         expect.objectContaining({ code: "BackendError" }),
