@@ -5,4 +5,5 @@ export * from "./errors.js";
 export * from "./limits.js";
 export * from "./order.js";
 export * from "./own.js";
+export * from "./queue-limits.js";
 export * from "./validate.js";

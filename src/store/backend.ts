@@ -80,6 +80,8 @@ export interface BackendStore {
   ): Promise<{ names: string[]; continuation?: string }>;
   /** A handle on a table; cheap, does no I/O. Operations on a missing table throw TableNotFound. */
   table(name: string): BackendTable;
+  /** The store's own queue port, when the URL configures one (absent: `openStore` chooses; see docs/queues.md). */
+  readonly queues?: import("./queue-backend.js").QueueServiceBackend;
   close(): Promise<void>;
 }
 
@@ -113,6 +115,14 @@ export type BackendFactory = (location: string, options: OpenStoreOptions) => Pr
 export interface OpenStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<import("../model/index.js").Limits>;
+  /**
+   * Which queue port the store gets: `"native"` (the backend's own: embedded, Azure Queue Storage),
+   * `"table"` (the table-backed queue, built on the store's tables), `"none"` (`store.queue()` is
+   * NotSupported). Default: the backend's own when it has one, else the table-backed queue.
+   */
+  readonly queues?: "native" | "table" | "none";
+  /** The table-backed queue's settings (docs/queues.md). */
+  readonly tableQueue?: import("./table-queue/options.js").TableQueueOptions;
   /** Backend-specific settings (clients, credentials, table name prefixes). */
   readonly [key: string]: unknown;
 }

@@ -1,5 +1,6 @@
 import { ownValue, TableKitError } from "../model/index.js";
 import type { BackendFactory, OpenStoreOptions } from "./backend.js";
+import { chooseQueuePort } from "./queue-port.js";
 import { Store } from "./store.js";
 
 /**
@@ -42,7 +43,13 @@ export async function openStore(
     scheme === "memory"
       ? await factory(location, { ...options, memory: true })
       : await factory(location, options);
-  return new Store(backend, redact(url));
+  const shownUrl = redact(url);
+  try {
+    return new Store(backend, shownUrl, await chooseQueuePort(backend, options, shownUrl));
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */

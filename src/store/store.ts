@@ -4,6 +4,9 @@ import type { BackendStore } from "./backend.js";
 import { callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
+import { Queue } from "./queue.js";
+import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
+import { validateQueueName } from "./queue-validation.js";
 import { Table } from "./table.js";
 
 export interface ListTablesOptions extends OperationOptions {
@@ -11,7 +14,12 @@ export interface ListTablesOptions extends OperationOptions {
   queryOptions?: { filter?: string };
 }
 
-/** A table store: the tables of one embedded database, Azure account or DynamoDB region. */
+export interface ListQueuesOptions extends OperationOptions {
+  /** Only queues whose name starts with this text. */
+  prefix?: string;
+}
+
+/** A store: the tables (and queues) of one embedded database, Azure account or DynamoDB region. */
 export class Store {
   private closed = false;
 
@@ -19,6 +27,8 @@ export class Store {
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
+    /** The queue port (default: the backend's own); absent means `queue()` is NotSupported. */
+    private readonly queues: QueueServiceBackend | undefined = backend.queues,
   ) {}
 
   /** What this store's backend can do, as data. */
@@ -54,6 +64,63 @@ export class Store {
       },
       { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
     );
+  }
+
+  /** What this store's queue backend can do; undefined when the store has no queue port. */
+  get queueCapabilities(): QueueCapabilities | undefined {
+    return this.queues?.capabilities;
+  }
+
+  /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
+  queue(name: string): Queue {
+    this.assertOpen();
+    return new Queue(this.queuePort(), name, () => this.assertOpen());
+  }
+
+  /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
+  async createQueue(name: string, options?: OperationOptions): Promise<Queue> {
+    const queue = this.queue(name);
+    await queue.create(options);
+    return queue;
+  }
+
+  /** Deletes a queue and its messages; QueueNotFound when it does not exist. */
+  async deleteQueue(name: string, options?: OperationOptions): Promise<void> {
+    await this.queue(name).delete(options);
+  }
+
+  /** Queues in name order, each as `{ name }`; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
+  listQueues(options?: ListQueuesOptions): PagedAsyncIterableIterator<{ name: string }> {
+    const queues = this.queuePort();
+    const limits = queues.capabilities.limits;
+    return pagedIterator(
+      async (maxPageSize, continuation) => {
+        this.assertOpen();
+        const call = callOptions(options);
+        const prefix = options?.prefix;
+        if (prefix !== undefined && typeof prefix !== "string") {
+          throw new TableKitError("InvalidInput", "prefix must be a string");
+        }
+        const page = await queues.listQueues({ prefix, maxPageSize, continuation }, call);
+        return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
+      },
+      { defaultPageSize: limits.maxListPageSize, maxPageSize: limits.maxListPageSize },
+    );
+  }
+
+  /** Checks a queue name against this store's rules without touching the store. */
+  validateQueueName(name: string): string {
+    return validateQueueName(name, this.queuePort().capabilities.limits);
+  }
+
+  private queuePort(): QueueServiceBackend {
+    if (!this.queues) {
+      throw new TableKitError(
+        "NotSupported",
+        `The store ${this.url} has no queue port (opened with queues: "none")`,
+      );
+    }
+    return this.queues;
   }
 
   /** Releases the store's resources; later calls throw InvalidInput. */

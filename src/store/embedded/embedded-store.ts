@@ -1,6 +1,7 @@
 import type { Transaction } from "better-sqlite3";
 import type { BackendStore, BackendTable, BackendTableQuery, CallOptions } from "../backend.js";
 import type { Capabilities } from "../capabilities.js";
+import type { QueueServiceBackend } from "../queue-backend.js";
 import type { DatabaseLease } from "./database.js";
 import { EmbeddedTable } from "./embedded-table.js";
 import { isNoSuchTable, throwIfAborted, toTableKitError } from "./errors.js";
@@ -21,6 +22,8 @@ export class EmbeddedStore implements BackendStore {
   constructor(
     private readonly lease: DatabaseLease,
     readonly capabilities: Capabilities,
+    /** The queues in the same database (docs/queues.md). */
+    readonly queues?: QueueServiceBackend,
   ) {
     this.catalogue = new TableCatalogue(lease.db);
     this.transaction = lease.db.transaction((work: () => unknown) => work());

@@ -1,6 +1,7 @@
 import type { BackendFactory } from "../backend.js";
-import { embeddedCapabilities } from "./capabilities.js";
+import { embeddedCapabilities, embeddedQueueCapabilities } from "./capabilities.js";
 import { openDatabase } from "./database.js";
+import { EmbeddedQueues } from "./embedded-queue.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 /**
@@ -11,5 +12,11 @@ import { EmbeddedStore } from "./embedded-store.js";
 export const embeddedBackend: BackendFactory = async (location, options) => {
   const memory = options.memory === true;
   const lease = openDatabase(location, memory);
-  return new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
+  try {
+    const queues = new EmbeddedQueues(lease.db, embeddedQueueCapabilities({ memory }));
+    return new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }), queues);
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
 };

@@ -1,0 +1,246 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Transaction } from "better-sqlite3";
+import { NEVER_EXPIRES_MS, TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../backend.js";
+import type {
+  BackendQueueListQuery,
+  BackendSendMessage,
+  LeasedMessage,
+  QueueBackend,
+  QueueCapabilities,
+  QueueServiceBackend,
+  StoredMessage,
+} from "../queue-backend.js";
+import type { Db } from "./database.js";
+import { throwIfAborted, toTableKitError } from "./errors.js";
+import { prepareQueueSchema } from "./queue-schema.js";
+import { type MessageRow, QueueStatements } from "./queue-statements.js";
+
+/**
+ * The queues of an embedded store, in its SQLite database. Every operation that changes a message
+ * runs in one IMMEDIATE transaction (the database's write lock), so two processes sharing a file
+ * can never both take the same message inside its visibility window.
+ */
+export class EmbeddedQueues implements QueueServiceBackend {
+  private readonly sql: QueueStatements;
+  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+  /** Pop receipts: a random prefix per store and a counter (unique across processes, cheap). */
+  private readonly receiptPrefix = randomBytes(6).toString("base64url");
+  private receiptCounter = 0;
+
+  constructor(
+    db: Db,
+    readonly capabilities: QueueCapabilities,
+  ) {
+    prepareQueueSchema(db);
+    this.sql = new QueueStatements(db);
+    this.transaction = db.transaction((work: () => unknown) => work());
+  }
+
+  async createQueue(name: string, call: CallOptions): Promise<boolean> {
+    throwIfAborted(call);
+    return guard(() => this.sql.createQueue.run(name).changes === 1);
+  }
+
+  async deleteQueue(name: string, call: CallOptions): Promise<void> {
+    throwIfAborted(call);
+    this.write(() => {
+      const id = this.queueId(name);
+      this.sql.clear.run(id);
+      this.sql.dropQueue.run(id);
+    });
+  }
+
+  async listQueues(
+    query: BackendQueueListQuery,
+    call: CallOptions,
+  ): Promise<{ names: string[]; continuation?: string }> {
+    throwIfAborted(call);
+    const prefix = query.prefix ?? "";
+    const rows = guard(() =>
+      this.sql.listQueues.all(prefix, `${prefix}\uffff`, query.continuation ?? "", query.maxPageSize + 1),
+    );
+    const names = rows.slice(0, query.maxPageSize).map((r) => r.name);
+    return rows.length > query.maxPageSize ? { names, continuation: names.at(-1)! } : { names };
+  }
+
+  queue(name: string): QueueBackend {
+    return new EmbeddedQueue(this, name);
+  }
+
+  /** The queue's id; QueueNotFound when it does not exist. Call inside a transaction. */
+  queueId(name: string): number {
+    const row = this.sql.queueId.get(name);
+    if (!row) throw queueNotFound(name);
+    return row.id;
+  }
+
+  get statements(): QueueStatements {
+    return this.sql;
+  }
+
+  newReceipt(): string {
+    return `${this.receiptPrefix}${(this.receiptCounter++).toString(36)}`;
+  }
+
+  /** Runs `work` holding the write lock; SQLite failures become TableKitErrors. */
+  write<T>(work: () => T): T {
+    return guard(() => this.transaction.immediate(work) as T);
+  }
+
+  /** Runs `work` as one read transaction. */
+  read<T>(work: () => T): T {
+    return guard(() => this.transaction.deferred(work) as T);
+  }
+}
+
+/** One queue of an embedded store. */
+class EmbeddedQueue implements QueueBackend {
+  constructor(
+    private readonly queues: EmbeddedQueues,
+    private readonly name: string,
+  ) {}
+
+  async send(message: BackendSendMessage, call: CallOptions): Promise<LeasedMessage> {
+    throwIfAborted(call);
+    const now = Date.now();
+    const expires = expiry(now, message.timeToLiveSeconds);
+    const visible = now + message.visibilityTimeoutSeconds * 1000;
+    const messageId = randomUUID();
+    const popReceipt = this.queues.newReceipt();
+    this.queues.write(() => {
+      const queue = this.queues.queueId(this.name);
+      this.queues.statements.insert.run(queue, messageId, message.text, now, expires, visible, popReceipt);
+    });
+    return {
+      messageId,
+      text: message.text,
+      dequeueCount: 0,
+      insertedOn: new Date(now),
+      expiresOn: new Date(expires),
+      popReceipt,
+      nextVisibleOn: new Date(visible),
+    };
+  }
+
+  async receive(
+    count: number,
+    visibilityTimeoutSeconds: number,
+    call: CallOptions,
+  ): Promise<LeasedMessage[]> {
+    throwIfAborted(call);
+    const sql = this.queues.statements;
+    return this.queues.write(() => {
+      const queue = this.queues.queueId(this.name);
+      const now = Date.now();
+      sql.purgeExpired.run(queue, now);
+      const rows = sql.visible.all(queue, now, now, count);
+      const visible = now + visibilityTimeoutSeconds * 1000;
+      return rows.map((row) => {
+        const popReceipt = this.queues.newReceipt();
+        sql.lease.run(visible, popReceipt, row.seq);
+        return {
+          ...stored(row),
+          dequeueCount: row.dequeues + 1,
+          popReceipt,
+          nextVisibleOn: new Date(visible),
+        };
+      });
+    });
+  }
+
+  async peek(count: number, call: CallOptions): Promise<StoredMessage[]> {
+    throwIfAborted(call);
+    return this.queues.read(() => {
+      const queue = this.queues.queueId(this.name);
+      const now = Date.now();
+      return this.queues.statements.visible.all(queue, now, now, count).map(stored);
+    });
+  }
+
+  async update(
+    messageId: string,
+    popReceipt: string,
+    change: { readonly text?: string; readonly visibilityTimeoutSeconds: number },
+    call: CallOptions,
+  ): Promise<{ popReceipt: string; nextVisibleOn: Date }> {
+    throwIfAborted(call);
+    return this.queues.write(() => {
+      const row = this.leased(messageId, popReceipt);
+      const visible = Date.now() + change.visibilityTimeoutSeconds * 1000;
+      const receipt = this.queues.newReceipt();
+      this.queues.statements.update.run(change.text ?? null, visible, receipt, row.seq);
+      return { popReceipt: receipt, nextVisibleOn: new Date(visible) };
+    });
+  }
+
+  async delete(messageId: string, popReceipt: string, call: CallOptions): Promise<void> {
+    throwIfAborted(call);
+    this.queues.write(() => {
+      this.queues.statements.deleteOne.run(this.leased(messageId, popReceipt).seq);
+    });
+  }
+
+  async clear(call: CallOptions): Promise<void> {
+    throwIfAborted(call);
+    this.queues.write(() => this.queues.statements.clear.run(this.queues.queueId(this.name)));
+  }
+
+  async count(call: CallOptions): Promise<number> {
+    throwIfAborted(call);
+    return this.queues.read(() => {
+      const queue = this.queues.queueId(this.name);
+      return this.queues.statements.count.get(queue, Date.now())!.n;
+    });
+  }
+
+  /** The message whose current pop receipt is `popReceipt`; MessageNotFound or PopReceiptMismatch. */
+  private leased(messageId: string, popReceipt: string): MessageRow {
+    const queue = this.queues.queueId(this.name);
+    const row = this.queues.statements.byId.get(queue, messageId);
+    if (!row || row.expires <= Date.now()) {
+      throw new TableKitError("MessageNotFound", "The specified message does not exist.", {
+        details: { messageId },
+      });
+    }
+    if (row.receipt !== popReceipt) {
+      throw new TableKitError(
+        "PopReceiptMismatch",
+        "The specified pop receipt did not match the pop receipt for a dequeued message.",
+        { details: { messageId } },
+      );
+    }
+    return row;
+  }
+}
+
+function stored(row: MessageRow): StoredMessage {
+  return {
+    messageId: row.id,
+    text: row.text,
+    dequeueCount: row.dequeues,
+    insertedOn: new Date(row.inserted),
+    expiresOn: new Date(row.expires),
+  };
+}
+
+/** When a message sent at `now` expires; -1 and TTLs past 9999-12-31 never do. */
+function expiry(now: number, timeToLiveSeconds: number): number {
+  return timeToLiveSeconds === -1
+    ? NEVER_EXPIRES_MS
+    : Math.min(now + timeToLiveSeconds * 1000, NEVER_EXPIRES_MS);
+}
+
+function queueNotFound(name: string): TableKitError {
+  return new TableKitError("QueueNotFound", "The specified queue does not exist.", {
+    details: { queueName: name },
+  });
+}
+
+function guard<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    throw toTableKitError(err);
+  }
+}
