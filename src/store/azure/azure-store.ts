@@ -2,6 +2,7 @@ import { compileFilter, type FilterPredicate } from "../../filter/index.js";
 import { TableKitError } from "../../model/index.js";
 import type { BackendStore, BackendTable, BackendTableQuery, CallOptions } from "../backend.js";
 import type { Capabilities } from "../capabilities.js";
+import type { QueueServiceBackend } from "../queue-backend.js";
 import { AzureTable } from "./azure-table.js";
 import type { AzureConnection } from "./connection.js";
 import { tableContinuation } from "./continuation.js";
@@ -19,6 +20,8 @@ export class AzureStore implements BackendStore {
   constructor(
     private readonly connection: AzureConnection,
     readonly capabilities: Capabilities,
+    /** The account's Queue service, when the settings name one (docs/queues.md). */
+    readonly queues?: QueueServiceBackend,
   ) {}
 
   async createTable(name: string, options: CallOptions): Promise<void> {

@@ -16,6 +16,8 @@ export interface AzureStoreOptions extends OpenStoreOptions {
   readonly url?: string;
   readonly credential?: object;
   readonly sasToken?: string;
+  /** The Queue service's URL, when `url` names only the Table service (docs/queues.md). */
+  readonly queueUrl?: string;
   /**
    * Talking to Azurite (or another emulator): work around its departures from the service
    * (docs/azure.md). Default: true when the endpoint is on a loopback host or the

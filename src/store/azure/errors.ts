@@ -51,11 +51,28 @@ export function serviceErrorCode(err: unknown): string | undefined {
   );
 }
 
-/** Our code for a service error code and HTTP status. */
+/** Our code for a service error code and HTTP status (Table service). */
 export function codeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
-  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
+  // Renamed first: RequestBodyTooLarge is a queue code of its own, but EntityTooLarge for tables.
   if (serviceCode && Object.hasOwn(RENAMED, serviceCode)) return RENAMED[serviceCode]!;
+  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
   return (status !== undefined && BY_STATUS[status]) || "BackendError";
+}
+
+/** Queue Storage's codes with another name here; its own (QueueNotFound, PopReceiptMismatch, …) map one to one. */
+const QUEUE_RENAMED: Readonly<Record<string, ErrorCode>> = {
+  InvalidHeaderValue: "InvalidInput",
+  InvalidUri: "InvalidInput",
+  InvalidXmlDocument: "InvalidInput",
+  MessageTooLarge: "RequestBodyTooLarge",
+  InternalError: "BackendError",
+};
+
+/** Our code for a Queue service error code and HTTP status. */
+export function queueCodeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
+  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
+  if (serviceCode && Object.hasOwn(QUEUE_RENAMED, serviceCode)) return QUEUE_RENAMED[serviceCode]!;
+  return (status !== undefined && status !== 404 && BY_STATUS[status]) || "BackendError";
 }
 
 /** The service's message without the RequestId/Time lines it appends. */
@@ -72,7 +89,11 @@ function serviceMessage(err: RestErrorLike): string {
 }
 
 /** A TableKitError for anything an SDK call threw; TableKitErrors pass through unchanged. */
-export function toTableKitError(err: unknown, abortSignal?: AbortSignal): TableKitError {
+export function toTableKitError(
+  err: unknown,
+  abortSignal?: AbortSignal,
+  codeOf: (serviceCode: string | undefined, status: number | undefined) => ErrorCode = codeFor,
+): TableKitError {
   if (err instanceof TableKitError) return err;
   const e = (err ?? {}) as RestErrorLike;
   if (e.name === "AbortError" || abortSignal?.aborted) {
@@ -85,7 +106,7 @@ export function toTableKitError(err: unknown, abortSignal?: AbortSignal): TableK
   }
   const status = e.statusCode ?? e.response?.status;
   const serviceCode = serviceErrorCode(err);
-  const code = codeFor(serviceCode, status);
+  const code = codeOf(serviceCode, status);
   const message = serviceMessage(e) || `Azure request failed with status ${status ?? "unknown"}`;
   return new TableKitError(code, message, {
     cause: err,

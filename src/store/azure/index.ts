@@ -1,10 +1,12 @@
 import type { BackendFactory } from "../backend.js";
+import { AzureQueues } from "./azure-queue.js";
 import { AzureStore } from "./azure-store.js";
-import { azureCapabilities } from "./capabilities.js";
+import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
 import { AzureConnection, type AzureStoreOptions } from "./connection.js";
+import { queueTargetOf } from "./queue-connection.js";
 import { loadAzureSdk } from "./sdk.js";
 
-export { AZURITE_DIVERGENCES } from "./capabilities.js";
+export { AZURITE_DIVERGENCES, AZURITE_QUEUE_DIVERGENCES } from "./capabilities.js";
 export type { AzureStoreOptions } from "./connection.js";
 
 /**
@@ -17,5 +19,14 @@ export const azureBackend: BackendFactory = async (location, options) => {
   const sdk = await loadAzureSdk();
   const azureOptions = options as AzureStoreOptions;
   const connection = AzureConnection.open(sdk, location, azureOptions);
-  return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator));
+  const queueTarget = queueTargetOf(location, azureOptions);
+  const queues = queueTarget
+    ? new AzureQueues(
+        queueTarget,
+        azureOptions,
+        azureQueueCapabilities(connection.emulator),
+        connection.emulator,
+      )
+    : undefined;
+  return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), queues);
 };

@@ -93,6 +93,19 @@ export function messagesSuite(target: QueueTargetRef): void {
       expect((await drainTexts(queue)).sort()).toEqual([...texts].sort());
     });
 
+    it("carriage returns round-trip (XML would normalize a raw CR; it must travel escaped)", async (ctx) => {
+      const { capabilities } = target();
+      if (capabilities.divergences.some((d) => d.id === "carriage-return"))
+        ctx.skip("declared divergence carriage-return");
+      const queue = await target().freshQueue();
+      for (const text of ["cr\r\nlf", "\r", "a\rb\r\r\n"]) {
+        await queue.sendMessage(text);
+        const got = await receiveOne(queue);
+        expect(JSON.stringify(got.messageText)).toBe(JSON.stringify(text));
+        await queue.deleteMessage(got.messageId, got.popReceipt);
+      }
+    });
+
     it("receive takes up to numberOfMessages, each message once, oldest first", async () => {
       const queue = await target().freshQueue();
       const texts = Array.from({ length: 40 }, (_, i) => `m${String(i).padStart(2, "0")}`);
