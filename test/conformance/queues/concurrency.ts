@@ -73,7 +73,13 @@ export function concurrencySuite(target: QueueTargetRef): void {
               if (!isTableKitError(err, "PopReceiptMismatch", "MessageNotFound")) throw err;
               continue;
             }
-            deletes.push({ messageId: m.messageId, consumer, popReceipt: m.popReceipt, requestedAt: start, respondedAt: Date.now() });
+            deletes.push({
+              messageId: m.messageId,
+              consumer,
+              popReceipt: m.popReceipt,
+              requestedAt: start,
+              respondedAt: Date.now(),
+            });
           }
         }
       };
@@ -91,7 +97,11 @@ export function concurrencySuite(target: QueueTargetRef): void {
 }
 
 /** Runs `work(0..count-1)` with at most `width` calls in flight. */
-export async function inParallel(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  width: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, count) }, async () => {

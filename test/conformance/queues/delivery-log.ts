@@ -43,7 +43,10 @@ export function expectExclusiveDelivery(
   for (const [id, events] of byMessage) {
     const ordered = [...events].sort((a, b) => a.dequeueCount - b.dequeueCount);
     if (ordered.length > 1) redelivered++;
-    expect(ordered.map((e) => e.dequeueCount), id).toEqual(ordered.map((_, i) => i + 1));
+    expect(
+      ordered.map((e) => e.dequeueCount),
+      id,
+    ).toEqual(ordered.map((_, i) => i + 1));
     for (let i = 1; i < ordered.length; i++) {
       expect(ordered[i]!.respondedAt, `${id} received again inside a lease`).toBeGreaterThanOrEqual(
         ordered[i - 1]!.nextVisibleOn,

@@ -1,7 +1,11 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/index.js";
-import { type DeleteEvent, expectExclusiveDelivery, type ReceiveEvent } from "../../conformance/queues/delivery-log.js";
+import {
+  type DeleteEvent,
+  expectExclusiveDelivery,
+  type ReceiveEvent,
+} from "../../conformance/queues/delivery-log.js";
 import { startChild } from "./child-process.js";
 import { tempDir } from "./helpers.js";
 
@@ -31,7 +35,9 @@ describe("embedded queue shared by several processes", () => {
     for (const c of children) c.child.stdin!.end("stop\n");
     expect(await Promise.all(children.map((c) => c.exited))).toEqual(children.map(() => 0));
 
-    const logs = children.map((c) => JSON.parse(c.lines.at(-1)!) as { receives: ReceiveEvent[]; deletes: DeleteEvent[] });
+    const logs = children.map(
+      (c) => JSON.parse(c.lines.at(-1)!) as { receives: ReceiveEvent[]; deletes: DeleteEvent[] },
+    );
     const receives = logs.flatMap((l) => l.receives);
     const deletes = logs.flatMap((l) => l.deletes);
     // Every child took part, and crashed messages were delivered again.
