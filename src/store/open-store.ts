@@ -45,7 +45,7 @@ export async function openStore(
       : await factory(location, options);
   const shownUrl = redact(url);
   try {
-    return new Store(backend, shownUrl, await chooseQueuePort(backend, options, shownUrl));
+    return new Store(backend, shownUrl, { queues: await chooseQueuePort(backend, options, shownUrl) });
   } catch (err) {
     await backend.close();
     throw err;

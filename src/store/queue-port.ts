@@ -27,7 +27,7 @@ export async function chooseQueuePort(
     case "table": {
       const { tableQueueService } = await import("./table-queue/index.js");
       // A queue-less view of the same tables: the table-backed queue uses only the public table port.
-      return tableQueueService(new Store(backend, url, undefined), options.tableQueue ?? {});
+      return tableQueueService(new Store(backend, url, {}), options.tableQueue ?? {});
     }
     default:
       throw new TableKitError(

@@ -27,9 +27,13 @@ export class Store {
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
-    /** The queue port (default: the backend's own); absent means `queue()` is NotSupported. */
-    private readonly queues: QueueServiceBackend | undefined = backend.queues,
-  ) {}
+    /** The other ports (default: the backend's own); no `queues` means `queue()` is NotSupported. */
+    ports: { readonly queues?: QueueServiceBackend } = backend,
+  ) {
+    this.queues = ports.queues;
+  }
+
+  private readonly queues: QueueServiceBackend | undefined;
 
   /** What this store's backend can do, as data. */
   get capabilities(): Capabilities {
