@@ -122,7 +122,7 @@ export interface OpenStoreOptions {
    */
   readonly queues?: "native" | "table" | "none";
   /** The table-backed queue's settings (docs/queues.md). */
-  readonly tableQueue?: import("./table-queue/options.js").TableQueueOptions;
+  readonly tableQueue?: import("./table-queue/connection.js").TableQueueOptions;
   /** Backend-specific settings (clients, credentials, table name prefixes). */
   readonly [key: string]: unknown;
 }

@@ -25,9 +25,9 @@ export async function chooseQueuePort(
       }
       return backend.queues;
     case "table": {
-      const { tableQueueService } = await import("./table-queue/index.js");
+      const { tableQueueStore } = await import("./table-queue/index.js");
       // A queue-less view of the same tables: the table-backed queue uses only the public table port.
-      return tableQueueService(new Store(backend, url, {}), options.tableQueue ?? {});
+      return tableQueueStore(new Store(backend, url, {}), options.tableQueue ?? {});
     }
     default:
       throw new TableKitError(

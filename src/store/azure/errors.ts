@@ -149,3 +149,15 @@ export function errorOfResponse(response: AzurePipelineResponse): TableKitError 
     details: { status: response.status, ...(serviceCode ? { serviceCode } : {}) },
   });
 }
+
+/** One queue SDK call with the caller's signal; its failure as a TableKitError with the Queue service's code. */
+export async function queueSdkCall<T>(
+  call: { readonly abortSignal?: AbortSignal },
+  work: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  try {
+    return await work(call.abortSignal ? { abortSignal: call.abortSignal } : {});
+  } catch (err) {
+    throw toTableKitError(err, call.abortSignal, queueCodeFor);
+  }
+}

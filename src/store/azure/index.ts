@@ -1,5 +1,5 @@
 import type { BackendFactory } from "../backend.js";
-import { AzureQueues } from "./azure-queue.js";
+import { AzureQueues } from "./azure-queues.js";
 import { AzureStore } from "./azure-store.js";
 import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
 import { AzureConnection, type AzureStoreOptions } from "./connection.js";

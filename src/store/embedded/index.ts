@@ -1,7 +1,7 @@
 import type { BackendFactory } from "../backend.js";
 import { embeddedCapabilities, embeddedQueueCapabilities } from "./capabilities.js";
 import { openDatabase } from "./database.js";
-import { EmbeddedQueues } from "./embedded-queue.js";
+import { EmbeddedQueues } from "./embedded-queues.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 /**

@@ -13,7 +13,7 @@ export interface MessageRow {
 }
 
 /** The prepared statements of the embedded queues, compiled once per store. */
-export class QueueStatements {
+export class EmbeddedQueueStatements {
   readonly queueId: Statement<[string], { id: number }>;
   readonly createQueue: Statement<[string]>;
   readonly dropQueue: Statement<[number]>;

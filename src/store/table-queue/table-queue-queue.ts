@@ -24,7 +24,7 @@ import {
   visibleUpTo,
 } from "./message-entity.js";
 import { decodePopReceipt, encodePopReceipt } from "./pop-receipt.js";
-import type { TableQueueStore } from "./table-queue-store.js";
+import type { TableQueueQueues } from "./table-queue-queues.js";
 
 type Read = TableEntityResult<Record<string, PropertyOutput>>;
 
@@ -37,9 +37,9 @@ const RECEIVE_ROUNDS = 3;
  * One queue on the table port. Costs in round trips (docs/queues.md): send 1, receive 1 query + 1
  * transaction per message (in parallel), delete 1, update 2, peek 1, count and clear 1 per page.
  */
-export class TableQueue implements QueueBackend {
+export class TableQueueQueue implements QueueBackend {
   constructor(
-    private readonly store: TableQueueStore,
+    private readonly store: TableQueueQueues,
     private readonly name: string,
   ) {}
 
