@@ -1,3 +1,4 @@
+import { QUEUE_DEFAULTS } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
 import type { BackendSendMessage, LeasedMessage, QueueBackend, StoredMessage } from "../queue-backend.js";
 import { queueSdkCall } from "./errors.js";
@@ -12,8 +13,11 @@ export class AzureQueue implements QueueBackend {
     const sent = await queueSdkCall(call, (o) =>
       client.sendMessage(message.text, {
         ...o,
-        visibilityTimeout: message.visibilityTimeoutSeconds,
-        messageTimeToLive: message.timeToLiveSeconds,
+        // The service's defaults are left out of the request, as the SDK's caller would.
+        ...(message.visibilityTimeoutSeconds === 0 ? {} : { visibilityTimeout: message.visibilityTimeoutSeconds }),
+        ...(message.timeToLiveSeconds === QUEUE_DEFAULTS.timeToLiveSeconds
+          ? {}
+          : { messageTimeToLive: message.timeToLiveSeconds }),
       }),
     );
     return {
