@@ -14,7 +14,9 @@ export class AzureQueue implements QueueBackend {
       client.sendMessage(message.text, {
         ...o,
         // The service's defaults are left out of the request, as the SDK's caller would.
-        ...(message.visibilityTimeoutSeconds === 0 ? {} : { visibilityTimeout: message.visibilityTimeoutSeconds }),
+        ...(message.visibilityTimeoutSeconds === 0
+          ? {}
+          : { visibilityTimeout: message.visibilityTimeoutSeconds }),
         ...(message.timeToLiveSeconds === QUEUE_DEFAULTS.timeToLiveSeconds
           ? {}
           : { messageTimeToLive: message.timeToLiveSeconds }),

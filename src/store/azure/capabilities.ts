@@ -166,6 +166,14 @@ export const AZURITE_QUEUE_DIVERGENCES: QueueCapabilities["divergences"] = [
       "literally, so 'a\\rb' is received as 'a&#xD;b'. The service decodes it. Not worked around (decoding " +
       "on receive would corrupt texts that really hold '&#xD;'): avoid raw CRs against Azurite, or base64-encode.",
   },
+  {
+    id: "multibyte-chunk-boundary",
+    description:
+      "Azurite decodes a request body chunk by chunk (readRequestIntoText joins the Buffers as strings), so a " +
+      "multi-byte UTF-8 character that straddles a chunk boundary (the first at 64 KiB) becomes U+FFFD: a " +
+      "message near 64 KiB with non-ASCII text is stored corrupted, or refused with RequestBodyTooLarge when the " +
+      "replacement characters push it past the limit. Depends on how the body arrives; not fixable on the client.",
+  },
 ];
 
 /** Capabilities of Azure Queue Storage (or Azurite's queue service). */

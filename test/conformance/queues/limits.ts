@@ -7,13 +7,16 @@ export function limitsSuite(target: QueueTargetRef): void {
   describe("limits and bad input", () => {
     it("a message of exactly maxMessageBytes UTF-8 bytes round-trips; one byte more is RequestBodyTooLarge", async () => {
       const queue = await target().freshQueue();
-      const max = target().capabilities.limits.maxMessageBytes;
+      const { limits, divergences } = target().capabilities;
+      const max = limits.maxMessageBytes;
+      // Where the backend declares it corrupts multi-byte characters in large requests, only ASCII is sent at the limit.
+      const multibyte = !divergences.some((d) => d.id === "multibyte-chunk-boundary");
       const ascii = "a".repeat(max);
       // Three-byte characters: the limit counts UTF-8 bytes, not characters.
       const euros = `${"€".repeat(Math.floor(max / 3))}${"b".repeat(max % 3)}`;
       // Four-byte (astral) characters.
       const astral = `${"🎉".repeat(Math.floor(max / 4))}${"c".repeat(max % 4)}`;
-      for (const text of [ascii, euros, astral]) {
+      for (const text of multibyte ? [ascii, euros, astral] : [ascii]) {
         expect(Buffer.byteLength(text, "utf8")).toBe(max);
         await queue.sendMessage(text);
         const got = await receiveOne(queue);
