@@ -1,4 +1,4 @@
-import type { QueueLimits } from "../model/index.js";
+import { NEVER_EXPIRES_MS, type QueueLimits } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 
 /**
@@ -38,18 +38,35 @@ export interface QueueBackend {
    * Replaces the text (when given) and the visibility of a message whose current pop receipt is
    * `popReceipt`; MessageNotFound when it is gone or expired, PopReceiptMismatch when the receipt is stale.
    */
-  update(
-    messageId: string,
-    popReceipt: string,
-    change: { readonly text?: string; readonly visibilityTimeoutSeconds: number },
-    call: CallOptions,
-  ): Promise<{ popReceipt: string; nextVisibleOn: Date }>;
+  update(messageId: string, popReceipt: string, change: MessageChange, call: CallOptions): Promise<NewLease>;
   /** Deletes a message; the same failures as `update`. */
   delete(messageId: string, popReceipt: string, call: CallOptions): Promise<void>;
   /** Deletes every message. */
   clear(call: CallOptions): Promise<void>;
   /** The number of messages in the queue (the service calls it approximate: expired ones may count). */
   count(call: CallOptions): Promise<number>;
+}
+
+/** What `update` changes: the visibility, and the text when given. */
+export interface MessageChange {
+  readonly text?: string;
+  readonly visibilityTimeoutSeconds: number;
+}
+
+/** The lease an update gives. */
+export interface NewLease {
+  readonly popReceipt: string;
+  readonly nextVisibleOn: Date;
+}
+
+/**
+ * When a message sent at `now` (ms) expires: `timeToLiveSeconds` later, never past the service's
+ * "never" (9999-12-31T23:59:59Z), which is also what -1 means. For backends that keep time themselves.
+ */
+export function messageExpiry(now: number, timeToLiveSeconds: number): number {
+  return timeToLiveSeconds === -1
+    ? NEVER_EXPIRES_MS
+    : Math.min(now + timeToLiveSeconds * 1000, NEVER_EXPIRES_MS);
 }
 
 export interface BackendQueueListQuery {

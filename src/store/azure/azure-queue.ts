@@ -1,6 +1,13 @@
 import { QUEUE_DEFAULTS } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
-import type { BackendSendMessage, LeasedMessage, QueueBackend, StoredMessage } from "../queue-backend.js";
+import type {
+  BackendSendMessage,
+  LeasedMessage,
+  MessageChange,
+  NewLease,
+  QueueBackend,
+  StoredMessage,
+} from "../queue-backend.js";
 import { queueSdkCall } from "./errors.js";
 import type { AzureQueueClient, AzureQueueMessageItem } from "./queue-sdk.js";
 
@@ -58,9 +65,9 @@ export class AzureQueue implements QueueBackend {
   async update(
     messageId: string,
     popReceipt: string,
-    change: { readonly text?: string; readonly visibilityTimeoutSeconds: number },
+    change: MessageChange,
     call: CallOptions,
-  ): Promise<{ popReceipt: string; nextVisibleOn: Date }> {
+  ): Promise<NewLease> {
     const client = await this.client();
     const result = await queueSdkCall(call, (o) =>
       client.updateMessage(messageId, popReceipt, change.text, change.visibilityTimeoutSeconds, o),

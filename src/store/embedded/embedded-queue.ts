@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { NEVER_EXPIRES_MS, TableKitError } from "../../model/index.js";
+import { TableKitError } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
-import type { BackendSendMessage, LeasedMessage, QueueBackend, StoredMessage } from "../queue-backend.js";
+import {
+  type BackendSendMessage,
+  type LeasedMessage,
+  type MessageChange,
+  messageExpiry,
+  type NewLease,
+  type QueueBackend,
+  type StoredMessage,
+} from "../queue-backend.js";
 import type { EmbeddedQueues } from "./embedded-queues.js";
 import { throwIfAborted } from "./errors.js";
 import type { MessageRow } from "./queue-statements.js";
@@ -16,7 +24,7 @@ export class EmbeddedQueue implements QueueBackend {
   async send(message: BackendSendMessage, call: CallOptions): Promise<LeasedMessage> {
     throwIfAborted(call);
     const now = Date.now();
-    const expires = expiry(now, message.timeToLiveSeconds);
+    const expires = messageExpiry(now, message.timeToLiveSeconds);
     const visible = now + message.visibilityTimeoutSeconds * 1000;
     const messageId = randomUUID();
     const popReceipt = this.queues.newReceipt();
@@ -73,9 +81,9 @@ export class EmbeddedQueue implements QueueBackend {
   async update(
     messageId: string,
     popReceipt: string,
-    change: { readonly text?: string; readonly visibilityTimeoutSeconds: number },
+    change: MessageChange,
     call: CallOptions,
-  ): Promise<{ popReceipt: string; nextVisibleOn: Date }> {
+  ): Promise<NewLease> {
     throwIfAborted(call);
     return this.queues.write(() => {
       const row = this.leased(messageId, popReceipt);
@@ -134,11 +142,4 @@ function stored(row: MessageRow): StoredMessage {
     insertedOn: new Date(row.inserted),
     expiresOn: new Date(row.expires),
   };
-}
-
-/** When a message sent at `now` expires; -1 and TTLs past 9999-12-31 never do. */
-function expiry(now: number, timeToLiveSeconds: number): number {
-  return timeToLiveSeconds === -1
-    ? NEVER_EXPIRES_MS
-    : Math.min(now + timeToLiveSeconds * 1000, NEVER_EXPIRES_MS);
 }

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { odata } from "../../filter/index.js";
-import {
-  isTableKitError,
-  NEVER_EXPIRES_MS,
-  type PropertyOutput,
-  type TableEntityResult,
-} from "../../model/index.js";
+import { isTableKitError, type PropertyOutput, type TableEntityResult } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
-import type { BackendSendMessage, LeasedMessage, QueueBackend, StoredMessage } from "../queue-backend.js";
+import {
+  type BackendSendMessage,
+  type LeasedMessage,
+  type MessageChange,
+  messageExpiry,
+  type NewLease,
+  type QueueBackend,
+  type StoredMessage,
+} from "../queue-backend.js";
 import type { TransactionAction } from "../transaction.js";
 import { lostRace, messageNotFound, popReceiptMismatch, retryTransient } from "./errors.js";
 import {
@@ -55,7 +58,7 @@ export class TableQueueQueue implements QueueBackend {
       text: message.text,
       dequeueCount: 0,
       insertedAt: now,
-      expiresAt: expiry(now, message.timeToLiveSeconds),
+      expiresAt: messageExpiry(now, message.timeToLiveSeconds),
     };
     const visibleAt = now + message.visibilityTimeoutSeconds * 1000;
     const rowKey = visibleKey(visibleAt, fields.messageId);
@@ -129,9 +132,9 @@ export class TableQueueQueue implements QueueBackend {
   async update(
     messageId: string,
     popReceipt: string,
-    change: { readonly text?: string; readonly visibilityTimeoutSeconds: number },
+    change: MessageChange,
     call: CallOptions,
-  ): Promise<{ popReceipt: string; nextVisibleOn: Date }> {
+  ): Promise<NewLease> {
     const partition = await this.store.partition(this.name, call);
     const receipt = await this.checkReceipt(partition, messageId, popReceipt, call);
     let current: Read | undefined;
@@ -332,12 +335,6 @@ function leased(fields: MessageFields, rowKey: string, etag: string, visibleAt: 
     popReceipt: encodePopReceipt({ rowKey, etag, expiresAt: fields.expiresAt }),
     nextVisibleOn: new Date(visibleAt),
   };
-}
-
-function expiry(now: number, timeToLiveSeconds: number): number {
-  return timeToLiveSeconds === -1
-    ? NEVER_EXPIRES_MS
-    : Math.min(now + timeToLiveSeconds * 1000, NEVER_EXPIRES_MS);
 }
 
 function ignoreLost(err: unknown): void {

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { isTableKitError, type Queue } from "../../../src/index.js";
 
 /** One receive of one message, as a consumer saw it (client clock, ms). */
 export interface ReceiveEvent {
@@ -63,4 +64,80 @@ export function expectExclusiveDelivery(
     }
   }
   return redelivered;
+}
+
+/** A small deterministic PRNG, so a failing run can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (x * 1664525 + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+/** What `consume` needs: who it is, how it receives, how often it "crashes", when to stop, where to log. */
+export interface ConsumerRun {
+  readonly consumer: number;
+  readonly batch: number;
+  readonly visibilityTimeout: number;
+  /** Share of messages received and never deleted, as a crashed consumer leaves them. */
+  readonly crashRate: number;
+  readonly stop: () => boolean;
+  readonly receives: ReceiveEvent[];
+  readonly deletes: DeleteEvent[];
+}
+
+/**
+ * One consumer: receives batches and deletes each message, logging every receive and successful
+ * delete, until `stop()`. A stale receipt (its lease ran out and someone else took the message) is
+ * at-least-once delivery, not a failure. Returns how many messages it "crashed" on.
+ */
+export async function consume(queue: Queue, run: ConsumerRun): Promise<number> {
+  const chance = seededRandom(run.consumer + 1);
+  let crashes = 0;
+  while (!run.stop()) {
+    const requestedAt = Date.now();
+    const { receivedMessageItems } = await queue.receiveMessages({
+      numberOfMessages: run.batch,
+      visibilityTimeout: run.visibilityTimeout,
+    });
+    const respondedAt = Date.now();
+    if (receivedMessageItems.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    for (const m of receivedMessageItems) {
+      const { messageId, popReceipt, dequeueCount } = m;
+      run.receives.push({
+        messageId,
+        consumer: run.consumer,
+        requestedAt,
+        respondedAt,
+        nextVisibleOn: m.nextVisibleOn.getTime(),
+        dequeueCount,
+        popReceipt,
+      });
+    }
+    for (const { messageId, popReceipt } of receivedMessageItems) {
+      if (chance() < run.crashRate) {
+        crashes++;
+        continue;
+      }
+      const start = Date.now();
+      try {
+        await queue.deleteMessage(messageId, popReceipt);
+      } catch (err) {
+        if (!isTableKitError(err, "PopReceiptMismatch", "MessageNotFound")) throw err;
+        continue;
+      }
+      run.deletes.push({
+        messageId,
+        consumer: run.consumer,
+        popReceipt,
+        requestedAt: start,
+        respondedAt: Date.now(),
+      });
+    }
+  }
+  return crashes;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Queue, QueueCapabilities, Store } from "../../../src/index.js";
+import { openStore, type Queue, type QueueCapabilities, type Store } from "../../../src/index.js";
 
 /**
  * One queue backend under test, as the queue conformance suite sees it. The suite reads
@@ -66,4 +66,32 @@ export function queueTargetFromStore(name: string, store: Store, options: QueueT
       await (options.release ? options.release() : store.close());
     },
   };
+}
+
+/**
+ * Starts a server, opens a store on the URL `urlOf(server)` gives, and returns a target whose
+ * release closes the store and stops the server (also stopped when opening fails).
+ */
+export async function queueTargetOnServer<S extends { stop(): Promise<void> }>(
+  name: string,
+  start: () => Promise<S>,
+  urlOf: (server: S) => string,
+  options: { concurrencyMessages?: number } = {},
+): Promise<QueueTarget> {
+  const server = await start();
+  try {
+    const url = urlOf(server);
+    const store = await openStore(url);
+    return queueTargetFromStore(name, store, {
+      ...options,
+      openStore: () => openStore(url),
+      release: async () => {
+        await store.close();
+        await server.stop();
+      },
+    });
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
 }

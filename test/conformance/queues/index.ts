@@ -10,7 +10,7 @@ import { timeToLiveSuite } from "./time-to-live.js";
 import { visibilitySuite } from "./visibility.js";
 
 export type { QueueSetup, QueueTarget, QueueTargetOptions } from "./factory.js";
-export { queueTargetFromStore } from "./factory.js";
+export { queueTargetFromStore, queueTargetOnServer } from "./factory.js";
 
 /** Every queue feature suite, in the order they are registered. */
 export const QUEUE_SUITES = [
