@@ -52,11 +52,7 @@ export function concurrencySuite(target: QueueTargetRef): void {
 }
 
 /** Runs `work(0..count-1)` with at most `width` calls in flight. */
-async function inParallel(
-  count: number,
-  width: number,
-  work: (i: number) => Promise<void>,
-): Promise<void> {
+async function inParallel(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, count) }, async () => {

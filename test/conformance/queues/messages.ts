@@ -169,7 +169,7 @@ export function messagesSuite(target: QueueTargetRef): void {
 
     it("clearMessages deletes every message, visible or not", async () => {
       const queue = await target().freshQueue();
-      for (let i = 0; i < 120; i++) await queue.sendMessage(`c${i}`);
+      await Promise.all(Array.from({ length: 120 }, (_, i) => queue.sendMessage(`c${i}`)));
       await queue.sendMessage("later", { visibilityTimeout: 600 });
       await receiveOne(queue);
       expect((await queue.getProperties()).approximateMessagesCount).toBe(121);

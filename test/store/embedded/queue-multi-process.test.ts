@@ -40,8 +40,9 @@ describe("embedded queue shared by several processes", () => {
     );
     const receives = logs.flatMap((l) => l.receives);
     const deletes = logs.flatMap((l) => l.deletes);
-    // Every child took part, and crashed messages were delivered again.
-    for (const l of logs) expect(l.receives.length).toBeGreaterThan(0);
+    // Several processes really raced for the queue (a loaded machine may start one too late to get
+    // any), and crashed messages were delivered again.
+    expect(logs.filter((l) => l.receives.length > 0).length).toBeGreaterThanOrEqual(2);
     expect(expectExclusiveDelivery(sentIds, receives, deletes)).toBeGreaterThan(0);
     await store.close();
   }, 120_000);
