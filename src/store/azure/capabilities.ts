@@ -174,6 +174,13 @@ export const AZURITE_QUEUE_DIVERGENCES: QueueCapabilities["divergences"] = [
       "message near 64 KiB with non-ASCII text is stored corrupted, or refused with RequestBodyTooLarge when the " +
       "replacement characters push it past the limit. Depends on how the body arrives; not fixable on the client.",
   },
+  {
+    id: "queue-recreate-immediate",
+    description:
+      "Azurite lets a deleted queue's name be created again at once; the service answers QueueBeingDeleted (409) " +
+      "while it garbage-collects the old queue (about 30 s). Not worked around: code that recreates queues must " +
+      "retry QueueBeingDeleted against the service.",
+  },
 ];
 
 /** Capabilities of Azure Queue Storage (or Azurite's queue service). */
