@@ -1,7 +1,16 @@
-export type * from "./backend.js";
+export type { AzureStoreOptions } from "./azure/connection.js";
+export type { CommonStoreOptions } from "./backend.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";
-export { DEFAULT_STORE_URL, openStore } from "./open-store.js";
+export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
+export type { EmbeddedStoreOptions } from "./embedded/connection.js";
+export {
+  DEFAULT_STORE_URL,
+  openStore,
+  type StoreOptions,
+  type StoreOptionsByScheme,
+  type StoreScheme,
+} from "./open-store.js";
 export type { Page, PagedAsyncIterableIterator, PageSettings } from "./paging.js";
 export {
   type PeekedMessageItem,
@@ -17,13 +26,17 @@ export {
   type QueueUpdateMessageResponse,
   type ReceivedMessageItem,
 } from "./queue.js";
-export type * from "./queue-backend.js";
+export type { QueueCapabilities } from "./queue-backend.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export {
+  type CreateTableOptions,
+  type DeleteTableOptions,
   type GetEntityOptions,
   type ListEntitiesOptions,
   Table,
   type UpdateOptions,
   type WriteResponse,
 } from "./table.js";
+export type { UpdateMode } from "./table-backend.js";
+export type { TableQueueOptions } from "./table-queue/connection.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

@@ -1,6 +1,6 @@
 import { QUEUE_DEFAULTS, type QueueLimits, TableKitError } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { callOptions, type OperationOptions, type StoreLifecycle } from "./call-options.js";
 import type { LeasedMessage, QueueBackend, QueueServiceBackend, StoredMessage } from "./queue-backend.js";
 import {
   checkInteger,
@@ -87,7 +87,7 @@ export class Queue {
   constructor(
     private readonly service: QueueServiceBackend,
     readonly name: string,
-    private readonly assertOpen: () => void,
+    private readonly lifecycle: StoreLifecycle,
   ) {
     this.backendQueue = service.queue(name);
   }
@@ -98,8 +98,7 @@ export class Queue {
 
   /** The backend's call options; throws InvalidInput (closed), Aborted or InvalidResourceName first. */
   private begin(options: OperationOptions | undefined): CallOptions {
-    this.assertOpen();
-    const call = callOptions(options);
+    const call = callOptions(this.lifecycle, options);
     if (!this.nameChecked) {
       validateQueueName(this.name, this.limits);
       this.nameChecked = true;

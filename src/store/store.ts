@@ -1,13 +1,13 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError, validateTableName } from "../model/index.js";
 import type { BackendStore } from "./backend.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
 import { Queue } from "./queue.js";
 import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
 import { validateQueueName } from "./queue-validation.js";
-import { Table } from "./table.js";
+import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
@@ -19,51 +19,47 @@ export interface ListQueuesOptions extends OperationOptions {
   prefix?: string;
 }
 
-/** A store: the tables (and queues) of one embedded database, Azure account or DynamoDB region. */
+/** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
 export class Store {
-  private closed = false;
+  private readonly lifecycle: { closed: boolean } = { closed: false };
 
   constructor(
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
-    /** The other ports (default: the backend's own); no `queues` means `queue()` is NotSupported. */
-    ports: { readonly queues?: QueueServiceBackend } = backend,
-  ) {
-    this.queues = ports.queues;
-  }
+  ) {}
 
-  private readonly queues: QueueServiceBackend | undefined;
-
-  /** What this store's backend can do, as data. */
+  /** What this store's table backend can do, as data. */
   get capabilities(): Capabilities {
-    return this.backend.capabilities;
+    return this.backend.tables.capabilities;
   }
 
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
-    this.assertOpen();
-    return new Table(this.backend, name);
+    assertOpen(this.lifecycle);
+    return new Table(this.backend.tables, name, this.lifecycle);
   }
 
-  async createTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Creates a table; an existing one is success (as `TableServiceClient.createTable`) unless `failIfExists`. */
+  async createTable(name: string, options?: CreateTableOptions): Promise<void> {
     await this.table(name).createTable(options);
   }
 
-  async deleteTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Deletes a table; a missing one is success (as `TableServiceClient.deleteTable`) unless `failIfMissing`. */
+  async deleteTable(name: string, options?: DeleteTableOptions): Promise<void> {
     await this.table(name).deleteTable(options);
   }
 
   /** Tables in case-insensitive name order, each as `{ name }` with the case it was created with. */
   listTables(options?: ListTablesOptions): PagedAsyncIterableIterator<{ name: string }> {
-    const limits = this.backend.capabilities.limits;
+    const tables = this.backend.tables;
+    const limits = tables.capabilities.limits;
     return pagedIterator(
       async (maxPageSize, continuation) => {
-        this.assertOpen();
-        const call = callOptions(options);
+        const call = callOptions(this.lifecycle, options);
         const text = options?.queryOptions?.filter;
         const filter = text ? parseFilter(text, { maxComparisons: limits.maxFilterComparisons }) : undefined;
-        const page = await this.backend.listTables({ filter, maxPageSize, continuation }, call);
+        const page = await tables.listTables({ filter, maxPageSize, continuation }, call);
         return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
       },
       { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
@@ -72,13 +68,13 @@ export class Store {
 
   /** What this store's queue backend can do; undefined when the store has no queue port. */
   get queueCapabilities(): QueueCapabilities | undefined {
-    return this.queues?.capabilities;
+    return this.backend.queues?.capabilities;
   }
 
   /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
   queue(name: string): Queue {
-    this.assertOpen();
-    return new Queue(this.queuePort(), name, () => this.assertOpen());
+    assertOpen(this.lifecycle);
+    return new Queue(this.queuePort(), name, this.lifecycle);
   }
 
   /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
@@ -99,8 +95,7 @@ export class Store {
     const limits = queues.capabilities.limits;
     return pagedIterator(
       async (maxPageSize, continuation) => {
-        this.assertOpen();
-        const call = callOptions(options);
+        const call = callOptions(this.lifecycle, options);
         const prefix = options?.prefix;
         if (prefix !== undefined && typeof prefix !== "string") {
           throw new TableKitError("InvalidInput", "prefix must be a string");
@@ -118,28 +113,24 @@ export class Store {
   }
 
   private queuePort(): QueueServiceBackend {
-    if (!this.queues) {
+    if (!this.backend.queues) {
       throw new TableKitError(
         "NotSupported",
         `The store ${this.url} has no queue port (opened with queues: "none")`,
       );
     }
-    return this.queues;
+    return this.backend.queues;
   }
 
-  /** Releases the store's resources; later calls throw InvalidInput. */
+  /** Releases the store's resources; any later call on it or its tables and queues is InvalidInput. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.lifecycle.closed) return;
+    this.lifecycle.closed = true;
     await this.backend.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new TableKitError("InvalidInput", "The store is closed");
   }
 
   /** Checks a table name against this store's rules without touching the store. */
   validateTableName(name: string): string {
-    return validateTableName(name, this.backend.capabilities.limits);
+    return validateTableName(name, this.capabilities.limits);
   }
 }

@@ -1,32 +1,34 @@
-import type { BackendFactory } from "../backend.js";
+import type { Backend } from "../backend.js";
 import { AzureQueues } from "./azure-queues.js";
 import { AzureStore } from "./azure-store.js";
 import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
-import { AzureConnection, type AzureStoreOptions } from "./connection.js";
+import { AZURE_OPTION_KEYS, AzureConnection, type AzureStoreOptions } from "./connection.js";
 import { queueTargetOf } from "./queue-connection.js";
 import { loadAzureSdk } from "./sdk.js";
 
-export { AZURITE_DIVERGENCES, AZURITE_QUEUE_DIVERGENCES } from "./capabilities.js";
 export type { AzureStoreOptions } from "./connection.js";
 
 /**
  * The `azure:` backend: Azure Table Storage, Cosmos DB's Table API, or Azurite, through the
- * optional peer dependency `@azure/data-tables` (loaded here, on first use, and nowhere else).
+ * optional peer dependencies `@azure/data-tables` and `@azure/core-rest-pipeline` (loaded here, on
+ * first use, and nowhere else); its Queue service through `@azure/storage-queue`, loaded on the
+ * first queue call.
  *
  * @example openStore("azure:DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…;EndpointSuffix=core.windows.net")
  */
-export const azureBackend: BackendFactory = async (location, options) => {
-  const sdk = await loadAzureSdk();
-  const azureOptions = options as AzureStoreOptions;
-  const connection = AzureConnection.open(sdk, location, azureOptions);
-  const queueTarget = queueTargetOf(location, azureOptions);
-  const queues = queueTarget
-    ? new AzureQueues(
-        queueTarget,
-        azureOptions,
-        azureQueueCapabilities(connection.emulator),
-        connection.emulator,
-      )
-    : undefined;
-  return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), queues);
+export const azureBackend: Backend<AzureStoreOptions> = {
+  optionKeys: AZURE_OPTION_KEYS,
+  async open(location, options) {
+    const connection = AzureConnection.open(await loadAzureSdk(), location, options);
+    const queueTarget = queueTargetOf(location, options);
+    const queues = queueTarget
+      ? new AzureQueues(
+          queueTarget,
+          options,
+          azureQueueCapabilities(connection.emulator),
+          connection.emulator,
+        )
+      : undefined;
+    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), queues);
+  },
 };

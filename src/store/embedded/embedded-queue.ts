@@ -11,7 +11,6 @@ import {
   type StoredMessage,
 } from "../queue-backend.js";
 import type { EmbeddedQueues } from "./embedded-queues.js";
-import { throwIfAborted } from "./errors.js";
 import type { MessageRow } from "./queue-statements.js";
 
 /** One queue of an embedded store. */
@@ -22,13 +21,12 @@ export class EmbeddedQueue implements QueueBackend {
   ) {}
 
   async send(message: BackendSendMessage, call: CallOptions): Promise<LeasedMessage> {
-    throwIfAborted(call);
     const now = Date.now();
     const expires = messageExpiry(now, message.timeToLiveSeconds);
     const visible = now + message.visibilityTimeoutSeconds * 1000;
     const messageId = randomUUID();
     const popReceipt = this.queues.newReceipt();
-    this.queues.write(() => {
+    await this.queues.write(call, () => {
       const queue = this.queues.queueId(this.name);
       this.queues.statements.insert.run(queue, messageId, message.text, now, expires, visible, popReceipt);
     });
@@ -48,9 +46,8 @@ export class EmbeddedQueue implements QueueBackend {
     visibilityTimeoutSeconds: number,
     call: CallOptions,
   ): Promise<LeasedMessage[]> {
-    throwIfAborted(call);
     const sql = this.queues.statements;
-    return this.queues.write(() => {
+    return this.queues.write(call, () => {
       const queue = this.queues.queueId(this.name);
       const now = Date.now();
       sql.purgeExpired.run(queue, now);
@@ -70,8 +67,7 @@ export class EmbeddedQueue implements QueueBackend {
   }
 
   async peek(count: number, call: CallOptions): Promise<StoredMessage[]> {
-    throwIfAborted(call);
-    return this.queues.read(() => {
+    return this.queues.read(call, () => {
       const queue = this.queues.queueId(this.name);
       const now = Date.now();
       return this.queues.statements.visible.all(queue, now, now, count).map(stored);
@@ -84,8 +80,7 @@ export class EmbeddedQueue implements QueueBackend {
     change: MessageChange,
     call: CallOptions,
   ): Promise<NewLease> {
-    throwIfAborted(call);
-    return this.queues.write(() => {
+    return this.queues.write(call, () => {
       const row = this.leased(messageId, popReceipt);
       const visible = Date.now() + change.visibilityTimeoutSeconds * 1000;
       const receipt = this.queues.newReceipt();
@@ -95,20 +90,17 @@ export class EmbeddedQueue implements QueueBackend {
   }
 
   async delete(messageId: string, popReceipt: string, call: CallOptions): Promise<void> {
-    throwIfAborted(call);
-    this.queues.write(() => {
+    await this.queues.write(call, () => {
       this.queues.statements.deleteOne.run(this.leased(messageId, popReceipt).seq);
     });
   }
 
   async clear(call: CallOptions): Promise<void> {
-    throwIfAborted(call);
-    this.queues.write(() => this.queues.statements.clear.run(this.queues.queueId(this.name)));
+    await this.queues.write(call, () => this.queues.statements.clear.run(this.queues.queueId(this.name)));
   }
 
   async count(call: CallOptions): Promise<number> {
-    throwIfAborted(call);
-    return this.queues.read(() => {
+    return this.queues.read(call, () => {
       const queue = this.queues.queueId(this.name);
       return this.queues.statements.count.get(queue, Date.now())!.n;
     });

@@ -8,9 +8,9 @@ import type {
   QueueCapabilities,
   QueueServiceBackend,
 } from "../queue-backend.js";
-import type { Db } from "./database.js";
+import type { Db } from "./connection.js";
 import { EmbeddedQueue } from "./embedded-queue.js";
-import { throwIfAborted, toTableKitError } from "./errors.js";
+import { withLockWait } from "./lock-wait.js";
 import { prepareQueueSchema } from "./queue-schema.js";
 import { EmbeddedQueueStatements } from "./queue-statements.js";
 
@@ -35,14 +35,12 @@ export class EmbeddedQueues implements QueueServiceBackend {
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
-  async createQueue(name: string, call: CallOptions): Promise<boolean> {
-    throwIfAborted(call);
-    return guard(() => this.sql.createQueue.run(name).changes === 1);
+  createQueue(name: string, call: CallOptions): Promise<boolean> {
+    return withLockWait(call, () => this.sql.createQueue.run(name).changes === 1);
   }
 
   async deleteQueue(name: string, call: CallOptions): Promise<void> {
-    throwIfAborted(call);
-    this.write(() => {
+    await this.write(call, () => {
       const id = this.queueId(name);
       this.sql.clear.run(id);
       this.sql.dropQueue.run(id);
@@ -53,9 +51,8 @@ export class EmbeddedQueues implements QueueServiceBackend {
     query: BackendQueueListQuery,
     call: CallOptions,
   ): Promise<{ names: string[]; continuation?: string }> {
-    throwIfAborted(call);
     const prefix = query.prefix ?? "";
-    const rows = guard(() =>
+    const rows = await withLockWait(call, () =>
       this.sql.listQueues.all(prefix, `${prefix}\uffff`, query.continuation ?? "", query.maxPageSize + 1),
     );
     const names = rows.slice(0, query.maxPageSize).map((r) => r.name);
@@ -81,14 +78,14 @@ export class EmbeddedQueues implements QueueServiceBackend {
     return `${this.receiptPrefix}${(this.receiptCounter++).toString(36)}`;
   }
 
-  /** Runs `work` holding the write lock; SQLite failures become TableKitErrors. */
-  write<T>(work: () => T): T {
-    return guard(() => this.transaction.immediate(work) as T);
+  /** Runs `work` holding the write lock (an IMMEDIATE transaction), waiting abortably for it. */
+  write<T>(call: CallOptions, work: () => T): Promise<T> {
+    return withLockWait(call, () => this.transaction.immediate(work) as T);
   }
 
   /** Runs `work` as one read transaction. */
-  read<T>(work: () => T): T {
-    return guard(() => this.transaction.deferred(work) as T);
+  read<T>(call: CallOptions, work: () => T): Promise<T> {
+    return withLockWait(call, () => this.transaction.deferred(work) as T);
   }
 }
 
@@ -96,12 +93,4 @@ function queueNotFound(name: string): TableKitError {
   return new TableKitError("QueueNotFound", "The specified queue does not exist.", {
     details: { queueName: name },
   });
-}
-
-function guard<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (err) {
-    throw toTableKitError(err);
-  }
 }

@@ -1,4 +1,4 @@
-import type { Db } from "./database.js";
+import { BUSY_TIMEOUT_MS, type Db } from "./connection.js";
 
 /**
  * The queues of an embedded store live in the same SQLite database as its tables: a catalogue
@@ -32,5 +32,11 @@ export function prepareQueueSchema(db: Db): void {
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tk_messages'")
     .get();
   if (exists) return;
-  db.transaction(() => db.exec(QUEUE_SCHEMA)).immediate();
+  // The store waits for locks itself (lock-wait.ts); here, at open, SQLite's own handler may block.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  try {
+    db.transaction(() => db.exec(QUEUE_SCHEMA)).immediate();
+  } finally {
+    db.pragma("busy_timeout = 0");
+  }
 }

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Db } from "./database.js";
+import type { Db } from "./connection.js";
 
 export interface MessageRow {
   seq: number;
