@@ -8,16 +8,16 @@ const run = (args: string[], input?: string) =>
   cli([...args, ...store], { cwd: dir, ...(input === undefined ? {} : { input }) });
 
 describe("tablekit queue", { timeout: 120_000 }, () => {
-  it("prints help for every queue command", async () => {
+  it("lists every queue command in its help; a command's help shows --store", async () => {
     const commands = ["list", "create", "rm", "send", "receive", "peek", "delete", "count", "clear"];
-    const results = await Promise.all(
-      [[], ...commands.map((c) => [c])].map((c) => cli(["queue", ...c, "--help"], { cwd: dir })),
-    );
-    for (const r of results) {
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/^Usage: tablekit queue/);
-    }
-    for (const r of results.slice(1)) expect(r.stdout).toContain("--store <url>");
+    const [top, send] = await Promise.all([
+      cli(["queue", "--help"], { cwd: dir }),
+      cli(["queue", "send", "--help"], { cwd: dir }),
+    ]);
+    expect(top.code).toBe(0);
+    for (const c of commands) expect(top.stdout).toMatch(new RegExp(`^ {2}${c}\\b`, "m"));
+    expect(send.stdout).toMatch(/^Usage: tablekit queue send/);
+    expect(send.stdout).toContain("--store <url>");
   });
 
   it("creates, sends, peeks, receives, deletes, counts, clears and removes", async () => {
