@@ -106,7 +106,7 @@ export function messagesSuite(target: QueueTargetRef): void {
       }
     });
 
-    it("receive takes up to numberOfMessages, each message once, oldest first", async () => {
+    it("receive takes up to numberOfMessages, each message once (order is not promised)", async () => {
       const queue = await target().freshQueue();
       const texts = Array.from({ length: 40 }, (_, i) => `m${String(i).padStart(2, "0")}`);
       for (const text of texts) await queue.sendMessage(text);
@@ -119,8 +119,6 @@ export function messagesSuite(target: QueueTargetRef): void {
       const all = [...first, ...rest].map((m) => m.messageText);
       expect(new Set(all).size).toBe(40);
       expect(all.sort()).toEqual(texts);
-      // The first batch holds the oldest messages (the service is FIFO-ish, not strictly ordered).
-      expect(first.map((m) => m.messageText).sort()).toContain("m00");
       expect((await queue.getProperties()).approximateMessagesCount).toBe(40);
     });
 
