@@ -39,4 +39,5 @@ export {
 } from "./table.js";
 export type { UpdateMode } from "./table-backend.js";
 export type { TableQueueOptions } from "./table-queue/connection.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

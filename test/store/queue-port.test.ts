@@ -28,6 +28,15 @@ describe("which queue port a store gets", () => {
     await none.close();
   });
 
+  it("a throttled embedded store keeps its own queues (the emulator throttles tables only)", async () => {
+    const throttled = await openStore("memory:?throttle=azure");
+    expect(throttled.queueCapabilities).toMatchObject({ clock: "service" });
+    const queue = await throttled.createQueue("jobs");
+    await queue.sendMessage("x");
+    expect((await queue.getProperties()).approximateMessagesCount).toBe(1);
+    await throttled.close();
+  });
+
   it("an unknown choice is InvalidInput", async () => {
     await expectCode(openStore("memory:", { queues: "sqs" as "none" }), "InvalidInput");
   });

@@ -1,15 +1,33 @@
-import type { Backend } from "../backend.js";
+import type { Backend, BackendStore } from "../backend.js";
+import { throttleFromLocation, throttling } from "../throttling.js";
 import { embeddedCapabilities, embeddedQueueCapabilities } from "./capabilities.js";
-import { type DatabaseLease, type EmbeddedStoreOptions, openDatabase } from "./connection.js";
+import { type EmbeddedStoreOptions, openDatabase } from "./connection.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 export type { EmbeddedStoreOptions } from "./connection.js";
 
 const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = {
   limits: true,
+  throttle: true,
   queues: true,
   tableQueue: true,
 };
+
+/** Opens the database, wrapped in the throttling emulator when `?throttle=` or the option asks for it. */
+async function open(location: string, options: EmbeddedStoreOptions, memory: boolean): Promise<BackendStore> {
+  const { location: path, throttle = options.throttle } = throttleFromLocation(location);
+  const throttled = throttle === undefined ? undefined : throttling(throttle); // bad settings fail first
+  const lease = openDatabase(path, memory);
+  let store: EmbeddedStore;
+  try {
+    const capabilities = embeddedCapabilities({ memory, limits: options.limits });
+    store = new EmbeddedStore(lease, capabilities, embeddedQueueCapabilities({ memory }));
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
+  return throttled ? throttled(store) : store;
+}
 
 /**
  * The embedded engine on SQLite, `file:PATH`: one database file, WAL, shared safely by several
@@ -17,28 +35,11 @@ const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = {
  */
 export const fileBackend: Backend<EmbeddedStoreOptions> = {
   optionKeys,
-  async open(location, options) {
-    return openEmbedded(openDatabase(location, false), false, options);
-  },
+  open: (location, options) => open(location, options, false),
 };
 
 /** The embedded engine in memory, `memory:` (private) or `memory:NAME` (shared within the process). */
 export const memoryBackend: Backend<EmbeddedStoreOptions> = {
   optionKeys,
-  async open(location, options) {
-    return openEmbedded(openDatabase(location, true), true, options);
-  },
+  open: (location, options) => open(location, options, true),
 };
-
-function openEmbedded(lease: DatabaseLease, memory: boolean, options: EmbeddedStoreOptions): EmbeddedStore {
-  try {
-    return new EmbeddedStore(
-      lease,
-      embeddedCapabilities({ memory, limits: options.limits }),
-      embeddedQueueCapabilities({ memory }),
-    );
-  } catch (err) {
-    lease.release();
-    throw err;
-  }
-}
