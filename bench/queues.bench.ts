@@ -134,7 +134,7 @@ async function azureVsSdk(): Promise<Record<string, string | number>[]> {
   try {
     const store = await openStore(`azure:${server.connectionString}`);
     const service = QueueServiceClient.fromConnectionString(server.connectionString);
-    const OPS = sized(100, 10);
+    const OPS = sized(100, 5);
     const rawSend = service.getQueueClient("rawsend");
     const rawCycle = service.getQueueClient("rawcycle");
     for (const q of [rawSend, rawCycle]) await q.create();
@@ -224,8 +224,8 @@ try {
   const dynamo = await startDynamoDbLocal();
   try {
     const rows = [
-      ...(await tableQueueRates("embedded (file)", `file:${join(dir, "table-queue.db")}`, sized(2000, 64))),
-      ...(await tableQueueRates("DynamoDB Local", dynamo.storeUrl, sized(1000, 64))),
+      ...(await tableQueueRates("embedded (file)", `file:${join(dir, "table-queue.db")}`, sized(2000, 32))),
+      ...(await tableQueueRates("DynamoDB Local", dynamo.storeUrl, sized(1000, 16))),
     ];
     console.log("\ntable-backed queue: messages/s by consumers (receive batches of 32, delete each)");
     console.table(rows);
