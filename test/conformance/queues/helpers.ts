@@ -2,12 +2,12 @@ import { expect } from "vitest";
 import type { Queue, ReceivedMessageItem } from "../../../src/index.js";
 import type { QueueTarget } from "./factory.js";
 
-export { caught, collect, expectCode } from "../helpers.js";
+export { collect, expectCode } from "../helpers.js";
 
 /** What a suite receives: the target, available once the backend is open (inside tests only). */
 export type QueueTargetRef = () => QueueTarget;
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits until a time the backend reported has surely passed: Azure reports whole seconds, so its
