@@ -50,6 +50,7 @@ export {
 } from "./model/errors.js";
 export { AZURE_LIMITS, DYNAMODB_LIMITS, type Limits } from "./model/limits.js";
 export { compareUtf8, compareUtf16 } from "./model/order.js";
+export { AZURE_QUEUE_LIMITS, type QueueLimits } from "./model/queue-limits.js";
 export { entitySize, utf8ItemSize } from "./model/validate.js";
 export {
   type AppendOptions,
@@ -157,17 +158,32 @@ export {
   type EmbeddedStoreOptions,
   type GetEntityOptions,
   type ListEntitiesOptions,
+  type ListQueuesOptions,
   type ListTablesOptions,
   type OperationOptions,
   openStore,
   type Page,
   type PagedAsyncIterableIterator,
   type PageSettings,
+  type PeekedMessageItem,
+  Queue,
+  type QueueCapabilities,
+  type QueueGetPropertiesResponse,
+  type QueueIfResponse,
+  type QueuePeekMessagesOptions,
+  type QueuePeekMessagesResponse,
+  type QueueReceiveMessageOptions,
+  type QueueReceiveMessageResponse,
+  type QueueSendMessageOptions,
+  type QueueSendMessageResponse,
+  type QueueUpdateMessageResponse,
+  type ReceivedMessageItem,
   Store,
   type StoreOptions,
   type StoreOptionsByScheme,
   type StoreScheme,
   Table,
+  type TableQueueOptions,
   type ThrottleEvent,
   type ThrottleOptions,
   type ThrottleProfile,

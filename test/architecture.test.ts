@@ -44,11 +44,11 @@ describe("architecture", () => {
   it("backends do not import each other", () => {
     const violations: string[] = [];
     for (const f of files) {
-      const m = /^store\/([a-z]+)\//.exec(f.rel);
+      const m = /^store\/([a-z-]+)\//.exec(f.rel);
       if (!m) continue;
       for (const spec of staticImports(f.code)) {
         const target = relative(src, resolve(dirname(f.path), spec));
-        const targetBackend = /^store\/([a-z]+)\//.exec(target)?.[1];
+        const targetBackend = /^store\/([a-z-]+)\//.exec(target)?.[1];
         if (spec.startsWith(".") && targetBackend && targetBackend !== m[1])
           violations.push(`${f.rel} imports ${spec}`);
       }

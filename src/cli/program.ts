@@ -9,6 +9,7 @@ import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerPut } from "./commands/put.js";
 import { registerQuery } from "./commands/query.js";
+import { registerQueue } from "./commands/queue.js";
 import { registerTables } from "./commands/tables.js";
 import { terminal } from "./output/terminal.js";
 
@@ -34,5 +35,6 @@ export function buildProgram(version: string): Command {
   registerImport(program);
   registerExport(program);
   registerCopy(program);
+  registerQueue(program);
   return program;
 }

@@ -29,6 +29,15 @@ export const ERROR_STATUS = {
   CommandsInBatchActOnDifferentPartitions: 400,
   // $filter
   InvalidFilter: 400,
+  // Queues (Azure Queue Storage's codes)
+  QueueNotFound: 404,
+  QueueAlreadyExists: 409,
+  QueueBeingDeleted: 409,
+  MessageNotFound: 404,
+  PopReceiptMismatch: 400,
+  RequestBodyTooLarge: 413,
+  OutOfRangeQueryParameterValue: 400,
+  InvalidQueryParameterValue: 400,
   // Client side
   InvalidContinuationToken: 400,
   InvalidStoreUrl: 400,

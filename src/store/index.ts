@@ -12,7 +12,22 @@ export {
   type StoreScheme,
 } from "./open-store.js";
 export type { Page, PagedAsyncIterableIterator, PageSettings } from "./paging.js";
-export { type ListTablesOptions, Store } from "./store.js";
+export {
+  type PeekedMessageItem,
+  Queue,
+  type QueueGetPropertiesResponse,
+  type QueueIfResponse,
+  type QueuePeekMessagesOptions,
+  type QueuePeekMessagesResponse,
+  type QueueReceiveMessageOptions,
+  type QueueReceiveMessageResponse,
+  type QueueSendMessageOptions,
+  type QueueSendMessageResponse,
+  type QueueUpdateMessageResponse,
+  type ReceivedMessageItem,
+} from "./queue.js";
+export type { QueueCapabilities } from "./queue-backend.js";
+export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export {
   type CreateTableOptions,
   type DeleteTableOptions,
@@ -23,5 +38,6 @@ export {
   type WriteResponse,
 } from "./table.js";
 export type { UpdateMode } from "./table-backend.js";
+export type { TableQueueOptions } from "./table-queue/connection.js";
 export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

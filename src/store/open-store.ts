@@ -3,6 +3,7 @@ import type { AzureStoreOptions } from "./azure/connection.js";
 import type { Backend, CommonStoreOptions } from "./backend.js";
 import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
 import type { EmbeddedStoreOptions } from "./embedded/connection.js";
+import { withQueuePort } from "./queue-port.js";
 import { Store } from "./store.js";
 
 /**
@@ -69,7 +70,14 @@ export async function openStore<Url extends string>(
   }
   const backend = await load();
   const checked = checkOptions(scheme!, options ?? {}, backend.optionKeys);
-  return new Store(await backend.open(match[2]!, checked), redact(url));
+  const opened = await backend.open(match[2]!, checked);
+  const shownUrl = redact(url);
+  try {
+    return new Store(await withQueuePort(opened, checked, shownUrl), shownUrl);
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
 }
 
 /** The options, if every key is one the scheme takes; InvalidInput naming the first that is not. */

@@ -1,9 +1,12 @@
 import { parseFilter } from "../filter/index.js";
-import { validateTableName } from "../model/index.js";
+import { TableKitError, validateTableName } from "../model/index.js";
 import type { BackendStore } from "./backend.js";
 import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
+import { Queue } from "./queue.js";
+import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
+import { validateQueueName } from "./queue-validation.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
 
 export interface ListTablesOptions extends OperationOptions {
@@ -11,7 +14,12 @@ export interface ListTablesOptions extends OperationOptions {
   queryOptions?: { filter?: string };
 }
 
-/** A table store: the tables of one embedded database, Azure account or DynamoDB region. */
+export interface ListQueuesOptions extends OperationOptions {
+  /** Only queues whose name starts with this text. */
+  prefix?: string;
+}
+
+/** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
 export class Store {
   private readonly lifecycle: { closed: boolean } = { closed: false };
 
@@ -66,7 +74,67 @@ export class Store {
     );
   }
 
-  /** Releases the store's resources; any later call on it or its tables is InvalidInput. */
+  /** What this store's queue backend can do; undefined when the store has no queue port. */
+  get queueCapabilities(): QueueCapabilities | undefined {
+    return this.backend.queues?.capabilities;
+  }
+
+  /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
+  queue(name: string): Queue {
+    assertOpen(this.lifecycle);
+    return new Queue(this.queuePort(), name, this.lifecycle);
+  }
+
+  /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
+  async createQueue(name: string, options?: OperationOptions): Promise<Queue> {
+    const queue = this.queue(name);
+    await queue.create(options);
+    return queue;
+  }
+
+  /** Deletes a queue and its messages; QueueNotFound when it does not exist. */
+  async deleteQueue(name: string, options?: OperationOptions): Promise<void> {
+    await this.queue(name).delete(options);
+  }
+
+  /** Queues in name order, each as `{ name }`; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
+  listQueues(options?: ListQueuesOptions): PagedAsyncIterableIterator<{ name: string }> {
+    const queues = this.queuePort();
+    const limits = queues.capabilities.limits;
+    return pagedIterator(
+      async (maxPageSize, continuation) => {
+        const call = callOptions(this.lifecycle, options);
+        const prefix = options?.prefix;
+        if (prefix !== undefined && typeof prefix !== "string") {
+          throw new TableKitError("InvalidInput", "prefix must be a string");
+        }
+        const page = await queues.listQueues({ prefix, maxPageSize, continuation }, call);
+        return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
+      },
+      {
+        defaultPageSize: limits.maxListPageSize,
+        maxPageSize: limits.maxListPageSize,
+        tokenScope: tokenScope("queues", "", options?.prefix),
+      },
+    );
+  }
+
+  /** Checks a queue name against this store's rules without touching the store. */
+  validateQueueName(name: string): string {
+    return validateQueueName(name, this.queuePort().capabilities.limits);
+  }
+
+  private queuePort(): QueueServiceBackend {
+    if (!this.backend.queues) {
+      throw new TableKitError(
+        "NotSupported",
+        `The store ${this.url} has no queue port (opened with queues: "none")`,
+      );
+    }
+    return this.backend.queues;
+  }
+
+  /** Releases the store's resources; any later call on it or its tables and queues is InvalidInput. */
   async close(): Promise<void> {
     if (this.lifecycle.closed) return;
     this.lifecycle.closed = true;

@@ -126,6 +126,8 @@ export function throttling(
   const limiter = new Limiter(typeof options === "string" ? { profile: options } : (options ?? {}));
   return (backend) => ({
     tables: new ThrottledTables(backend.tables, limiter),
+    // The emulator throttles the table port; a queue port of the backend's own passes through.
+    ...(backend.queues ? { queues: backend.queues } : {}),
     close: () => backend.close(),
   });
 }

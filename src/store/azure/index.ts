@@ -1,7 +1,9 @@
 import type { Backend } from "../backend.js";
+import { AzureQueues } from "./azure-queues.js";
 import { AzureStore } from "./azure-store.js";
-import { azureCapabilities } from "./capabilities.js";
+import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
 import { AZURE_OPTION_KEYS, AzureConnection, type AzureStoreOptions } from "./connection.js";
+import { queueTargetOf } from "./queue-connection.js";
 import { loadAzureSdk } from "./sdk.js";
 
 export type { AzureStoreOptions } from "./connection.js";
@@ -9,7 +11,8 @@ export type { AzureStoreOptions } from "./connection.js";
 /**
  * The `azure:` backend: Azure Table Storage, Cosmos DB's Table API, or Azurite, through the
  * optional peer dependencies `@azure/data-tables` and `@azure/core-rest-pipeline` (loaded here, on
- * first use, and nowhere else).
+ * first use, and nowhere else); its Queue service through `@azure/storage-queue`, loaded on the
+ * first queue call.
  *
  * @example openStore("azure:DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…;EndpointSuffix=core.windows.net")
  */
@@ -17,6 +20,15 @@ export const azureBackend: Backend<AzureStoreOptions> = {
   optionKeys: AZURE_OPTION_KEYS,
   async open(location, options) {
     const connection = AzureConnection.open(await loadAzureSdk(), location, options);
-    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator));
+    const queueTarget = queueTargetOf(location, options);
+    const queues = queueTarget
+      ? new AzureQueues(
+          queueTarget,
+          options,
+          azureQueueCapabilities(connection.emulator),
+          connection.emulator,
+        )
+      : undefined;
+    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), queues);
   },
 };

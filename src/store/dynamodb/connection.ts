@@ -28,6 +28,8 @@ export const DYNAMODB_OPTION_KEYS: Backend<DynamoDbStoreOptions>["optionKeys"] =
   region: true,
   credentials: true,
   tablePrefix: true,
+  queues: true,
+  tableQueue: true,
 };
 
 /** Where and how to connect, resolved from the URL and the options. */

@@ -1,17 +1,22 @@
 import type { BackendStore } from "../backend.js";
 import type { Capabilities } from "../capabilities.js";
+import type { QueueCapabilities } from "../queue-backend.js";
 import type { DatabaseLease } from "./connection.js";
+import { EmbeddedQueues } from "./embedded-queues.js";
 import { EmbeddedTables } from "./embedded-tables.js";
 
-/** What `file:` and `memory:` open: one SQLite database, serving the table port. */
+/** What `file:` and `memory:` open: one SQLite database, serving the table and queue ports. */
 export class EmbeddedStore implements BackendStore {
   readonly tables: EmbeddedTables;
+  readonly queues: EmbeddedQueues;
 
   constructor(
     private readonly lease: DatabaseLease,
     capabilities: Capabilities,
+    queueCapabilities: QueueCapabilities,
   ) {
     this.tables = new EmbeddedTables(lease, capabilities);
+    this.queues = new EmbeddedQueues(lease.db, queueCapabilities);
   }
 
   async close(): Promise<void> {
