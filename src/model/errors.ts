@@ -29,6 +29,21 @@ export const ERROR_STATUS = {
   CommandsInBatchActOnDifferentPartitions: 400,
   // $filter
   InvalidFilter: 400,
+  // Blobs (the Blob service's own codes)
+  ContainerNotFound: 404,
+  ContainerAlreadyExists: 409,
+  ContainerBeingDeleted: 409,
+  BlobNotFound: 404,
+  BlobAlreadyExists: 409,
+  ConditionNotMet: 412,
+  InvalidRange: 416,
+  InvalidBlobType: 409,
+  InvalidMetadata: 400,
+  MetadataTooLarge: 400,
+  RequestBodyTooLarge: 413,
+  BlockCountExceedsLimit: 409,
+  AppendPositionConditionNotMet: 412,
+  MaxBlobSizeConditionNotMet: 412,
   // Client side
   InvalidContinuationToken: 400,
   InvalidStoreUrl: 400,

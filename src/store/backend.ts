@@ -1,5 +1,6 @@
 import type { FilterNode, KeyRange } from "../filter/ast.js";
 import type { DateTime, NormalizedEntity, StoredEntity } from "../model/index.js";
+import type { BlobServiceBackend } from "./blob-backend.js";
 import type { Capabilities } from "./capabilities.js";
 
 /**
@@ -80,6 +81,8 @@ export interface BackendStore {
   ): Promise<{ names: string[]; continuation?: string }>;
   /** A handle on a table; cheap, does no I/O. Operations on a missing table throw TableNotFound. */
   table(name: string): BackendTable;
+  /** The blob port, when the URL configures one (absent: `store.container()` is NotSupported). */
+  readonly blobs?: BlobServiceBackend;
   close(): Promise<void>;
 }
 

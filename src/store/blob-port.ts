@@ -1,0 +1,82 @@
+import { TableKitError } from "../model/index.js";
+import type { CallOptions } from "./backend.js";
+import type { BlobCapabilities, BlobServiceBackend } from "./blob-backend.js";
+import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import { validateContainerName } from "./blob-rules.js";
+import { callOptions, type OperationOptions } from "./call-options.js";
+
+/** What every blob handle shares: the store's blob backend and its open/closed state. */
+export interface BlobPort {
+  readonly service: BlobServiceBackend;
+  readonly capabilities: BlobCapabilities;
+  /** Throws InvalidInput once the store is closed. */
+  readonly assertOpen: () => void;
+}
+
+/** The port of a store, or NotSupported when the store's URL configures no blob backend. */
+export function blobPort(
+  service: BlobServiceBackend | undefined,
+  assertOpen: () => void,
+  url: string,
+): BlobPort {
+  if (!service) {
+    throw new TableKitError(
+      "NotSupported",
+      `The store ${url} has no blob backend (see docs/blobs.md for the URLs that configure one)`,
+    );
+  }
+  return { service, capabilities: service.capabilities, assertOpen };
+}
+
+/** Throws if the store is closed or the signal aborted; the options for the backend call. */
+export function beginBlobCall(port: BlobPort, options: OperationOptions | undefined): CallOptions {
+  port.assertOpen();
+  return callOptions(options);
+}
+
+/** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
+export interface ContainerItem {
+  name: string;
+  properties: { etag: string; lastModified: Date };
+}
+
+export interface ListContainersOptions extends OperationOptions {
+  /** Only containers whose names start with this. */
+  prefix?: string;
+}
+
+export interface ListContainersSegment {
+  containerItems: ContainerItem[];
+  continuationToken?: string;
+}
+
+/** Containers in name order; `byPage()` yields `{ containerItems, continuationToken }`. */
+export function listContainers(
+  port: BlobPort,
+  options: ListContainersOptions = {},
+): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
+  const max = port.capabilities.maxListPageSize;
+  return segmentedIterator(
+    async (maxPageSize, continuation) => {
+      const call = beginBlobCall(port, options);
+      const prefix = options.prefix ?? "";
+      if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
+      const page = await port.service.listContainers({ prefix, maxPageSize, continuation }, call);
+      return {
+        items: page.items.map((c) => ({
+          name: c.name,
+          properties: { etag: c.etag, lastModified: c.lastModified },
+        })),
+        continuation: page.continuation,
+      };
+    },
+    { defaultPageSize: max, maxPageSize: max },
+    (containerItems, continuationToken) =>
+      continuationToken === undefined ? { containerItems } : { containerItems, continuationToken },
+  );
+}
+
+/** Checks a container name against a store's rules without touching the store. */
+export function checkContainerName(port: BlobPort, name: unknown): string {
+  return validateContainerName(name, port.capabilities);
+}
