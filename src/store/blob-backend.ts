@@ -159,7 +159,7 @@ export interface BlobServiceBackend {
 
 export interface ContainerBackend {
   /** Undefined when the container does not exist. */
-  getProperties(call: CallOptions): Promise<StoredContainer | undefined>;
+  getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined>;
   /** Creates or replaces a blob (an append blob is created empty). ContainerNotFound, BlobAlreadyExists, ConditionNotMet. */
   upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult>;
   /** BlobNotFound, ConditionNotMet, InvalidRange. */

@@ -100,12 +100,12 @@ export class BlobContainer {
   }
 
   async exists(options: OperationOptions = {}): Promise<boolean> {
-    return (await this.backend.getProperties(this.begin(options))) !== undefined;
+    return (await this.backend.getContainerProperties(this.begin(options))) !== undefined;
   }
 
   /** ContainerNotFound when absent. */
   async getProperties(options: OperationOptions = {}): Promise<{ etag: string; lastModified: Date }> {
-    const found = await this.backend.getProperties(this.begin(options));
+    const found = await this.backend.getContainerProperties(this.begin(options));
     if (!found) {
       throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
         details: { containerName: this.containerName },

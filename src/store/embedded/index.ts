@@ -1,6 +1,8 @@
 import type { BackendFactory } from "../backend.js";
-import { embeddedCapabilities } from "./capabilities.js";
+import type { BlobCapabilities } from "../blob-backend.js";
+import { embeddedBlobCapabilities, embeddedCapabilities } from "./capabilities.js";
 import { openDatabase } from "./database.js";
+import { EmbeddedBlobService } from "./embedded-blob-service.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 /**
@@ -11,5 +13,10 @@ import { EmbeddedStore } from "./embedded-store.js";
 export const embeddedBackend: BackendFactory = async (location, options) => {
   const memory = options.memory === true;
   const lease = openDatabase(location, memory);
-  return new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
+  const store = new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
+  // The blob port shares the database (docs/blobs.md).
+  const blobLimits = options.blobLimits as Partial<BlobCapabilities> | undefined;
+  return Object.assign(store, {
+    blobs: new EmbeddedBlobService(lease.db, embeddedBlobCapabilities({ memory, blobLimits })),
+  });
 };
