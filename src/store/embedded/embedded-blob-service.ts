@@ -31,8 +31,8 @@ export class EmbeddedBlobService implements BlobServiceBackend {
     readonly capabilities: BlobCapabilities,
   ) {
     if (db.memory) {
-      let shared = memoryContent.get(db);
-      if (!shared) memoryContent.set(db, (shared = new MemoryContentStore()));
+      const shared = memoryContent.get(db) ?? new MemoryContentStore();
+      memoryContent.set(db, shared);
       this.content = shared;
     } else {
       this.content = new FileContentStore(`${db.name}.blobs`);
