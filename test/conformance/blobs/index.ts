@@ -1,4 +1,4 @@
-import { abortAndClosedSuite } from "./abort-and-closed.js";
+import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
 import { conditionsSuite } from "./conditions.js";
 import { containersSuite } from "./containers.js";
@@ -20,7 +20,7 @@ export const BLOB_SUITES = [
   listingSuite,
   appendsSuite,
   limitsSuite,
-  abortAndClosedSuite,
+  abortSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type BlobSuite, codeOf } from "./factory.js";
 
-export const abortAndClosedSuite: BlobSuite = (target) => {
+export const abortSuite: BlobSuite = (target) => {
   describe("abort", () => {
     it("an already-aborted signal is Aborted before any I/O", async () => {
       const c = target().store.container(target().freshContainerName());
