@@ -75,8 +75,11 @@ export function validateBlobName(name: unknown, caps: BlobCapabilities): string 
 }
 
 const METADATA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Printable ASCII with no whitespace at either end (HTTP headers trim it). */
-const METADATA_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
+/**
+ * Printable ASCII, not empty, no whitespace at either end: HTTP headers trim whitespace, and an
+ * empty value does not come back from every backend (Azurite drops it from blob properties).
+ */
+const METADATA_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /** Checks metadata and returns it with names lower-cased (the service compares them case-insensitively). */
 export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Metadata {
@@ -99,7 +102,7 @@ export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Me
     if (typeof value !== "string" || !METADATA_VALUE.test(value)) {
       throw new TableKitError(
         "InvalidMetadata",
-        `The metadata value of ${name} must be printable ASCII without whitespace at either end`,
+        `The metadata value of ${name} must be non-empty printable ASCII without whitespace at either end`,
         { details: { name } },
       );
     }

@@ -22,11 +22,10 @@ export const abortSuite: BlobSuite = (target) => {
         controller.abort(new Error("user cancelled"));
         yield Buffer.alloc(64 * 1024, 2);
       }
-      expect(await codeOf(blob.uploadStream(slow(), undefined, undefined, { abortSignal: controller.signal }))).toBe(
-        "Aborted",
-      );
+      expect(
+        await codeOf(blob.uploadStream(slow(), undefined, undefined, { abortSignal: controller.signal })),
+      ).toBe("Aborted");
       expect((await blob.downloadToBuffer()).toString()).toBe("before");
     });
-
   });
 };

@@ -37,8 +37,12 @@ export const appendsSuite: BlobSuite = (target) => {
       expect(await codeOf(log.appendBlock("def", 3, { conditions: { appendPosition: 0 } }))).toBe(
         "AppendPositionConditionNotMet",
       );
-      expect(await codeOf(log.appendBlock("def", 3, { conditions: { maxSize: 5 } }))).toBe("MaxBlobSizeConditionNotMet");
-      expect(await codeOf(log.appendBlock("def", 3, { conditions: { ifMatch: created.etag } }))).toBe("ConditionNotMet");
+      expect(await codeOf(log.appendBlock("def", 3, { conditions: { maxSize: 5 } }))).toBe(
+        "MaxBlobSizeConditionNotMet",
+      );
+      expect(await codeOf(log.appendBlock("def", 3, { conditions: { ifMatch: created.etag } }))).toBe(
+        "ConditionNotMet",
+      );
       await log.appendBlock("def", 3, { conditions: { appendPosition: 3, maxSize: 6 } });
       expect((await log.downloadToBuffer()).toString()).toBe("abcdef");
     });

@@ -11,10 +11,13 @@ export const conditionsSuite: BlobSuite = (target) => {
       for (let round = 0; round < 5; round++) {
         const name = `race-${round}`;
         const writers = ["first", "second"].map((who) =>
-          c.getBlockBlobClient(name).upload(who, who.length, { conditions: { ifNoneMatch: "*" } }).then(
-            () => who,
-            (err: { code?: string }) => err.code,
-          ),
+          c
+            .getBlockBlobClient(name)
+            .upload(who, who.length, { conditions: { ifNoneMatch: "*" } })
+            .then(
+              () => who,
+              (err: { code?: string }) => err.code,
+            ),
         );
         const outcomes = await Promise.all(writers);
         const winners = outcomes.filter((o) => o === "first" || o === "second");
@@ -32,9 +35,9 @@ export const conditionsSuite: BlobSuite = (target) => {
       const v2 = await blob.upload("2", 1, { conditions: { ifMatch: v1.etag } });
       expect(await codeOf(blob.upload("3", 1, { conditions: { ifMatch: v1.etag } }))).toBe("ConditionNotMet");
       expect((await blob.downloadToBuffer()).toString()).toBe("2");
-      expect(await codeOf(c.getBlockBlobClient("absent").upload("x", 1, { conditions: { ifMatch: v2.etag } }))).toBe(
-        "ConditionNotMet",
-      );
+      expect(
+        await codeOf(c.getBlockBlobClient("absent").upload("x", 1, { conditions: { ifMatch: v2.etag } })),
+      ).toBe("ConditionNotMet");
       expect(await c.getBlobClient("absent").exists()).toBe(false);
       expect(await codeOf(blob.delete({ conditions: { ifMatch: v1.etag } }))).toBe("ConditionNotMet");
       await blob.delete({ conditions: { ifMatch: v2.etag } });
@@ -45,7 +48,9 @@ export const conditionsSuite: BlobSuite = (target) => {
       const c = await target().freshContainer();
       const blob = c.getBlockBlobClient("doc");
       const v1 = await blob.upload("version one", 11);
-      expect((await blob.downloadToBuffer(0, 7, { conditions: { ifMatch: v1.etag } })).toString()).toBe("version");
+      expect((await blob.downloadToBuffer(0, 7, { conditions: { ifMatch: v1.etag } })).toString()).toBe(
+        "version",
+      );
       await blob.upload("version two", 11);
       expect(await codeOf(blob.download(8, 3, { conditions: { ifMatch: v1.etag } }))).toBe("ConditionNotMet");
       expect(await codeOf(blob.getProperties({ conditions: { ifMatch: v1.etag } }))).toBe("ConditionNotMet");
@@ -61,9 +66,15 @@ export const conditionsSuite: BlobSuite = (target) => {
 
     it("rejects malformed conditions before any I/O", async () => {
       const blob = target().store.container(target().freshContainerName()).getBlockBlobClient("never");
-      expect(await codeOf(blob.upload("a", 1, { conditions: { ifMatch: "no-quotes" } }))).toBe("InvalidInput");
-      expect(await codeOf(blob.upload("a", 1, { conditions: { ifNoneMatch: '"etag"' } }))).toBe("InvalidInput");
-      expect(await codeOf(blob.upload("a", 1, { conditions: { ifMatch: "*", ifNoneMatch: "*" } }))).toBe("InvalidInput");
+      expect(await codeOf(blob.upload("a", 1, { conditions: { ifMatch: "no-quotes" } }))).toBe(
+        "InvalidInput",
+      );
+      expect(await codeOf(blob.upload("a", 1, { conditions: { ifNoneMatch: '"etag"' } }))).toBe(
+        "InvalidInput",
+      );
+      expect(await codeOf(blob.upload("a", 1, { conditions: { ifMatch: "*", ifNoneMatch: "*" } }))).toBe(
+        "InvalidInput",
+      );
     });
   });
 };

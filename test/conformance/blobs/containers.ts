@@ -43,7 +43,9 @@ export const containersSuite: BlobSuite = (target) => {
         expect(pages[0]!.continuationToken).toBeDefined();
         expect(pages[1]!.continuationToken).toBeUndefined();
         const resumed = await collect(
-          t.store.listContainers({ prefix: base }).byPage({ maxPageSize: 2, continuationToken: pages[0]!.continuationToken }),
+          t.store
+            .listContainers({ prefix: base })
+            .byPage({ maxPageSize: 2, continuationToken: pages[0]!.continuationToken }),
         );
         expect(resumed.flatMap((p) => p.containerItems.map((c) => c.name))).toEqual([`${base}-c`]);
       } finally {
@@ -67,7 +69,18 @@ export const containersSuite: BlobSuite = (target) => {
       const atLimit = `z${"0".repeat(max - 1)}`;
       expect(await t.store.container(atLimit).createIfNotExists()).toEqual({ succeeded: true });
       await t.store.deleteContainer(atLimit);
-      for (const bad of [`z${"0".repeat(max)}`, "ab", "Abc", "a--b", "-ab", "ab-", "a_b", "a.b", "", "abc/"]) {
+      for (const bad of [
+        `z${"0".repeat(max)}`,
+        "ab",
+        "Abc",
+        "a--b",
+        "-ab",
+        "ab-",
+        "a_b",
+        "a.b",
+        "",
+        "abc/",
+      ]) {
         expect(await codeOf(t.store.container(bad).create()), bad).toBe("InvalidResourceName");
       }
     });

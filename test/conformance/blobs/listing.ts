@@ -33,6 +33,17 @@ export const listingSuite: BlobSuite = (target) => {
       expect(await collect(c.listBlobsFlat({ prefix: "nothing" }))).toEqual([]);
     });
 
+    it("orders names beyond U+FFFF as the backend declares (capabilities.nameOrder)", async () => {
+      const t = target();
+      const c = await t.freshContainer();
+      const names = ["o/\u{1F600}", "o/a", "o/\uE000", "o/\u00e9"];
+      for (const n of names) await c.uploadBlockBlob(n, "x", 1);
+      const utf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+      const utf16 = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const expected = [...names].sort(t.capabilities.nameOrder === "utf8" ? utf8 : utf16);
+      expect((await collect(c.listBlobsFlat({ prefix: "o/" }))).map((b) => b.name)).toEqual(expected);
+    });
+
     it("pages a flat listing and resumes from a continuation token", async () => {
       const c = await filled(target().freshContainer());
       const pages = await collect(c.listBlobsFlat().byPage({ maxPageSize: 3 }));
@@ -42,16 +53,27 @@ export const listingSuite: BlobSuite = (target) => {
         NAMES.slice(6),
       ]);
       expect(pages.at(-1)!.continuationToken).toBeUndefined();
-      const rest = await collect(c.listBlobsFlat().byPage({ maxPageSize: 3, continuationToken: pages[0]!.continuationToken }));
+      const rest = await collect(
+        c.listBlobsFlat().byPage({ maxPageSize: 3, continuationToken: pages[0]!.continuationToken }),
+      );
       expect(rest.flatMap((p) => p.segment.blobItems.map((b) => b.name))).toEqual(NAMES.slice(3));
     });
 
     it("lists by hierarchy: names holding the delimiter roll up into virtual directories", async () => {
       const c = await filled(target().freshContainer());
       const top = await collect(c.listBlobsByHierarchy("/"));
-      expect(top.map((i) => `${i.kind}:${i.name}`)).toEqual(["prefix:2026/", "prefix:2027/", "blob:index", "blob:z"]);
+      expect(top.map((i) => `${i.kind}:${i.name}`)).toEqual([
+        "prefix:2026/",
+        "prefix:2027/",
+        "blob:index",
+        "blob:z",
+      ]);
       const year = await collect(c.listBlobsByHierarchy("/", { prefix: "2026/" }));
-      expect(year.map((i) => `${i.kind}:${i.name}`)).toEqual(["prefix:2026/01/", "prefix:2026/02/", "blob:2026/readme"]);
+      expect(year.map((i) => `${i.kind}:${i.name}`)).toEqual([
+        "prefix:2026/01/",
+        "prefix:2026/02/",
+        "blob:2026/readme",
+      ]);
       const day = await collect(c.listBlobsByHierarchy("/", { prefix: "2026/01/02/" }));
       expect(day.map((i) => i.name)).toEqual(NAMES.slice(0, 2));
       const partial = await collect(c.listBlobsByHierarchy("/", { prefix: "2026/0" }));
@@ -66,7 +88,12 @@ export const listingSuite: BlobSuite = (target) => {
           ...p.segment.blobPrefixes.map((x) => `prefix:${x.name}`),
           ...p.segment.blobItems.map((x) => `blob:${x.name}`),
         ]);
-        expect(seen.sort(), `page size ${size}`).toEqual(["blob:index", "blob:z", "prefix:2026/", "prefix:2027/"]);
+        expect(seen.sort(), `page size ${size}`).toEqual([
+          "blob:index",
+          "blob:z",
+          "prefix:2026/",
+          "prefix:2027/",
+        ]);
         for (const p of pages) {
           expect(p.segment.blobPrefixes.length + p.segment.blobItems.length).toBeLessThanOrEqual(size);
         }

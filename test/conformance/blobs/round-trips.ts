@@ -8,7 +8,11 @@ export const roundTripsSuite: BlobSuite = (target) => {
   describe("round trips", () => {
     it("stores an empty blob, a small one and a multi-MiB one byte for byte", async () => {
       const c = await target().freshContainer();
-      const bodies = { empty: Buffer.alloc(0), small: Buffer.from("héllo, wörld"), large: patternBytes(5 * MiB + 3) };
+      const bodies = {
+        empty: Buffer.alloc(0),
+        small: Buffer.from("héllo, wörld"),
+        large: patternBytes(5 * MiB + 3),
+      };
       for (const [name, body] of Object.entries(bodies)) {
         const { response } = await c.uploadBlockBlob(name, body, body.length);
         expect(response.etag).toMatch(/^"/);
@@ -58,7 +62,10 @@ export const roundTripsSuite: BlobSuite = (target) => {
       expect(props.lastModified).toBeInstanceOf(Date);
       const plain = c.getBlockBlobClient("plain");
       await plain.upload("x", 1);
-      expect(await plain.getProperties()).toMatchObject({ contentType: "application/octet-stream", metadata: {} });
+      expect(await plain.getProperties()).toMatchObject({
+        contentType: "application/octet-stream",
+        metadata: {},
+      });
       const replaced = await blob.upload("[]", 2);
       expect(replaced.etag).not.toBe(etag);
       expect((await blob.getProperties()).metadata).toEqual({});
