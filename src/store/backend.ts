@@ -116,6 +116,8 @@ export type BackendFactory = (location: string, options: OpenStoreOptions) => Pr
 export interface OpenStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<import("../model/index.js").Limits>;
+  /** Blobs on Amazon S3 for this store (docs/blobs.md). */
+  readonly s3?: import("./blob-options.js").S3BlobOptions;
   /** Backend-specific settings (clients, credentials, table name prefixes). */
   readonly [key: string]: unknown;
 }

@@ -25,6 +25,7 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blob-container.js";
+export type { S3BlobOptions } from "./blob-options.js";
 export type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blob-port.js";
 export type { BlobRequestConditions } from "./blob-rules.js";

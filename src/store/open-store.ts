@@ -1,5 +1,6 @@
 import { ownValue, TableKitError } from "../model/index.js";
-import type { BackendFactory, OpenStoreOptions } from "./backend.js";
+import type { BackendFactory, BackendStore, OpenStoreOptions } from "./backend.js";
+import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
 import { Store } from "./store.js";
 
 /**
@@ -37,12 +38,34 @@ export async function openStore(
     );
   }
   const factory = await load();
-  const location = match[2]!;
+  const { location, s3, region } = s3FromUrl(scheme!, match[2]!, options);
   const backend =
     scheme === "memory"
       ? await factory(location, { ...options, memory: true })
       : await factory(location, options);
-  return new Store(backend, redact(url));
+  return new Store(s3 ? await withS3Blobs(backend, s3, region) : backend, redact(url));
+}
+
+/** Gives a store S3 as its blob port (docs/blobs.md); closing the store closes both. */
+async function withS3Blobs(
+  backend: BackendStore,
+  s3: S3BlobOptions,
+  region: string | undefined,
+): Promise<BackendStore> {
+  try {
+    const blobs = await (await import("./s3/index.js")).openS3Blobs(s3, region ? { region } : {});
+    const closeTables = backend.close.bind(backend);
+    return Object.assign(backend, {
+      blobs,
+      close: async () => {
+        await closeTables();
+        await blobs.close();
+      },
+    });
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */

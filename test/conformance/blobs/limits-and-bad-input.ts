@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type BlobSuite, codeOf } from "./factory.js";
 
-/** A name of exactly `n` units of the backend's measure (ASCII: characters and bytes agree). */
-const nameOf = (n: number) => `n/${"x".repeat(n - 2)}`;
+/**
+ * A name of exactly `n` units of the backend's measure (ASCII: characters and bytes agree), in
+ * short path segments: the limit is on the whole name (and s3rver keeps each segment as a file name).
+ */
+const nameOf = (n: number) =>
+  `${"abcdefghi/".repeat(Math.floor((n - 1) / 10))}${"z".repeat(n - 10 * Math.floor((n - 1) / 10))}`;
 
 export const limitsSuite: BlobSuite = (target) => {
   describe("limits and bad input", () => {
