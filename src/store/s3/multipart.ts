@@ -57,7 +57,9 @@ export async function uploadStream(
         )
         .then(
           (r) => void done.push({ PartNumber, ETag: r.ETag }),
-          (err: unknown) => void (failure ??= err),
+          (err: unknown) => {
+            failure ??= err;
+          },
         )
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
