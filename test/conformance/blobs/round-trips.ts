@@ -44,6 +44,20 @@ export const roundTripsSuite: BlobSuite = (target) => {
       expect((await empty.getProperties()).contentLength).toBe(0);
     });
 
+    it("uploads a stream in parts of bufferSize (blocks, multipart) and reassembles it", async () => {
+      const c = await target().freshContainer();
+      const total = 11 * MiB + 5;
+      const blob = c.getBlockBlobClient("parts");
+      let progress = 0;
+      await blob.uploadStream(patternStream(total, 256 * 1024, 9), 5 * MiB, 2, {
+        onProgress: (p) => {
+          progress = p.loadedBytes;
+        },
+      });
+      expect(progress).toBe(total);
+      expect((await blob.downloadToBuffer()).equals(patternBytes(total, 9))).toBe(true);
+    });
+
     it("keeps content type and metadata (names lower-cased), and reports properties", async () => {
       const c = await target().freshContainer();
       const blob = c.getBlockBlobClient("doc.json");
