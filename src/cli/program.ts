@@ -1,5 +1,6 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
 import { registerDemo } from "./commands/demo.js";
@@ -34,5 +35,6 @@ export function buildProgram(version: string): Command {
   registerImport(program);
   registerExport(program);
   registerCopy(program);
+  registerBlob(program);
   return program;
 }

@@ -20,13 +20,19 @@ describe("one store for tables and blobs", () => {
     const store = await openStore(url);
     try {
       expect(store.capabilities.backend).toBe("dynamodb");
-      expect(store.blobCapabilities).toMatchObject({ backend: "s3", maxContainerNameLength: 59, appendBlobs: false });
+      expect(store.blobCapabilities).toMatchObject({
+        backend: "s3",
+        maxContainerNameLength: 59,
+        appendBlobs: false,
+      });
       await store.createTable("Orders");
       await store.table("Orders").createEntity({ partitionKey: "p", rowKey: "r", blob: "orders/p/r" });
       const container = await store.createContainer("orders");
       await container.uploadBlockBlob("orders/p/r", "large payload", 13);
       const entity = await store.table("Orders").getEntity<{ blob: string }>("p", "r");
-      expect((await container.getBlobClient(entity.blob).downloadToBuffer()).toString()).toBe("large payload");
+      expect((await container.getBlobClient(entity.blob).downloadToBuffer()).toString()).toBe(
+        "large payload",
+      );
       await store.deleteContainer("orders");
       await store.deleteTable("Orders");
     } finally {
@@ -35,7 +41,9 @@ describe("one store for tables and blobs", () => {
   });
 
   it("the typed s3 option wins over the URL; a dynamodb: store without one has no blob port", async () => {
-    const store = await openStore(`${dynamo.storeUrl}?s3=aws`, { s3: { endpoint: s3.endpoint, bucketPrefix: "typed-" } });
+    const store = await openStore(`${dynamo.storeUrl}?s3=aws`, {
+      s3: { endpoint: s3.endpoint, bucketPrefix: "typed-" },
+    });
     expect(store.blobCapabilities?.maxContainerNameLength).toBe(57);
     await store.createContainer("box");
     expect(await store.container("box").exists()).toBe(true);
@@ -48,7 +56,9 @@ describe("one store for tables and blobs", () => {
   });
 
   it("rejects a malformed s3 parameter or bucket prefix (InvalidStoreUrl)", async () => {
-    await expect(openStore(`${dynamo.storeUrl}?s3=ftp://x`)).rejects.toMatchObject({ code: "InvalidStoreUrl" });
+    await expect(openStore(`${dynamo.storeUrl}?s3=ftp://x`)).rejects.toMatchObject({
+      code: "InvalidStoreUrl",
+    });
     await expect(openStore(`${dynamo.storeUrl}?s3=aws&s3BucketPrefix=Bad_Prefix`)).rejects.toMatchObject({
       code: "InvalidStoreUrl",
     });
