@@ -109,9 +109,18 @@ export class BlobClient {
     options: BlobDownloadOptions = {},
   ): Promise<Buffer> {
     const response = await this.download(offset, count, options);
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.readableStreamBody) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    // One buffer of the announced length, filled as chunks arrive (no list of chunks to concatenate).
+    const out = Buffer.allocUnsafe(response.contentLength);
+    let at = 0;
+    for await (const chunk of response.readableStreamBody) {
+      const bytes = chunk as Buffer;
+      if (at + bytes.length > out.length)
+        throw new TableKitError("BackendError", "The blob is longer than announced");
+      bytes.copy(out, at);
+      at += bytes.length;
+    }
+    if (at !== out.length) throw new TableKitError("BackendError", "The blob is shorter than announced");
+    return out;
   }
 
   /** BlobNotFound when absent. */

@@ -8,7 +8,7 @@ import type {
   StoredContainer,
 } from "../blob-backend.js";
 import { AzureContainer } from "./azure-container.js";
-import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient } from "./blob-sdk.js";
+import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient, type SdkContainerClient } from "./blob-sdk.js";
 import { toTableKitError } from "./errors.js";
 
 /** How to reach the account's Blob service: a connection string naming it, or a URL and credential. */
@@ -86,7 +86,11 @@ export class AzureBlobService implements BlobServiceBackend {
   }
 
   container(name: string): ContainerBackend {
-    return new AzureContainer(async () => (await this.client()).getContainerClient(name), this.capabilities);
+    let client: SdkContainerClient | undefined;
+    return new AzureContainer(async () => {
+      client ??= (await this.client()).getContainerClient(name);
+      return client;
+    }, this.capabilities);
   }
 }
 
