@@ -85,6 +85,7 @@ export function registerBlob(program: Command): void {
           ? { ifMatch: opts.ifMatch }
           : {};
       let done = false;
+      let etag: string;
       try {
         const source = file === "-" ? process.stdin : createReadStream(file);
         const result = await handle.getBlockBlobClient(name).uploadStream(source, undefined, undefined, {
@@ -94,10 +95,11 @@ export function registerBlob(program: Command): void {
           onProgress: (p) => progress.update(p.loadedBytes),
         });
         done = true;
-        terminal().out.line(JSON.stringify({ container, name, etag: result.etag }));
+        etag = result.etag;
       } finally {
         progress.stop(done);
       }
+      terminal().out.line(JSON.stringify({ container, name, etag }));
     });
   });
 
