@@ -22,6 +22,7 @@ export type AzureBlobTarget =
  */
 export class AzureBlobService implements BlobServiceBackend {
   private clientPromise?: Promise<SdkBlobServiceClient>;
+  private readonly containers = new Map<string, AzureContainer>();
 
   constructor(
     private readonly target: AzureBlobTarget,
@@ -85,12 +86,18 @@ export class AzureBlobService implements BlobServiceBackend {
     };
   }
 
+  /** One backend (and one SDK ContainerClient) per container name, made on first use. */
   container(name: string): ContainerBackend {
-    let client: SdkContainerClient | undefined;
-    return new AzureContainer(async () => {
-      client ??= (await this.client()).getContainerClient(name);
-      return client;
-    }, this.capabilities);
+    let container = this.containers.get(name);
+    if (!container) {
+      let client: SdkContainerClient | undefined;
+      container = new AzureContainer(async () => {
+        client ??= (await this.client()).getContainerClient(name);
+        return client;
+      }, this.capabilities);
+      this.containers.set(name, container);
+    }
+    return container;
   }
 }
 

@@ -176,9 +176,12 @@ async function blobCall<T>(
       412: "ConditionNotMet",
       416: "InvalidRange",
     };
-    const renamed = ["ResourceNotFound", "UpdateConditionNotSatisfied", "BackendError"].includes(err.code)
-      ? byStatus[err.status === 500 ? Number(err.details?.status) : err.status]
-      : undefined;
+    const renamed =
+      err.code === "EntityTooLarge"
+        ? "RequestBodyTooLarge"
+        : ["ResourceNotFound", "UpdateConditionNotSatisfied", "BackendError"].includes(err.code)
+          ? byStatus[err.status === 500 ? Number(err.details?.status) : err.status]
+          : undefined;
     if (!renamed) throw err;
     throw new TableKitError(renamed, err.message, { cause: err.cause ?? err, details: err.details });
   }

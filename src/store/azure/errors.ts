@@ -53,8 +53,9 @@ export function serviceErrorCode(err: unknown): string | undefined {
 
 /** Our code for a service error code and HTTP status. */
 export function codeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
-  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
+  // Renames first: the Table service's RequestBodyTooLarge is EntityTooLarge (a blob code of the same name exists).
   if (serviceCode && Object.hasOwn(RENAMED, serviceCode)) return RENAMED[serviceCode]!;
+  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
   return (status !== undefined && BY_STATUS[status]) || "BackendError";
 }
 

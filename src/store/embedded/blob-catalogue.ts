@@ -27,8 +27,12 @@ const SCHEMA = `
     blocks INTEGER NOT NULL,
     content_type TEXT,
     metadata TEXT NOT NULL,
+    data BLOB,
     PRIMARY KEY (container, name)
-  ) WITHOUT ROWID;`;
+  );`;
+
+/** Every column but the inline bytes: what listings read. */
+const COLUMNS = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
 
 export interface BlobRow {
   readonly container: number;
@@ -41,6 +45,8 @@ export interface BlobRow {
   readonly blocks: number;
   readonly content_type: string | null;
   readonly metadata: string;
+  /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
+  readonly data?: Buffer | null;
 }
 
 /** A new ETag, quoted, in the service's `0x…` style. */
@@ -80,18 +86,22 @@ export class BlobCatalogue {
       containersFrom: prepare(
         "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
       ),
-      contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ?").pluck(),
+      contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
       blob: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name = ?"),
       upsert: prepare(`INSERT OR REPLACE INTO tk_blobs
-        (container, name, content, length, etag, modified, type, blocks, content_type, metadata)
-        VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata)`),
+        (container, name, content, length, etag, modified, type, blocks, content_type, metadata, data)
+        VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata, @data)`),
       appended: prepare(
         "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
       ),
       deleteBlob: prepare("DELETE FROM tk_blobs WHERE container = ? AND name = ?"),
-      blobsAfter: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?"),
-      blobsFrom: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?"),
+      blobsAfter: prepare(
+        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
+      ),
+      blobsFrom: prepare(
+        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
+      ),
     };
   }
 
@@ -129,7 +139,7 @@ export class BlobCatalogue {
   }
 
   upsert(row: BlobRow): void {
-    this.sql.upsert!.run(row);
+    this.sql.upsert!.run({ ...row, data: row.data ?? null });
   }
 
   appended(row: BlobRow, length: number, etag: string, modified: number): void {

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { TableKitError } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
 import type {
@@ -15,9 +16,13 @@ import type {
   StoredContainer,
 } from "../blob-backend.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
+import type { ContentWriter } from "./blob-content.js";
 import { listPage } from "./blob-listing.js";
 import type { EmbeddedBlobService } from "./embedded-blob-service.js";
 import { throwIfAborted, toTableKitError } from "./errors.js";
+
+/** Block blobs up to this size live in their row: one SQLite write instead of a file and its sync. */
+const INLINE_MAX = 64 * 1024;
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
 const OPEN_ATTEMPTS = 5;
@@ -41,30 +46,22 @@ export class EmbeddedContainer implements ContainerBackend {
 
   async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
     throwIfAborted(call);
-    const { catalogue, content } = this.service;
+    const { catalogue } = this.service;
     // Fail before reading a large body when the answer is already known.
     this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), upload.conditions));
-    const writer = content.create();
-    let length: number;
-    try {
-      if (upload.body.kind === "bytes") await writer.write(upload.body.bytes);
-      else for await (const chunk of upload.body.chunks) await writer.write(chunk);
-      length = await writer.finish();
-    } catch (err) {
-      await writer.discard();
-      throw toTableKitError(err);
-    }
+    const body = await this.store(upload);
     let replaced: string | undefined;
     const row = {
       name,
-      content: writer.id,
-      length,
+      content: body.writer?.id ?? "",
+      length: body.length,
       etag: newEtag(),
       modified: Date.now(),
       type: upload.blobType,
       blocks: 0,
       content_type: upload.contentType ?? null,
       metadata: JSON.stringify(upload.metadata),
+      data: body.inline ?? null,
     };
     try {
       this.service.immediate(() => {
@@ -75,11 +72,45 @@ export class EmbeddedContainer implements ContainerBackend {
         replaced = current?.content;
       });
     } catch (err) {
-      await writer.discard();
+      await body.writer?.discard();
       throw err;
     }
-    if (replaced !== undefined) this.service.removeContent(replaced);
+    if (replaced) this.service.removeContent(replaced);
     return { etag: row.etag, lastModified: propertiesOf({ ...row, container: 0 }).lastModified };
+  }
+
+  /**
+   * Stores a body: a small block blob stays in memory to go into its row (one SQLite write, no
+   * file); anything larger, and every append blob, streams into new content.
+   */
+  private async store(
+    upload: BackendUpload,
+  ): Promise<{ length: number; inline?: Buffer; writer?: ContentWriter }> {
+    const inlineMax = upload.blobType === "BlockBlob" ? INLINE_MAX : -1;
+    const head: Uint8Array[] = [];
+    let headBytes = 0;
+    let writer: ContentWriter | undefined;
+    try {
+      const chunks = upload.body.kind === "bytes" ? [upload.body.bytes] : upload.body.chunks;
+      for await (const chunk of chunks) {
+        if (!writer && headBytes + chunk.byteLength <= inlineMax) {
+          head.push(chunk);
+          headBytes += chunk.byteLength;
+          continue;
+        }
+        if (!writer) {
+          writer = this.service.content.create();
+          for (const h of head) await writer.write(h);
+        }
+        await writer.write(chunk);
+      }
+      if (!writer && inlineMax >= 0) return { length: headBytes, inline: Buffer.concat(head) };
+      writer ??= this.service.content.create();
+      return { length: await writer.finish(), writer };
+    } catch (err) {
+      await writer?.discard();
+      throw toTableKitError(err);
+    }
   }
 
   async download(
@@ -103,7 +134,9 @@ export class EmbeddedContainer implements ContainerBackend {
       }
       const offset = range?.offset ?? 0;
       const count = Math.min(size - offset, range?.count ?? size);
-      const body = this.service.content.open(row.content, offset, count);
+      const body = row.data
+        ? Readable.from([row.data.subarray(offset, offset + count)])
+        : this.service.content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
       return { properties: propertiesOf(row), body, ...(range ? { range: { offset, count } } : {}) };
     }
@@ -132,7 +165,7 @@ export class EmbeddedContainer implements ContainerBackend {
       this.service.catalogue.deleteBlob(container, name);
       removed = row.content;
     });
-    if (removed !== undefined) this.service.removeContent(removed);
+    if (removed) this.service.removeContent(removed);
   }
 
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
