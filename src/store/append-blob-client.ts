@@ -1,6 +1,7 @@
-import { isTableKitError, TableKitError } from "../model/index.js";
+import { TableKitError } from "../model/index.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { succeededUnless } from "./blob-port.js";
 import {
   type BlobRequestConditions,
   checkByteCount,
@@ -59,12 +60,9 @@ export class AppendBlobClient extends BlobClient {
   async createIfNotExists(
     options: Omit<AppendBlobCreateOptions, "conditions"> = {},
   ): Promise<{ succeeded: boolean } & Partial<BlobWriteResponse>> {
-    try {
-      return { succeeded: true, ...(await this.create({ ...options, conditions: { ifNoneMatch: "*" } })) };
-    } catch (err) {
-      if (isTableKitError(err, "BlobAlreadyExists")) return { succeeded: false };
-      throw err;
-    }
+    return succeededUnless("BlobAlreadyExists", () =>
+      this.create({ ...options, conditions: { ifNoneMatch: "*" } }),
+    );
   }
 
   /** Appends one block of 1..maxAppendBlockBytes bytes. */

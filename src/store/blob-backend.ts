@@ -181,3 +181,22 @@ export interface ContainerBackend {
   /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
   appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
 }
+
+/**
+ * The Blob service's documented rules (service version 2022-11-02 and later), which the embedded
+ * engine keeps exactly and the azure backend reports; S3 has its own.
+ */
+export const AZURE_BLOB_RULES = Object.freeze({
+  maxContainerNameLength: 63,
+  reservedContainerPrefixes: [] as readonly string[],
+  maxBlobNameLength: 1024,
+  blobNameUnit: "utf16",
+  maxMetadataBytes: 8 * 1024,
+  // A block blob of 50,000 blocks of 4,000 MiB.
+  maxBlobBytes: 50_000 * 4000 * 1024 * 1024,
+  appendBlobs: true,
+  maxAppendBlockBytes: 100 * 1024 * 1024,
+  maxAppendBlocks: 50_000,
+  conditionalWrites: true,
+  maxListPageSize: 5000,
+} as const satisfies Partial<BlobCapabilities>);

@@ -2,7 +2,7 @@ import { type Readable, Transform } from "node:stream";
 import { isTableKitError, TableKitError } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobProperties } from "./blob-backend.js";
-import { type BlobPort, beginBlobCall } from "./blob-port.js";
+import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-port.js";
 import {
   type BlobRequestConditions,
   checkConditions,
@@ -151,13 +151,7 @@ export class BlobClient {
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
-    try {
-      await this.delete(options);
-      return { succeeded: true };
-    } catch (err) {
-      if (isTableKitError(err, "BlobNotFound")) return { succeeded: false };
-      throw err;
-    }
+    return succeededUnless("BlobNotFound", () => this.delete(options));
   }
 }
 

@@ -1,10 +1,10 @@
-import { isTableKitError, TableKitError } from "../model/index.js";
+import { TableKitError } from "../model/index.js";
 import { AppendBlobClient } from "./append-blob-client.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
 import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
 import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
-import { type BlobPort, beginBlobCall } from "./blob-port.js";
+import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-port.js";
 import { validateContainerName } from "./blob-rules.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 import type { OperationOptions } from "./call-options.js";
@@ -75,13 +75,7 @@ export class BlobContainer {
   }
 
   async createIfNotExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
-    try {
-      await this.create(options);
-      return { succeeded: true };
-    } catch (err) {
-      if (isTableKitError(err, "ContainerAlreadyExists")) return { succeeded: false };
-      throw err;
-    }
+    return succeededUnless("ContainerAlreadyExists", () => this.create(options));
   }
 
   /** Deletes the container and every blob in it; ContainerNotFound when absent. */
@@ -90,13 +84,7 @@ export class BlobContainer {
   }
 
   async deleteIfExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
-    try {
-      await this.delete(options);
-      return { succeeded: true };
-    } catch (err) {
-      if (isTableKitError(err, "ContainerNotFound")) return { succeeded: false };
-      throw err;
-    }
+    return succeededUnless("ContainerNotFound", () => this.delete(options));
   }
 
   async exists(options: OperationOptions = {}): Promise<boolean> {

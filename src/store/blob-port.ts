@@ -1,4 +1,4 @@
-import { TableKitError } from "../model/index.js";
+import { type ErrorCode, isTableKitError, TableKitError } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 import type { BlobCapabilities, BlobServiceBackend } from "./blob-backend.js";
 import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
@@ -79,4 +79,21 @@ export function listContainers(
 /** Checks a container name against a store's rules without touching the store. */
 export function checkContainerName(port: BlobPort, name: unknown): string {
   return validateContainerName(name, port.capabilities);
+}
+
+/**
+ * The SDK's `*IfExists` / `*IfNotExists` answer: `{ succeeded: true, …result }`, or
+ * `{ succeeded: false }` when the call failed with `code` (the state the caller wanted is there).
+ */
+export async function succeededUnless<T extends object | void>(
+  code: ErrorCode,
+  work: () => Promise<T>,
+): Promise<{ succeeded: boolean } & Partial<T>> {
+  try {
+    const result = await work();
+    return { succeeded: true, ...(result ?? {}) } as { succeeded: boolean } & Partial<T>;
+  } catch (err) {
+    if (isTableKitError(err, code)) return { succeeded: false } as { succeeded: boolean } & Partial<T>;
+    throw err;
+  }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stopper } from "./child-stop.js";
 
 /** A running s3rver: its endpoint, and how to stop it. */
 export interface S3Server {
@@ -73,20 +74,5 @@ export async function startS3rver(options: { timeoutMs?: number } = {}): Promise
     cleanup();
     throw err;
   }
-  let stopped: Promise<void> | undefined;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    stop: () => {
-      stopped ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.stdin!.end();
-          const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-          await exited;
-          clearTimeout(timer);
-        }
-        cleanup();
-      })();
-      return stopped;
-    },
-  };
+  return { endpoint: `http://127.0.0.1:${port}`, stop: stopper(child, exited, cleanup) };
 }

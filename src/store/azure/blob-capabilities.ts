@@ -1,4 +1,4 @@
-import type { BlobCapabilities } from "../blob-backend.js";
+import { AZURE_BLOB_RULES, type BlobCapabilities } from "../blob-backend.js";
 
 /** Where Azurite's blob service departs from the Blob service's documentation (docs/blobs.md). */
 export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
@@ -24,21 +24,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
   },
 ];
 
-/** The Blob service's limits (service version 2022-11-02 and later: 100 MiB append blocks). */
+/** The Blob service's rules, and Azurite's departures when talking to it. */
 export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
   return Object.freeze({
     backend: "azure",
-    maxContainerNameLength: 63,
-    reservedContainerPrefixes: [],
-    maxBlobNameLength: 1024,
-    blobNameUnit: "utf16",
-    maxMetadataBytes: 8 * 1024,
-    maxBlobBytes: 50_000 * 4000 * 1024 * 1024,
-    appendBlobs: true,
-    maxAppendBlockBytes: 100 * 1024 * 1024,
-    maxAppendBlocks: 50_000,
-    conditionalWrites: true,
-    maxListPageSize: 5000,
+    ...AZURE_BLOB_RULES,
     // Azurite: UTF-16 order (observed). The service's own order for names beyond U+FFFF is not documented.
     nameOrder: emulator ? "utf16" : "utf8",
     persistent: true,

@@ -1,5 +1,5 @@
 import { AZURE_LIMITS, type Limits } from "../../model/index.js";
-import type { BlobCapabilities } from "../blob-backend.js";
+import { AZURE_BLOB_RULES, type BlobCapabilities } from "../blob-backend.js";
 import type { Capabilities } from "../capabilities.js";
 
 /** What the embedded engine does: the Azure rules, keys in UTF-16 order, pages per partition. */
@@ -23,18 +23,7 @@ export function embeddedBlobCapabilities(options: {
 }): BlobCapabilities {
   return Object.freeze({
     backend: "embedded",
-    maxContainerNameLength: 63,
-    reservedContainerPrefixes: [],
-    maxBlobNameLength: 1024,
-    blobNameUnit: "utf16",
-    maxMetadataBytes: 8 * 1024,
-    // A block blob of 50,000 blocks of 4,000 MiB, as on Azure.
-    maxBlobBytes: 50_000 * 4000 * 1024 * 1024,
-    appendBlobs: true,
-    maxAppendBlockBytes: 100 * 1024 * 1024,
-    maxAppendBlocks: 50_000,
-    conditionalWrites: true,
-    maxListPageSize: 5000,
+    ...AZURE_BLOB_RULES,
     nameOrder: "utf8",
     persistent: !options.memory,
     divergences: [],

@@ -49,6 +49,28 @@ export function blobTargetFromStore(name: string, store: Store, release?: () => 
   };
 }
 
+/**
+ * Starts a server, opens a store on it and returns a target whose release closes the store and
+ * stops the server (also stopped if opening fails).
+ */
+export async function blobTargetOnServer<S extends { stop(): Promise<void> }>(
+  name: string,
+  start: () => Promise<S>,
+  open: (server: S) => Promise<Store>,
+): Promise<BlobTarget> {
+  const server = await start();
+  try {
+    const store = await open(server);
+    return blobTargetFromStore(name, store, async () => {
+      await store.close();
+      await server.stop();
+    });
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
 export type BlobSuite = (target: () => BlobTarget) => void;
 
 /** Registers every blob suite for one backend: opens it before the tests, disposes of it after. */

@@ -9,7 +9,7 @@ import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
-export { blobTargetFromStore } from "./factory.js";
+export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
 
 /** Every blob feature suite, in the order they are registered. */
 export const BLOB_SUITES = [
