@@ -17,16 +17,12 @@ export function embeddedCapabilities(options: { memory: boolean; limits?: Partia
 }
 
 /** The Blob service's limits (docs/blobs.md), kept by the embedded engine exactly. */
-export function embeddedBlobCapabilities(options: {
-  memory: boolean;
-  blobLimits?: Partial<BlobCapabilities>;
-}): BlobCapabilities {
+export function embeddedBlobCapabilities(memory: boolean): BlobCapabilities {
   return Object.freeze({
     backend: "embedded",
     ...AZURE_BLOB_RULES,
     nameOrder: "utf8",
-    persistent: !options.memory,
+    persistent: !memory,
     divergences: [],
-    ...options.blobLimits,
   } satisfies BlobCapabilities);
 }

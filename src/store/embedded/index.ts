@@ -1,5 +1,4 @@
 import type { BackendFactory } from "../backend.js";
-import type { BlobCapabilities } from "../blob-backend.js";
 import { embeddedBlobCapabilities, embeddedCapabilities } from "./capabilities.js";
 import { openDatabase } from "./database.js";
 import { EmbeddedBlobService } from "./embedded-blob-service.js";
@@ -15,8 +14,5 @@ export const embeddedBackend: BackendFactory = async (location, options) => {
   const lease = openDatabase(location, memory);
   const store = new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
   // The blob port shares the database (docs/blobs.md).
-  const blobLimits = options.blobLimits as Partial<BlobCapabilities> | undefined;
-  return Object.assign(store, {
-    blobs: new EmbeddedBlobService(lease.db, embeddedBlobCapabilities({ memory, blobLimits })),
-  });
+  return Object.assign(store, { blobs: new EmbeddedBlobService(lease.db, embeddedBlobCapabilities(memory)) });
 };
