@@ -28,19 +28,25 @@ export interface S3BlobOptions {
   readonly conditionalWrites?: boolean;
 }
 
+/** The options every scheme takes beside its own: where its blobs live, when not where its tables do. */
+export interface BlobStoreOptions {
+  /** Blobs on Amazon S3 (or an S3-compatible server) for this store, replacing its own blob port. */
+  readonly s3?: S3BlobOptions;
+}
+
 const URL_PARAMS = ["s3", "s3BucketPrefix"] as const;
 
 /**
  * Takes the S3 parameters off a `dynamodb:` location (the table backend never sees them) and
- * merges them under `options.s3`, which wins. Other schemes pass through unchanged.
+ * merges them under the `s3` option, which wins. Other schemes' locations pass through unchanged.
  */
 export function s3FromUrl(
   scheme: string,
   location: string,
-  options: { readonly s3?: S3BlobOptions },
+  option: S3BlobOptions | undefined,
 ): { location: string; s3?: S3BlobOptions; region?: string } {
   const q = location.indexOf("?");
-  if (scheme !== "dynamodb" || q < 0) return { location, ...(options.s3 ? { s3: options.s3 } : {}) };
+  if (scheme !== "dynamodb" || q < 0) return { location, ...(option ? { s3: option } : {}) };
   const params = new URLSearchParams(location.slice(q + 1));
   const region = params.get("region") ?? undefined;
   const where = params.get("s3");
@@ -49,7 +55,7 @@ export function s3FromUrl(
   const rest = params.toString();
   const stripped = location.slice(0, q) + (rest ? `?${rest}` : "");
   if (where === null && bucketPrefix === null) {
-    return { location: stripped, ...(options.s3 ? { s3: options.s3 } : {}), ...(region ? { region } : {}) };
+    return { location: stripped, ...(option ? { s3: option } : {}), ...(region ? { region } : {}) };
   }
   if (where !== null && where !== "aws" && !/^https?:\/\//.test(where)) {
     throw new TableKitError("InvalidStoreUrl", `s3=${where}: use s3=aws or s3=http(s)://host:port`);
@@ -58,5 +64,5 @@ export function s3FromUrl(
     ...(where && where !== "aws" ? { endpoint: where } : {}),
     ...(bucketPrefix !== null ? { bucketPrefix } : {}),
   };
-  return { location: stripped, s3: { ...fromUrl, ...options.s3 }, ...(region ? { region } : {}) };
+  return { location: stripped, s3: { ...fromUrl, ...option }, ...(region ? { region } : {}) };
 }

@@ -3,35 +3,34 @@ import type { CallOptions } from "./backend.js";
 import type { BlobCapabilities, BlobServiceBackend } from "./blob-backend.js";
 import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "./call-options.js";
 
 /** What every blob handle shares: the store's blob backend and its open/closed state. */
 export interface BlobPort {
   readonly service: BlobServiceBackend;
   readonly capabilities: BlobCapabilities;
-  /** Throws InvalidInput once the store is closed. */
-  readonly assertOpen: () => void;
+  readonly lifecycle: StoreLifecycle;
 }
 
-/** The port of a store, or NotSupported when the store's URL configures no blob backend. */
+/** The port of a store (InvalidInput once it is closed), or NotSupported when its URL configures no blobs. */
 export function blobPort(
   service: BlobServiceBackend | undefined,
-  assertOpen: () => void,
+  lifecycle: StoreLifecycle,
   url: string,
 ): BlobPort {
+  assertOpen(lifecycle);
   if (!service) {
     throw new TableKitError(
       "NotSupported",
       `The store ${url} has no blob backend (see docs/blobs.md for the URLs that configure one)`,
     );
   }
-  return { service, capabilities: service.capabilities, assertOpen };
+  return { service, capabilities: service.capabilities, lifecycle };
 }
 
 /** Throws if the store is closed or the signal aborted; the options for the backend call. */
 export function beginBlobCall(port: BlobPort, options: OperationOptions | undefined): CallOptions {
-  port.assertOpen();
-  return callOptions(options);
+  return callOptions(port.lifecycle, options);
 }
 
 /** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */

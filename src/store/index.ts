@@ -1,11 +1,12 @@
-export type {
-  AppendBlobCreateOptions,
-  AppendBlockOptions,
-  AppendBlockResponse,
+export {
+  AppendBlobClient,
+  type AppendBlobCreateOptions,
+  type AppendBlockOptions,
+  type AppendBlockResponse,
 } from "./append-blob-client.js";
-export { AppendBlobClient } from "./append-blob-client.js";
-export type * from "./backend.js";
-export type * from "./blob-backend.js";
+export type { AzureStoreOptions } from "./azure/connection.js";
+export type { CommonStoreOptions } from "./backend.js";
+export type { BlobCapabilities, BlobType, Metadata } from "./blob-backend.js";
 export type { BlobBytes, BlobStream } from "./blob-body.js";
 export {
   BlobClient,
@@ -25,21 +26,32 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blob-container.js";
-export type { S3BlobOptions } from "./blob-options.js";
+export type { BlobStoreOptions, S3BlobOptions } from "./blob-options.js";
 export type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blob-port.js";
 export type { BlobRequestConditions } from "./blob-rules.js";
 export { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";
-export { DEFAULT_STORE_URL, openStore } from "./open-store.js";
+export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
+export type { EmbeddedStoreOptions } from "./embedded/connection.js";
+export {
+  DEFAULT_STORE_URL,
+  openStore,
+  type StoreOptions,
+  type StoreOptionsByScheme,
+  type StoreScheme,
+} from "./open-store.js";
 export type { Page, PagedAsyncIterableIterator, PageSettings } from "./paging.js";
 export { type ListTablesOptions, Store } from "./store.js";
 export {
+  type CreateTableOptions,
+  type DeleteTableOptions,
   type GetEntityOptions,
   type ListEntitiesOptions,
   Table,
   type UpdateOptions,
   type WriteResponse,
 } from "./table.js";
+export type { UpdateMode } from "./table-backend.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

@@ -1,15 +1,41 @@
 import { ownValue, TableKitError } from "../model/index.js";
-import type { BackendFactory, BackendStore, OpenStoreOptions } from "./backend.js";
+import type { AzureStoreOptions } from "./azure/connection.js";
+import type { Backend, BackendStore, CommonStoreOptions } from "./backend.js";
 import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
+import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
+import type { EmbeddedStoreOptions } from "./embedded/connection.js";
 import { Store } from "./store.js";
+
+/**
+ * The options of each URL scheme, each the exported options type of its backend folder. A new
+ * option goes into that type and its backend's `optionKeys`; a new scheme, here and in BACKENDS.
+ */
+export interface StoreOptionsByScheme {
+  file: EmbeddedStoreOptions;
+  memory: EmbeddedStoreOptions;
+  azure: AzureStoreOptions;
+  dynamodb: DynamoDbStoreOptions;
+}
+
+export type StoreScheme = keyof StoreOptionsByScheme;
+
+/**
+ * The options `openStore(url, options)` takes for a URL: its scheme's (`"dynamodb:…"` takes
+ * DynamoDbStoreOptions), or any scheme's when the URL is only known at run time (a `string`).
+ */
+export type StoreOptions<Url extends string = string> = Url extends `${infer Scheme}:${string}`
+  ? Lowercase<Scheme> extends StoreScheme
+    ? StoreOptionsByScheme[Lowercase<Scheme>]
+    : never
+  : StoreOptionsByScheme[StoreScheme];
 
 /**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
  * `file:PATH` and `memory:` are the embedded engine.
  */
-const BACKENDS: Record<string, () => Promise<BackendFactory>> = {
-  file: async () => (await import("./embedded/index.js")).embeddedBackend,
-  memory: async () => (await import("./embedded/index.js")).embeddedBackend,
+const BACKENDS: { readonly [S in StoreScheme]: () => Promise<Backend<StoreOptionsByScheme[S]>> } = {
+  file: async () => (await import("./embedded/index.js")).fileBackend,
+  memory: async () => (await import("./embedded/index.js")).memoryBackend,
   azure: async () => (await import("./azure/index.js")).azureBackend,
   dynamodb: async () => (await import("./dynamodb/index.js")).dynamodbBackend,
 };
@@ -20,14 +46,19 @@ export const DEFAULT_STORE_URL = "file:./tablekit.db";
 /**
  * Opens a store: `file:./data/app.db` (embedded, on disk), `memory:` (embedded, in memory, for
  * tests), and the cloud backends' URLs (`azure:…`, `dynamodb:…`) when their SDKs are installed.
+ * The options are typed by the URL's scheme; an option the scheme does not take is InvalidInput.
+ *
+ * @example openStore("dynamodb:", { region: "eu-west-1", tablePrefix: "app_" })
  */
-export async function openStore(
-  url: string = DEFAULT_STORE_URL,
-  options: OpenStoreOptions = {},
+export async function openStore<Url extends string>(
+  url: Url = DEFAULT_STORE_URL as Url,
+  options?: StoreOptions<Url>,
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
-  const load = scheme ? ownValue(BACKENDS, scheme) : undefined;
+  // Each loader is typed by its scheme; here the scheme is a run-time string.
+  const loaders = BACKENDS as unknown as Readonly<Record<string, () => Promise<Backend<CommonStoreOptions>>>>;
+  const load = scheme ? ownValue(loaders, scheme) : undefined;
   if (!match || !load) {
     throw new TableKitError(
       "InvalidStoreUrl",
@@ -37,35 +68,51 @@ export async function openStore(
         .join(", ")}`,
     );
   }
-  const factory = await load();
-  const { location, s3, region } = s3FromUrl(scheme!, match[2]!, options);
-  const backend =
-    scheme === "memory"
-      ? await factory(location, { ...options, memory: true })
-      : await factory(location, options);
-  return new Store(s3 ? await withS3Blobs(backend, s3, region) : backend, redact(url));
+  const backend = await load();
+  const { s3: s3Option, ...own } = checkOptions(scheme!, options ?? {}, backend.optionKeys);
+  // `s3` is the core's, common to every scheme: it gives the store S3 blobs (docs/blobs.md).
+  const { location, s3, region } = s3FromUrl(scheme!, match[2]!, s3Option);
+  const opened = await backend.open(location, own);
+  return new Store(s3 ? await withS3Blobs(opened, s3, region) : opened, redact(url));
 }
 
-/** Gives a store S3 as its blob port (docs/blobs.md); closing the store closes both. */
+/** Gives a store S3 as its blob port; closing the store closes both. */
 async function withS3Blobs(
-  backend: BackendStore,
+  store: BackendStore,
   s3: S3BlobOptions,
   region: string | undefined,
 ): Promise<BackendStore> {
   try {
-    const blobs = await (await import("./s3/index.js")).openS3Blobs(s3, region ? { region } : {});
-    const closeTables = backend.close.bind(backend);
-    return Object.assign(backend, {
-      blobs,
+    const blobs = await (await import("./s3/index.js")).openS3Store(s3, region ? { region } : {});
+    return {
+      tables: store.tables,
+      blobs: blobs.blobs,
       close: async () => {
-        await closeTables();
+        await store.close();
         await blobs.close();
       },
-    });
+    };
   } catch (err) {
-    await backend.close();
+    await store.close();
     throw err;
   }
+}
+
+/** The options, if every key is one the scheme takes; InvalidInput naming the first that is not. */
+function checkOptions(scheme: string, options: unknown, keys: object): CommonStoreOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TableKitError("InvalidInput", "Store options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(keys, key)) {
+      throw new TableKitError(
+        "InvalidInput",
+        `Unknown option '${key}' for a ${scheme}: store; it takes ${Object.keys(keys).join(", ")}`,
+        { details: { option: key, scheme } },
+      );
+    }
+  }
+  return options;
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */

@@ -1,5 +1,5 @@
 import { parseFilter } from "../filter/index.js";
-import { TableKitError, validateTableName } from "../model/index.js";
+import { validateTableName } from "../model/index.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blob-backend.js";
 import { BlobContainer } from "./blob-container.js";
@@ -12,10 +12,10 @@ import {
   type ListContainersSegment,
   listContainers,
 } from "./blob-port.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
-import { Table } from "./table.js";
+import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
@@ -24,7 +24,7 @@ export interface ListTablesOptions extends OperationOptions {
 
 /** A table store: the tables of one embedded database, Azure account or DynamoDB region. */
 export class Store {
-  private closed = false;
+  private readonly lifecycle: { closed: boolean } = { closed: false };
 
   constructor(
     private readonly backend: BackendStore,
@@ -32,35 +32,37 @@ export class Store {
     readonly url: string,
   ) {}
 
-  /** What this store's backend can do, as data. */
+  /** What this store's table backend can do, as data. */
   get capabilities(): Capabilities {
-    return this.backend.capabilities;
+    return this.backend.tables.capabilities;
   }
 
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
-    this.assertOpen();
-    return new Table(this.backend, name);
+    assertOpen(this.lifecycle);
+    return new Table(this.backend.tables, name, this.lifecycle);
   }
 
-  async createTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Creates a table; an existing one is success (as `TableServiceClient.createTable`) unless `failIfExists`. */
+  async createTable(name: string, options?: CreateTableOptions): Promise<void> {
     await this.table(name).createTable(options);
   }
 
-  async deleteTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Deletes a table; a missing one is success (as `TableServiceClient.deleteTable`) unless `failIfMissing`. */
+  async deleteTable(name: string, options?: DeleteTableOptions): Promise<void> {
     await this.table(name).deleteTable(options);
   }
 
   /** Tables in case-insensitive name order, each as `{ name }` with the case it was created with. */
   listTables(options?: ListTablesOptions): PagedAsyncIterableIterator<{ name: string }> {
-    const limits = this.backend.capabilities.limits;
+    const tables = this.backend.tables;
+    const limits = tables.capabilities.limits;
     return pagedIterator(
       async (maxPageSize, continuation) => {
-        this.assertOpen();
-        const call = callOptions(options);
+        const call = callOptions(this.lifecycle, options);
         const text = options?.queryOptions?.filter;
         const filter = text ? parseFilter(text, { maxComparisons: limits.maxFilterComparisons }) : undefined;
-        const page = await this.backend.listTables({ filter, maxPageSize, continuation }, call);
+        const page = await tables.listTables({ filter, maxPageSize, continuation }, call);
         return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
       },
       { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
@@ -99,23 +101,18 @@ export class Store {
   }
 
   private blobs(): BlobPort {
-    this.assertOpen();
-    return blobPort(this.backend.blobs, () => this.assertOpen(), this.url);
+    return blobPort(this.backend.blobs, this.lifecycle, this.url);
   }
 
-  /** Releases the store's resources; later calls throw InvalidInput. */
+  /** Releases the store's resources; any later call on it or its tables is InvalidInput. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.lifecycle.closed) return;
+    this.lifecycle.closed = true;
     await this.backend.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new TableKitError("InvalidInput", "The store is closed");
   }
 
   /** Checks a table name against this store's rules without touching the store. */
   validateTableName(name: string): string {
-    return validateTableName(name, this.backend.capabilities.limits);
+    return validateTableName(name, this.capabilities.limits);
   }
 }

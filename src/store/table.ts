@@ -1,8 +1,12 @@
-import { type FilterNode, keyRanges, parseFilter } from "../filter/index.js";
+import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../filter/index.js";
+import { filterProperties } from "../filter/properties.js";
 import {
   compareUtf8,
   compareUtf16,
+  isPropertyName,
+  isTableKitError,
   type Limits,
+  METADATA_NAMES,
   normalizeEntity,
   type PropertyOutput,
   type TableEntity,
@@ -12,10 +16,22 @@ import {
   validateKey,
   validateTableName,
 } from "../model/index.js";
-import type { BackendStore, BackendTable, UpdateMode } from "./backend.js";
-import { callOptions, type OperationOptions, validateEtag } from "./call-options.js";
+import type { CallOptions } from "./backend.js";
+import { callOptions, type OperationOptions, type StoreLifecycle, validateEtag } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
-import { prepareTransaction, type TransactionAction, type TransactionResponse } from "./transaction.js";
+import type {
+  BackendAction,
+  TableBackend,
+  TableServiceBackend,
+  UpdateMode,
+  WriteResult,
+} from "./table-backend.js";
+import {
+  prepareTransaction,
+  type TransactionAction,
+  type TransactionResponse,
+  updateMode,
+} from "./transaction.js";
 
 export interface WriteResponse {
   etag: string;
@@ -36,31 +52,42 @@ export interface UpdateOptions extends OperationOptions {
   etag?: string;
 }
 
+export interface CreateTableOptions extends OperationOptions {
+  /** Throw TableAlreadyExists when the table exists; by default that is success, as in the SDK. */
+  failIfExists?: boolean;
+}
+
+export interface DeleteTableOptions extends OperationOptions {
+  /** Throw TableNotFound when the table does not exist; by default that is success, as in the SDK. */
+  failIfMissing?: boolean;
+}
+
 type Entity<T extends object> = TableEntity<T>;
 
 /**
  * One table, with `@azure/data-tables`' TableClient method names and shapes: Azure users port code
- * by changing an import. Validates every input against the backend's limits before calling it.
+ * by changing an import. Every call validates its input against the backend's limits, checks the
+ * store is open and the signal has not fired, then makes exactly one backend call.
  */
 export class Table {
-  private readonly backendTable: BackendTable;
+  private readonly backendTable: TableBackend;
+  private nameChecked = false;
 
   constructor(
-    private readonly backend: BackendStore,
+    private readonly service: TableServiceBackend,
     readonly tableName: string,
+    private readonly lifecycle: StoreLifecycle,
   ) {
-    this.backendTable = backend.table(tableName);
+    this.backendTable = service.table(tableName);
   }
 
   private get limits(): Limits {
-    return this.backend.capabilities.limits;
+    return this.service.capabilities.limits;
   }
 
-  private nameChecked = false;
-
-  /** Validated backend options; throws Aborted / InvalidResourceName before any I/O. */
-  private begin(options: OperationOptions | undefined) {
-    const call = callOptions(options);
+  /** The backend's call options; InvalidInput (closed), Aborted or InvalidResourceName before any I/O. */
+  private begin(options: OperationOptions | undefined): CallOptions {
+    const call = callOptions(this.lifecycle, options);
     if (!this.nameChecked) {
       validateTableName(this.tableName, this.limits);
       this.nameChecked = true;
@@ -68,12 +95,24 @@ export class Table {
     return call;
   }
 
-  async createTable(options?: OperationOptions): Promise<void> {
-    await this.backend.createTable(this.tableName, this.begin(options));
+  /** Creates this table; an existing table is success (as `TableClient.createTable`) unless `failIfExists`. */
+  async createTable(options?: CreateTableOptions): Promise<void> {
+    const call = this.begin(options);
+    try {
+      await this.service.createTable(this.tableName, call);
+    } catch (err) {
+      if (options?.failIfExists || !isTableKitError(err, "TableAlreadyExists")) throw err;
+    }
   }
 
-  async deleteTable(options?: OperationOptions): Promise<void> {
-    await this.backend.deleteTable(this.tableName, this.begin(options));
+  /** Deletes this table and its entities; a missing table is success (as `TableClient.deleteTable`) unless `failIfMissing`. */
+  async deleteTable(options?: DeleteTableOptions): Promise<void> {
+    const call = this.begin(options);
+    try {
+      await this.service.deleteTable(this.tableName, call);
+    } catch (err) {
+      if (options?.failIfMissing || !isTableKitError(err, "TableNotFound")) throw err;
+    }
   }
 
   async createEntity<T extends object>(
@@ -81,8 +120,8 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
-    const result = await this.backendTable.insert(normalizeEntity(entity, this.limits), call);
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    const action: BackendAction = { kind: "create", entity: normalizeEntity(entity, this.limits) };
+    return response(await this.backendTable.write(action, call));
   }
 
   async getEntity<T extends object = Record<string, PropertyOutput>>(
@@ -110,13 +149,13 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     const etag = validateEtag(options?.etag ?? "*");
-    const result = await this.backendTable.update(
-      normalizeEntity(entity, this.limits),
-      checkMode(mode),
+    const action: BackendAction = {
+      kind: "update",
+      entity: normalizeEntity(entity, this.limits),
+      mode: updateMode(mode),
       etag,
-      call,
-    );
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    };
+    return response(await this.backendTable.write(action, call));
   }
 
   async upsertEntity<T extends object>(
@@ -125,19 +164,23 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
-    const result = await this.backendTable.upsert(
-      normalizeEntity(entity, this.limits),
-      checkMode(mode),
-      call,
-    );
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    const action: BackendAction = {
+      kind: "upsert",
+      entity: normalizeEntity(entity, this.limits),
+      mode: updateMode(mode),
+    };
+    return response(await this.backendTable.write(action, call));
   }
 
   async deleteEntity(partitionKey: string, rowKey: string, options?: UpdateOptions): Promise<void> {
     const call = this.begin(options);
-    validateKey("PartitionKey", partitionKey, this.limits);
-    validateKey("RowKey", rowKey, this.limits);
-    await this.backendTable.delete(partitionKey, rowKey, validateEtag(options?.etag ?? "*"), call);
+    const action: BackendAction = {
+      kind: "delete",
+      partitionKey: validateKey("PartitionKey", partitionKey, this.limits),
+      rowKey: validateKey("RowKey", rowKey, this.limits),
+      etag: validateEtag(options?.etag ?? "*"),
+    };
+    await this.backendTable.write(action, call);
   }
 
   /**
@@ -149,31 +192,40 @@ export class Table {
     options?: ListEntitiesOptions,
   ): PagedAsyncIterableIterator<TableEntityResult<T>> {
     const limits = this.limits;
-    let plan: { filter?: FilterNode; ranges?: ReturnType<typeof keyRanges>; select?: string[] } | undefined;
-    const planQuery = () => {
+    let plan: QueryPlan | undefined;
+    const planQuery = (): QueryPlan => {
       if (plan) return plan;
       const text = options?.queryOptions?.filter;
       const filter =
         text === undefined || text.trim() === ""
           ? undefined
-          : parseFilter(text, {
-              maxComparisons: limits.maxFilterComparisons,
-            });
-      const compare = this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
+          : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+      const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
+      const select = checkSelect(options?.queryOptions?.select);
       plan = {
         filter,
         ranges: filter ? keyRanges(filter, compare) : undefined,
-        select: checkSelect(options?.queryOptions?.select),
+        select,
+        backendSelect: select && customProperties(select),
+        filterNames: filter ? customProperties(filterProperties(filter)) : [],
       };
       return plan;
     };
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
-        const { filter, ranges, select } = planQuery();
+        const { filter, ranges, select, backendSelect, filterNames } = planQuery();
         if (ranges && ranges.length === 0) return { items: [] };
         const page = await this.backendTable.query(
-          { filter, ranges, select, maxPageSize, continuation, timeBudgetMs: limits.pageTimeBudgetMs },
+          {
+            filter,
+            ranges,
+            select: backendSelect,
+            filterProperties: filterNames,
+            maxPageSize,
+            continuation,
+            timeBudgetMs: limits.pageTimeBudgetMs,
+          },
           call,
         );
         return {
@@ -206,14 +258,25 @@ export class Table {
   }
 }
 
-function checkMode(mode: unknown): UpdateMode {
-  if (mode !== "Merge" && mode !== "Replace") {
-    throw new TableKitError(
-      "InvalidInput",
-      `Update mode must be "Merge" or "Replace", got ${JSON.stringify(mode)}`,
-    );
-  }
-  return mode;
+function response(result: WriteResult | undefined): WriteResponse {
+  return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };
+}
+
+/** A filter's plan, made once per `listEntities` call. */
+interface QueryPlan {
+  readonly filter?: FilterNode;
+  readonly ranges?: KeyRange[];
+  /** The caller's selection, for the result. */
+  readonly select?: string[];
+  /** What the backend is told: the custom properties among it. */
+  readonly backendSelect?: string[];
+  /** The custom properties the filter reads. */
+  readonly filterNames: string[];
+}
+
+/** The custom properties among `names` (system and metadata names, and impossible names, removed), each once. */
+function customProperties(names: readonly string[]): string[] {
+  return [...new Set(names.filter((name) => isPropertyName(name) && !METADATA_NAMES.has(name)))];
 }
 
 function checkSelect(select: unknown): string[] | undefined {

@@ -20,6 +20,7 @@ export async function targetOnServer(
   try {
     const store = await openStore(server.storeUrl);
     const target = targetFromStore(name, store, {
+      openAnother: () => openStore(server.storeUrl),
       release: async () => {
         await store.close();
         await server.stop();

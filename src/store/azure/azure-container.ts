@@ -17,7 +17,7 @@ import type {
   StoredBlobProperties,
   StoredContainer,
 } from "../blob-backend.js";
-import { asReadable, sdkCall } from "./azure-blob-service.js";
+import { asReadable, sdkCall } from "./azure-containers.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 
 /** Parts of 8 MiB, four at a time: 32 MiB in flight at most for a streamed upload. */
@@ -159,32 +159,9 @@ export class AzureContainer implements ContainerBackend {
   }
 }
 
-/**
- * An SDK call on a blob. The service names most failures itself (BlobNotFound, ConditionNotMet,
- * …); a HEAD answer carries no body, so a bare status is read as the blob service means it.
- */
-async function blobCall<T>(
-  call: CallOptions,
-  work: (o: { abortSignal?: AbortSignal }) => Promise<T>,
-): Promise<T> {
-  try {
-    return await sdkCall(call, work);
-  } catch (err) {
-    if (!isTableKitError(err)) throw err;
-    const byStatus: Record<number, "BlobNotFound" | "ConditionNotMet" | "InvalidRange"> = {
-      404: "BlobNotFound",
-      412: "ConditionNotMet",
-      416: "InvalidRange",
-    };
-    const renamed =
-      err.code === "EntityTooLarge"
-        ? "RequestBodyTooLarge"
-        : ["ResourceNotFound", "UpdateConditionNotSatisfied", "BackendError"].includes(err.code)
-          ? byStatus[err.status === 500 ? Number(err.details?.status) : err.status]
-          : undefined;
-    if (!renamed) throw err;
-    throw new TableKitError(renamed, err.message, { cause: err.cause ?? err, details: err.details });
-  }
+/** An SDK call on a blob: a bare 404 (a HEAD) means the blob. */
+function blobCall<T>(call: CallOptions, work: (o: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+  return sdkCall(call, work, "BlobNotFound");
 }
 
 function written(r: { etag?: string; lastModified?: Date }): BackendWriteResult {

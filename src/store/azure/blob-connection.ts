@@ -1,11 +1,5 @@
-import type { AzureBlobTarget } from "./azure-blob-service.js";
+import type { AzureBlobTarget } from "./azure-containers.js";
 import type { AzureStoreOptions } from "./connection.js";
-
-/** Options of an `azure:` store's blob port (with the table options in `AzureStoreOptions`). */
-export interface AzureBlobOptions {
-  /** The Blob service URL, when the URL or connection string does not name one. */
-  readonly blobUrl?: string;
-}
 
 /**
  * The Blob service an `azure:` store's settings name, if any: a connection string with a
@@ -15,7 +9,7 @@ export interface AzureBlobOptions {
  */
 export function blobTargetOf(
   location: string,
-  options: AzureStoreOptions & AzureBlobOptions,
+  options: AzureStoreOptions,
   credential: object | undefined,
 ): AzureBlobTarget | undefined {
   if (options.blobUrl) return { url: options.blobUrl, ...(credential ? { credential } : {}) };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../blob-backend.js";
-import type { Db } from "./database.js";
+import type { Db } from "./connection.js";
 
 /**
  * The blob port's rows in the store's SQLite database: containers, and one row per blob naming its
@@ -72,7 +72,7 @@ function wholeSeconds(ms: number): Date {
 }
 
 /** Prepared statements over the blob tables of one database. */
-export class BlobCatalogue {
+export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, Statement>;
 
   constructor(readonly db: Db) {

@@ -18,7 +18,7 @@ import { Readable } from "node:stream";
  * before its row commits and removed after the row that named it is gone, so a reader that holds
  * content never sees it change (appends only add bytes past every reader's length).
  */
-export interface BlobContentStore {
+export interface EmbeddedBlobContent {
   /** Starts new content; nothing refers to it until a row does. */
   create(): ContentWriter;
   /**
@@ -56,7 +56,7 @@ const READ_CHUNK = 1024 * 1024;
  * Content as files beside the database (`app.db.blobs/ab/ab12…`): bytes stream in and out at file
  * speed with bounded memory, and an open file stays readable after a writer unlinks it.
  */
-export class FileContentStore implements BlobContentStore {
+export class EmbeddedFileContent implements EmbeddedBlobContent {
   private readonly made = new Set<string>();
 
   constructor(private readonly root: string) {}
@@ -150,7 +150,7 @@ export class FileContentStore implements BlobContentStore {
 }
 
 /** Content in process memory, for `memory:` stores (shared by every store of one in-memory database). */
-export class MemoryContentStore implements BlobContentStore {
+export class EmbeddedMemoryContent implements EmbeddedBlobContent {
   private readonly contents = new Map<string, { chunks: Buffer[]; length: number }>();
 
   create(): ContentWriter {

@@ -1,5 +1,5 @@
 import type { BackendListPage, BackendListQuery, StoredBlobItem } from "../blob-backend.js";
-import { type BlobCatalogue, type BlobRow, propertiesOf } from "./blob-catalogue.js";
+import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-catalogue.js";
 
 /**
  * One listing page over the blob rows of a container: names from the prefix on, in order, each
@@ -7,7 +7,7 @@ import { type BlobCatalogue, type BlobRow, propertiesOf } from "./blob-catalogue
  * continuation is the last item returned (`b:` a blob, `p:` a directory, whose names are skipped).
  */
 export function listPage(
-  catalogue: BlobCatalogue,
+  catalogue: EmbeddedBlobCatalogue,
   container: number,
   query: BackendListQuery,
 ): BackendListPage {

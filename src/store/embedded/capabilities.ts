@@ -11,7 +11,6 @@ export function embeddedCapabilities(options: { memory: boolean; limits?: Partia
     persistent: !options.memory,
     multiProcess: !options.memory,
     pageEndsAtPartitionBoundary: true,
-    selectMissingAsNull: true,
     divergences: [],
   });
 }

@@ -18,8 +18,8 @@ import type {
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
 import type { ContentWriter } from "./blob-content.js";
 import { listPage } from "./blob-listing.js";
-import type { EmbeddedBlobService } from "./embedded-blob-service.js";
-import { throwIfAborted, toTableKitError } from "./errors.js";
+import type { EmbeddedContainers } from "./embedded-containers.js";
+import { toTableKitError } from "./errors.js";
 
 /** Block blobs up to this size live in their row: one SQLite write instead of a file and its sync. */
 const INLINE_MAX = 64 * 1024;
@@ -35,17 +35,15 @@ const OPEN_ATTEMPTS = 5;
  */
 export class EmbeddedContainer implements ContainerBackend {
   constructor(
-    private readonly service: EmbeddedBlobService,
+    private readonly service: EmbeddedContainers,
     private readonly name: string,
   ) {}
 
   async getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined> {
-    throwIfAborted(call);
     return this.service.guard(() => this.service.catalogue.container(this.name));
   }
 
   async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
-    throwIfAborted(call);
     const { catalogue } = this.service;
     // Fail before reading a large body when the answer is already known.
     this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), upload.conditions));
@@ -119,7 +117,6 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<BackendDownload> {
-    throwIfAborted(call);
     for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
       const row = this.service.guard(() => this.readable(name, conditions));
       const size = row.length;
@@ -148,7 +145,6 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
-    throwIfAborted(call);
     return this.service.guard(() => {
       const row = this.service.catalogue.blob(this.containerId(), name);
       if (!row && !conditions.ifMatch) return undefined;
@@ -157,7 +153,6 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
-    throwIfAborted(call);
     let removed: string | undefined;
     this.service.immediate(() => {
       const container = this.containerId();
@@ -169,12 +164,10 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
-    throwIfAborted(call);
     return this.service.read(() => listPage(this.service.catalogue, this.containerId(), query));
   }
 
   async appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult> {
-    throwIfAborted(call);
     const { catalogue, content, capabilities } = this.service;
     return this.service.immediate(() => {
       const row = this.checkRead(catalogue.blob(this.containerId(), name), name, append.conditions);

@@ -16,7 +16,7 @@ import type {
 } from "../blob-backend.js";
 import { toTableKitError } from "./errors.js";
 import { uploadStream } from "./multipart.js";
-import type { S3BlobService } from "./s3-blob-service.js";
+import type { S3Containers } from "./s3-containers.js";
 import type { S3ListOutput, S3ObjectOutput } from "./sdk.js";
 
 /** How many HEADs run at once when a listing asks for metadata (S3 lists none). */
@@ -31,7 +31,7 @@ export class S3Container implements ContainerBackend {
   private readonly Bucket: string;
 
   constructor(
-    private readonly service: S3BlobService,
+    private readonly service: S3Containers,
     private readonly name: string,
   ) {
     this.Bucket = service.bucket(name);

@@ -8,8 +8,8 @@ import type {
   StoredContainer,
 } from "../blob-backend.js";
 import { AzureContainer } from "./azure-container.js";
+import { toBlobError } from "./blob-errors.js";
 import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient, type SdkContainerClient } from "./blob-sdk.js";
-import { toTableKitError } from "./errors.js";
 
 /** How to reach the account's Blob service: a connection string naming it, or a URL and credential. */
 export type AzureBlobTarget =
@@ -20,7 +20,7 @@ export type AzureBlobTarget =
  * Azure Blob Storage (or Azurite's blob service) as the blob port of an `azure:` store, through
  * `@azure/storage-blob`, loaded on the first blob call so table-only users need not install it.
  */
-export class AzureBlobService implements BlobServiceBackend {
+export class AzureContainers implements BlobServiceBackend {
   private clientPromise?: Promise<SdkBlobServiceClient>;
   private readonly containers = new Map<string, AzureContainer>();
 
@@ -105,11 +105,12 @@ export class AzureBlobService implements BlobServiceBackend {
 export async function sdkCall<T>(
   call: CallOptions,
   work: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  notFound: "BlobNotFound" | "ContainerNotFound" = "ContainerNotFound",
 ): Promise<T> {
   try {
     return await work(call.abortSignal ? { abortSignal: call.abortSignal } : {});
   } catch (err) {
-    throw toTableKitError(err, call.abortSignal);
+    throw toBlobError(err, call.abortSignal, notFound);
   }
 }
 

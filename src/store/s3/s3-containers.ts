@@ -19,12 +19,11 @@ interface Bucket {
 const EMPTY_ATTEMPTS = 5;
 
 /** Amazon S3 (or an S3-compatible server) as a blob backend: one bucket per container. */
-export class S3BlobService implements BlobServiceBackend {
+export class S3Containers implements BlobServiceBackend {
   constructor(
     readonly api: S3Api,
     readonly capabilities: BlobCapabilities,
     private readonly bucketPrefix: string,
-    private readonly ownsClient: boolean,
     /** The server departs from S3 as s3rver does: the containers work around it (capabilities.ts). */
     readonly emulator: boolean,
   ) {}
@@ -76,10 +75,6 @@ export class S3BlobService implements BlobServiceBackend {
 
   container(name: string): ContainerBackend {
     return new S3Container(this, name);
-  }
-
-  async close(): Promise<void> {
-    if (this.ownsClient) this.api.client.destroy?.();
   }
 
   /** True when the bucket exists (and is ours to reach). */

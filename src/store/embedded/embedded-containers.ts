@@ -7,23 +7,23 @@ import type {
   ContainerBackend,
   StoredContainer,
 } from "../blob-backend.js";
-import { BlobCatalogue } from "./blob-catalogue.js";
-import { type BlobContentStore, FileContentStore, MemoryContentStore } from "./blob-content.js";
-import type { Db } from "./database.js";
+import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
+import type { Db } from "./connection.js";
 import { EmbeddedContainer } from "./embedded-container.js";
-import { throwIfAborted, toTableKitError } from "./errors.js";
+import { toTableKitError } from "./errors.js";
 
 /** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
-const memoryContent = new WeakMap<Db, MemoryContentStore>();
+const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
 
 /**
  * The blob port of an embedded store, in the same database as its tables: rows in SQLite, bytes
  * in files beside the database (`<file>.blobs/`), or in process memory for `memory:` stores.
  * docs/blobs.md explains the choice.
  */
-export class EmbeddedBlobService implements BlobServiceBackend {
-  private catalogueOnce?: BlobCatalogue;
-  readonly content: BlobContentStore;
+export class EmbeddedContainers implements BlobServiceBackend {
+  private catalogueOnce?: EmbeddedBlobCatalogue;
+  readonly content: EmbeddedBlobContent;
   private readonly transaction: Transaction<(work: () => unknown) => unknown>;
 
   constructor(
@@ -31,23 +31,22 @@ export class EmbeddedBlobService implements BlobServiceBackend {
     readonly capabilities: BlobCapabilities,
   ) {
     if (db.memory) {
-      const shared = memoryContent.get(db) ?? new MemoryContentStore();
+      const shared = memoryContent.get(db) ?? new EmbeddedMemoryContent();
       memoryContent.set(db, shared);
       this.content = shared;
     } else {
-      this.content = new FileContentStore(`${db.name}.blobs`);
+      this.content = new EmbeddedFileContent(`${db.name}.blobs`);
     }
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
   /** The blob tables, created on first use. */
-  get catalogue(): BlobCatalogue {
-    this.catalogueOnce ??= this.guard(() => new BlobCatalogue(this.db));
+  get catalogue(): EmbeddedBlobCatalogue {
+    this.catalogueOnce ??= this.guard(() => new EmbeddedBlobCatalogue(this.db));
     return this.catalogueOnce;
   }
 
   async createContainer(name: string, call: CallOptions): Promise<void> {
-    throwIfAborted(call);
     if (!this.guard(() => this.catalogue.insertContainer(name))) {
       throw new TableKitError("ContainerAlreadyExists", "The specified container already exists.", {
         details: { containerName: name },
@@ -56,7 +55,6 @@ export class EmbeddedBlobService implements BlobServiceBackend {
   }
 
   async deleteContainer(name: string, call: CallOptions): Promise<void> {
-    throwIfAborted(call);
     const contents = this.immediate(() => {
       const id = this.catalogue.containerId(name);
       if (id === undefined) {
@@ -73,7 +71,6 @@ export class EmbeddedBlobService implements BlobServiceBackend {
     query: { prefix: string; maxPageSize: number; continuation?: string },
     call: CallOptions,
   ): Promise<{ items: StoredContainer[]; continuation?: string }> {
-    throwIfAborted(call);
     const rows = this.guard(() =>
       this.catalogue.containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1),
     ).filter((c) => c.name.startsWith(query.prefix));
