@@ -51,6 +51,13 @@ const KEYS = [
 
 const PATTERNS = [
   "BlockIdAllocator",
+  "DataSeries",
+  "HashPartitionedTable",
+  "PeriodTables",
+  "WideEntities",
+  "keyRangeParts",
+  "parallelQuery",
+  "partitionParts",
   "ChronologicalLog",
   "EntityTypes",
   "EntityTypesReader",

@@ -3,6 +3,15 @@
  * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
  */
 
+export type { FanOutResult } from "./hash/fan-out-writer.js";
+export {
+  type BucketQueryOptions,
+  HashPartitionedTable,
+  type HashPartitionOptions,
+  type LogicalEntity,
+  type PartitionSelector,
+  type WriteManyOptions,
+} from "./hash/hash-partitioned.js";
 export {
   type BlockAllocatorOptions,
   BlockIdAllocator,
@@ -45,9 +54,32 @@ export type {
   Where,
   WriteOptions,
 } from "./model/types.js";
+export {
+  type MergeOrder,
+  type ParallelQueryOptions,
+  type PartEntity,
+  parallelQuery,
+  type QueryPart,
+} from "./parallel/parallel-query.js";
+export { keyRangeParts, partitionParts } from "./parallel/query-parts.js";
+export {
+  type PeriodQueryOptions,
+  type PeriodTable,
+  PeriodTables,
+  type PeriodTablesOptions,
+  type PeriodUnit,
+} from "./periods/period-tables.js";
 export { type Field, type FieldInput, type Fields, type FieldValue, field } from "./schema/field.js";
 export { KeyBuilder, type KeyMatch, KeySpec, type KeyValues, type LeadingValues } from "./schema/key-spec.js";
 export type { InferInput, InferRecord } from "./schema/schema.js";
+export {
+  DataSeries,
+  type DataSeriesOptions,
+  type SeriesKey,
+  type SeriesSnapshot,
+  type SeriesValueType,
+  type SeriesWriteOptions,
+} from "./series/data-series.js";
 export {
   defineVersioned,
   type VersionedDefinition,
@@ -56,3 +88,10 @@ export {
   type VersionRecord,
   type VersionWriteOptions,
 } from "./versions/version-history.js";
+export {
+  WideEntities,
+  type WideRecord,
+  type WideUpdateOptions,
+  type WideWriteResult,
+} from "./wide/wide-entities.js";
+export type { PartPlan } from "./wide/wide-layout.js";

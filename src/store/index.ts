@@ -54,4 +54,5 @@ export {
   type WriteResponse,
 } from "./table.js";
 export type { UpdateMode } from "./table-backend.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";

@@ -3,13 +3,17 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { compareUtf16, TableKitError } from "../../model/index.js";
 import type { CommonStoreOptions } from "../backend.js";
+import type { ThrottleOptions, ThrottleProfile } from "../throttling.js";
 import { fromStoredKey, fromUtf16Hex } from "./key-order.js";
 
 /**
- * Options of a `file:` or `memory:` store: those every store takes (`limits`). The location is
- * the URL: `file:./data/app.db`, `memory:` (private) or `memory:NAME` (shared within the process).
+ * Options of a `file:` or `memory:` store: those every store takes (`limits`), and `throttle`, the
+ * services' scalability targets (docs/throttling.md). The location is the URL: `file:./data/app.db`,
+ * `memory:` (private) or `memory:NAME` (shared within the process).
  */
-export type EmbeddedStoreOptions = CommonStoreOptions;
+export interface EmbeddedStoreOptions extends CommonStoreOptions {
+  readonly throttle?: ThrottleOptions | ThrottleProfile;
+}
 
 export type Db = Database.Database;
 

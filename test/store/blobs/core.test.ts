@@ -21,6 +21,14 @@ describe("blob port core", () => {
     expect(() => store.listContainers()).toThrow(/closed/);
   });
 
+  it("a throttled embedded store keeps its blob port (the emulator throttles tables only)", async () => {
+    const store = await openStore("memory:?throttle=azure");
+    expect(store.blobCapabilities?.backend).toBe("embedded");
+    await (await store.createContainer("throttled")).uploadBlockBlob("b", "v", 1);
+    expect((await store.container("throttled").getBlobClient("b").downloadToBuffer()).toString()).toBe("v");
+    await store.close();
+  });
+
   it("memory:NAME stores of one process share their blobs, as they share tables", async () => {
     const a = await openStore("memory:shared-blobs");
     const b = await openStore("memory:shared-blobs");
