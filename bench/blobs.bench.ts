@@ -5,7 +5,7 @@
  * row commits), and an unsynced fs write is shown for reference. (2) A 1 GiB stream up and down in
  * a child process, with its peak memory growth. (3) The azure and s3 adapters against their raw
  * SDKs on Azurite and s3rver (started here).
- * Run: npx tsx bench/blobs.bench.ts   (smoke: TABLEKIT_BENCH_SMOKE=1 or --smoke)
+ * Run: npm run bench -- blobs   (smoke: npm run bench -- --smoke blobs)
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
@@ -20,17 +20,17 @@ import { BlobServiceClient } from "@azure/storage-blob";
 import { type BlobContainer, openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { startS3rver } from "../test/support/s3rver.js";
+import { rounds, sized } from "./support/bench-mode.js";
 import { type VersusSdkCase, versusSdk } from "./support/versus-sdk.js";
 
-const SMOKE = process.env.TABLEKIT_BENCH_SMOKE === "1" || process.argv.includes("--smoke");
 const MiB = 1024 * 1024;
-const LARGE = SMOKE ? 2 * MiB : 128 * MiB;
-const SMALL_COUNT = SMOKE ? 20 : 1000;
+const LARGE = sized(128 * MiB, 2 * MiB);
+const SMALL_COUNT = sized(1000, 20);
 const SMALL = 4 * 1024;
-const ROUNDS = SMOKE ? 1 : 5;
+const ROUNDS = rounds(5);
 const STREAM_CHUNK = 256 * 1024;
 /** The blobs of the adapter-vs-SDK cases. */
-const BODY = Buffer.alloc(SMOKE ? 16 * 1024 : 256 * 1024, 5);
+const BODY = Buffer.alloc(sized(256 * 1024, 16 * 1024), 5);
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-blob-bench-"));
 
@@ -185,7 +185,7 @@ try {
   );
 
   // (2) A 1 GiB round trip in a child process: peak memory growth.
-  const mib = SMOKE ? 16 : 1024;
+  const mib = sized(1024, 16);
   const child = spawnSync(
     process.execPath,
     [
@@ -213,7 +213,7 @@ try {
 
   // (3) Adapters against raw SDKs on local servers.
   const body = BODY;
-  const N = SMOKE ? 5 : 50;
+  const N = sized(50, 5);
   const azurite = await startAzurite();
   try {
     const az = await openStore(`azure:${azurite.connectionString}`);

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Table, type TransactionAction } from "../src/index.js";
 import { PeriodTables } from "../src/patterns/index.js";
+import { SMOKE, sized } from "./support/bench-mode.js";
 
-const SMOKE = process.argv.includes("--smoke") || process.env.TABLEKIT_BENCH_SMOKE === "1";
-const ENTITIES = SMOKE ? 2_000 : Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1_000_000);
+const ENTITIES = sized(Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1_000_000), 2_000);
 const PER_PARTITION = 1_000; // login attempts of one user in one day
 
 /** Fills a table with ENTITIES login attempts in transactions of 100. */

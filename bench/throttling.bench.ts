@@ -9,9 +9,9 @@
  */
 import { openStore } from "../src/index.js";
 import { HashPartitionedTable } from "../src/patterns/index.js";
+import { SMOKE, sized } from "./support/bench-mode.js";
 
-const SMOKE = process.argv.includes("--smoke") || process.env.TABLEKIT_BENCH_SMOKE === "1";
-const SECONDS = SMOKE ? 0.3 : Number(process.argv.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 3);
+const SECONDS = sized(Number(process.argv.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 3), 0.3);
 const WRITERS = 32;
 const HOUR = "2014-07-31T18";
 

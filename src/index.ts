@@ -13,6 +13,7 @@ export {
   compileFilter,
   countComparisons,
   DEFAULT_MAX_COMPARISONS,
+  DEFAULT_MAX_FILTER_LENGTH,
   evaluateFilter,
   type FilterableEntity,
   type FilterPredicate,

@@ -3,7 +3,7 @@ import { AppendBlobClient } from "./append-blob-client.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
 import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
-import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-port.js";
 import { validateContainerName } from "./blob-rules.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
@@ -142,7 +142,7 @@ export class BlobContainer {
           continuation: page.continuation,
         };
       },
-      this.pageSizes(),
+      this.pageSizes(prefix),
       (blobItems, continuationToken) => withToken({ prefix, segment: { blobItems } }, continuationToken),
     );
   }
@@ -173,7 +173,7 @@ export class BlobContainer {
           continuation: page.continuation,
         };
       },
-      this.pageSizes(),
+      this.pageSizes(prefix, typeof delimiter === "string" ? delimiter : ""),
       (items, continuationToken) =>
         withToken(
           {
@@ -210,9 +210,14 @@ export class BlobContainer {
     );
   }
 
-  private pageSizes() {
+  /** Page sizes, and what the listing's tokens are bound to. */
+  private pageSizes(prefix: string, delimiter = "") {
     const max = this.port.capabilities.maxListPageSize;
-    return { defaultPageSize: max, maxPageSize: max };
+    return {
+      defaultPageSize: max,
+      maxPageSize: max,
+      tokenScope: blobScope("blobs", this.containerName, prefix, delimiter),
+    };
   }
 }
 

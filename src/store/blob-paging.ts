@@ -11,7 +11,8 @@ export interface SegmentedAsyncIterableIterator<T, S> extends AsyncIterableItera
 
 export function segmentedIterator<T, S>(
   fetchPage: PageFetcher<T>,
-  options: { defaultPageSize: number; maxPageSize: number },
+  /** `tokenScope` binds continuation tokens to one listing (see paging.ts): `blobScope()`. */
+  options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
   toSegment: (items: T[], continuationToken: string | undefined) => S,
 ): SegmentedAsyncIterableIterator<T, S> {
   const inner = pagedIterator(fetchPage, options);
@@ -25,4 +26,17 @@ export function segmentedIterator<T, S>(
     byPage: segments,
   };
   return iterator;
+}
+
+/**
+ * What a blob listing's tokens are bound to: containers by prefix, or one container's blobs by
+ * prefix and delimiter (flat: none). `includeMetadata` and the page size do not move a token.
+ */
+export function blobScope(
+  listing: "containers" | "blobs",
+  container: string,
+  prefix: unknown,
+  delimiter = "",
+): string {
+  return `${listing}\n${container}\n${typeof prefix === "string" ? prefix : ""}\n${delimiter}`;
 }

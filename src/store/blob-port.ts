@@ -1,7 +1,7 @@
 import { type ErrorCode, isTableKitError, TableKitError } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 import type { BlobCapabilities, BlobServiceBackend } from "./blob-backend.js";
-import { type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "./call-options.js";
 
@@ -69,7 +69,7 @@ export function listContainers(
         continuation: page.continuation,
       };
     },
-    { defaultPageSize: max, maxPageSize: max },
+    { defaultPageSize: max, maxPageSize: max, tokenScope: blobScope("containers", "", options.prefix) },
     (containerItems, continuationToken) =>
       continuationToken === undefined ? { containerItems } : { containerItems, continuationToken },
   );
