@@ -84,6 +84,11 @@ const ROOT = [
   ...PATTERNS,
   "AZURE_LIMITS",
   "AZURE_QUEUE_LIMITS",
+  // The blob port (docs/blobs.md)
+  "AppendBlobClient",
+  "BlobClient",
+  "BlobContainer",
+  "BlockBlobClient",
   "DEFAULT_STORE_URL",
   "DYNAMODB_LIMITS",
   "DateTime",

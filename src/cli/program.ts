@@ -1,5 +1,6 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
 import { registerDemo } from "./commands/demo.js";
@@ -36,5 +37,6 @@ export function buildProgram(version: string): Command {
   registerExport(program);
   registerCopy(program);
   registerQueue(program);
+  registerBlob(program);
   return program;
 }

@@ -1,4 +1,6 @@
 import type { Limits } from "../model/index.js";
+import type { BlobServiceBackend } from "./blob-backend.js";
+import type { BlobStoreOptions } from "./blob-options.js";
 import type { QueueServiceBackend } from "./queue-backend.js";
 import type { TableServiceBackend } from "./table-backend.js";
 import type { TableQueueOptions } from "./table-queue/connection.js";
@@ -13,7 +15,8 @@ export interface BackendStore {
   readonly tables: TableServiceBackend;
   /** The queue port, when the URL serves one of its own (absent: `openStore` chooses, docs/queues.md). */
   readonly queues?: QueueServiceBackend;
-  // The blob port adds its own here: `blobs?` (absent: not served by this URL).
+  /** The blob port (absent: `store.container()` is NotSupported). */
+  readonly blobs?: BlobServiceBackend;
   /** Releases clients, connections, files. The core calls it once, and no backend method after it. */
   close(): Promise<void>;
 }
@@ -24,7 +27,7 @@ export interface CallOptions {
 }
 
 /** Options every scheme accepts (each scheme's options type extends this one). */
-export interface CommonStoreOptions {
+export interface CommonStoreOptions extends BlobStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<Limits>;
   /**

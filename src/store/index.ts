@@ -1,5 +1,36 @@
+export {
+  AppendBlobClient,
+  type AppendBlobCreateOptions,
+  type AppendBlockOptions,
+  type AppendBlockResponse,
+} from "./append-blob-client.js";
 export type { AzureStoreOptions } from "./azure/connection.js";
 export type { CommonStoreOptions } from "./backend.js";
+export type { BlobCapabilities, BlobType, Metadata } from "./blob-backend.js";
+export type { BlobBytes, BlobStream } from "./blob-body.js";
+export {
+  BlobClient,
+  type BlobDeleteOptions,
+  type BlobDownloadOptions,
+  type BlobDownloadResponse,
+  type BlobProperties,
+  type BlobReadOptions,
+  type BlobWriteResponse,
+} from "./blob-client.js";
+export {
+  BlobContainer,
+  type BlobItem,
+  type BlobPrefix,
+  type HierarchyItem,
+  type ListBlobsFlatSegment,
+  type ListBlobsHierarchySegment,
+  type ListBlobsOptions,
+} from "./blob-container.js";
+export type { BlobStoreOptions, S3BlobOptions } from "./blob-options.js";
+export type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
+export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blob-port.js";
+export type { BlobRequestConditions } from "./blob-rules.js";
+export { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";
 export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";

@@ -1,6 +1,7 @@
 import { ownValue, TableKitError } from "../model/index.js";
 import type { AzureStoreOptions } from "./azure/connection.js";
-import type { Backend, CommonStoreOptions } from "./backend.js";
+import type { Backend, BackendStore, CommonStoreOptions } from "./backend.js";
+import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
 import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
 import type { EmbeddedStoreOptions } from "./embedded/connection.js";
 import { withQueuePort } from "./queue-port.js";
@@ -69,15 +70,37 @@ export async function openStore<Url extends string>(
     );
   }
   const backend = await load();
-  const checked = checkOptions(scheme!, options ?? {}, backend.optionKeys);
-  const opened = await backend.open(match[2]!, checked);
+  const { s3: s3Option, ...own } = checkOptions(scheme!, options ?? {}, backend.optionKeys);
+  // `s3` is the core's, common to every scheme: it gives the store S3 blobs (docs/blobs.md).
+  const { location, s3, region } = s3FromUrl(scheme!, match[2]!, s3Option);
+  const opened = await backend.open(location, own);
   const shownUrl = redact(url);
+  let bundle = opened;
   try {
-    return new Store(await withQueuePort(opened, checked, shownUrl), shownUrl);
+    if (s3) bundle = await withS3Blobs(opened, s3, region);
+    return new Store(await withQueuePort(bundle, own, shownUrl), shownUrl);
   } catch (err) {
-    await opened.close();
+    await bundle.close();
     throw err;
   }
+}
+
+/** Gives a store S3 as its blob port; closing the store closes both. */
+async function withS3Blobs(
+  store: BackendStore,
+  s3: S3BlobOptions,
+  region: string | undefined,
+): Promise<BackendStore> {
+  const blobs = await (await import("./s3/index.js")).openS3Store(s3, region ? { region } : {});
+  return {
+    tables: store.tables,
+    ...(store.queues ? { queues: store.queues } : {}),
+    blobs: blobs.blobs,
+    close: async () => {
+      await store.close();
+      await blobs.close();
+    },
+  };
 }
 
 /** The options, if every key is one the scheme takes; InvalidInput naming the first that is not. */

@@ -16,6 +16,7 @@ export async function withQueuePort(
   const bundle = (queues: BackendStore["queues"]): BackendStore => ({
     tables: opened.tables,
     ...(queues ? { queues } : {}),
+    ...(opened.blobs ? { blobs: opened.blobs } : {}),
     close: () => opened.close(),
   });
   switch (choice) {

@@ -1,6 +1,17 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError, validateTableName } from "../model/index.js";
 import type { BackendStore } from "./backend.js";
+import type { BlobCapabilities } from "./blob-backend.js";
+import { BlobContainer } from "./blob-container.js";
+import type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
+import {
+  type BlobPort,
+  blobPort,
+  type ContainerItem,
+  type ListContainersOptions,
+  type ListContainersSegment,
+  listContainers,
+} from "./blob-port.js";
 import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
@@ -134,7 +145,42 @@ export class Store {
     return this.backend.queues;
   }
 
-  /** Releases the store's resources; any later call on it or its tables and queues is InvalidInput. */
+  // --- Blobs (docs/blobs.md): like @azure/storage-blob's BlobServiceClient ---
+
+  /** What this store's blob backend can do, as data; undefined when the store has no blob port. */
+  get blobCapabilities(): BlobCapabilities | undefined {
+    return this.backend.blobs?.capabilities;
+  }
+
+  /** A handle on a container (no I/O); NotSupported when the store has no blob port. */
+  container(name: string): BlobContainer {
+    return new BlobContainer(this.blobs(), name);
+  }
+
+  /** Creates a container (ContainerAlreadyExists when it exists) and returns its handle. */
+  async createContainer(name: string, options?: OperationOptions): Promise<BlobContainer> {
+    const container = this.container(name);
+    await container.create(options);
+    return container;
+  }
+
+  /** Deletes a container and every blob in it (ContainerNotFound when absent). */
+  async deleteContainer(name: string, options?: OperationOptions): Promise<void> {
+    await this.container(name).delete(options);
+  }
+
+  /** Containers in name order; `byPage()` yields `{ containerItems, continuationToken }`. */
+  listContainers(
+    options?: ListContainersOptions,
+  ): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
+    return listContainers(this.blobs(), options);
+  }
+
+  private blobs(): BlobPort {
+    return blobPort(this.backend.blobs, this.lifecycle, this.url);
+  }
+
+  /** Releases the store's resources; any later call on it or its tables, queues and containers is InvalidInput. */
   async close(): Promise<void> {
     if (this.lifecycle.closed) return;
     this.lifecycle.closed = true;

@@ -33,6 +33,8 @@ export interface AzureStoreOptions extends CommonStoreOptions {
   readonly emulator?: boolean;
   /** Passed to the SDK's clients (retryOptions, userAgentOptions, allowInsecureConnection, …). */
   readonly clientOptions?: AzureClientOptions;
+  /** The Blob service URL, when the URL or connection string names none (docs/blobs.md). */
+  readonly blobUrl?: string;
 }
 
 /** Every option key (the compiler keeps this list equal to AzureStoreOptions' keys). */
@@ -47,6 +49,8 @@ export const AZURE_OPTION_KEYS: Backend<AzureStoreOptions>["optionKeys"] = {
   queueUrl: true,
   queues: true,
   tableQueue: true,
+  blobUrl: true,
+  s3: true,
 };
 
 /** A response: its status, headers and body text. */

@@ -31,7 +31,8 @@ const BY_STATUS: Readonly<Record<number, ErrorCode>> = {
 
 /** Our code for a Table service error code and HTTP status. */
 export function codeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
-  // Renamed first: RequestBodyTooLarge and the query-parameter codes are the queue port's own, not the table's.
+  // Renamed first: the Table service's RequestBodyTooLarge is EntityTooLarge, and the
+  // query-parameter codes are the queue port's own (a blob code of the same name exists too).
   if (serviceCode && Object.hasOwn(RENAMED, serviceCode)) return RENAMED[serviceCode]!;
   if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
   return (status !== undefined && BY_STATUS[status]) || "BackendError";

@@ -1,6 +1,9 @@
 import type { Backend } from "../backend.js";
+import { AzureContainers } from "./azure-containers.js";
 import { AzureQueues } from "./azure-queues.js";
 import { AzureStore } from "./azure-store.js";
+import { azureBlobCapabilities } from "./blob-capabilities.js";
+import { blobTargetOf } from "./blob-connection.js";
 import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
 import { AZURE_OPTION_KEYS, AzureConnection, type AzureStoreOptions } from "./connection.js";
 import { queueTargetOf } from "./queue-connection.js";
@@ -19,7 +22,8 @@ export type { AzureStoreOptions } from "./connection.js";
 export const azureBackend: Backend<AzureStoreOptions> = {
   optionKeys: AZURE_OPTION_KEYS,
   async open(location, options) {
-    const connection = AzureConnection.open(await loadAzureSdk(), location, options);
+    const sdk = await loadAzureSdk();
+    const connection = AzureConnection.open(sdk, location, options);
     const queueTarget = queueTargetOf(location, options);
     const queues = queueTarget
       ? new AzureQueues(
@@ -29,6 +33,21 @@ export const azureBackend: Backend<AzureStoreOptions> = {
           connection.emulator,
         )
       : undefined;
-    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), queues);
+    // The blob port, when the settings name a Blob service (docs/blobs.md); its SDK loads on first use.
+    const credential =
+      options.credential ??
+      (options.sasToken ? new sdk.tables.AzureSASCredential(options.sasToken) : undefined);
+    const blobTarget = blobTargetOf(location.trim(), options, credential);
+    const blobs = blobTarget
+      ? new AzureContainers(
+          blobTarget,
+          azureBlobCapabilities(connection.emulator),
+          options.clientOptions ?? {},
+        )
+      : undefined;
+    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), {
+      ...(queues ? { queues } : {}),
+      ...(blobs ? { blobs } : {}),
+    });
   },
 };

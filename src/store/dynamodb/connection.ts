@@ -23,6 +23,7 @@ export interface DynamoDbStoreOptions extends CommonStoreOptions {
 /** Every option key (the compiler keeps this list equal to DynamoDbStoreOptions' keys). */
 export const DYNAMODB_OPTION_KEYS: Backend<DynamoDbStoreOptions>["optionKeys"] = {
   limits: true,
+  s3: true,
   client: true,
   endpoint: true,
   region: true,

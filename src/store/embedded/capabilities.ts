@@ -1,4 +1,5 @@
 import { AZURE_LIMITS, AZURE_QUEUE_LIMITS, type Limits } from "../../model/index.js";
+import { AZURE_BLOB_RULES, type BlobCapabilities } from "../blob-backend.js";
 import type { Capabilities } from "../capabilities.js";
 import type { QueueCapabilities } from "../queue-backend.js";
 
@@ -26,4 +27,15 @@ export function embeddedQueueCapabilities(options: { memory: boolean }): QueueCa
     timeResolutionMs: 1,
     divergences: [],
   });
+}
+
+/** The Blob service's limits (docs/blobs.md), kept by the embedded engine exactly. */
+export function embeddedBlobCapabilities(memory: boolean): BlobCapabilities {
+  return Object.freeze({
+    backend: "embedded",
+    ...AZURE_BLOB_RULES,
+    nameOrder: "utf8",
+    persistent: !memory,
+    divergences: [],
+  } satisfies BlobCapabilities);
 }

@@ -11,6 +11,7 @@ const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = {
   throttle: true,
   queues: true,
   tableQueue: true,
+  s3: true,
 };
 
 /** Opens the database, wrapped in the throttling emulator when `?throttle=` or the option asks for it. */
