@@ -29,6 +29,14 @@ export const ERROR_STATUS = {
   CommandsInBatchActOnDifferentPartitions: 400,
   // $filter
   InvalidFilter: 400,
+  // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
+  AuthenticationFailed: 403,
+  AuthorizationFailure: 403,
+  AuthorizationPermissionMismatch: 403,
+  AuthorizationResourceTypeMismatch: 403,
+  AuthorizationServiceMismatch: 403,
+  AuthorizationProtocolMismatch: 403,
+  AuthorizationSourceIPMismatch: 403,
   // Client side
   InvalidContinuationToken: 400,
   InvalidStoreUrl: 400,

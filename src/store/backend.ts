@@ -113,6 +113,18 @@ export type BackendFactory = (location: string, options: OpenStoreOptions) => Pr
 export interface OpenStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<import("../model/index.js").Limits>;
+  /**
+   * A table or account shared access signature: the store can then do only what it allows, on any
+   * backend (docs/patterns/scoped-access.md). Verified against `accessAccount`.
+   */
+  readonly accessToken?: string;
+  /** The account `accessToken` is signed for; default the development account `devstoreaccount1`. */
+  readonly accessAccount?: import("./sas-token.js").SasAccount;
+  /** Stored access policies by table and id, for tokens that name one (`si`). */
+  readonly accessPolicies?: (
+    tableName: string,
+    id: string,
+  ) => import("./verify-sas.js").StoredAccessPolicy | undefined;
   /** Backend-specific settings (clients, credentials, table name prefixes). */
   readonly [key: string]: unknown;
 }

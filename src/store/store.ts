@@ -1,5 +1,6 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError, validateTableName } from "../model/index.js";
+import type { AccessPolicy } from "./access-policy.js";
 import type { BackendStore } from "./backend.js";
 import { callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
@@ -19,7 +20,20 @@ export class Store {
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
+    /** What a verified access token allows; absent means everything (docs/patterns/scoped-access.md). */
+    readonly access?: AccessPolicy,
+    /** A view made by `scoped()` shares its parent's backend and leaves closing it to the parent. */
+    private readonly parent?: Store,
   ) {}
+
+  /**
+   * A view of this store that can do only what `access` allows (no I/O, nothing copied): the
+   * server makes one per request from the request's token. Closing the view closes nothing.
+   */
+  scoped(access: AccessPolicy): Store {
+    this.assertOpen();
+    return new Store(this.backend, this.url, access, this);
+  }
 
   /** What this store's backend can do, as data. */
   get capabilities(): Capabilities {
@@ -29,7 +43,7 @@ export class Store {
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
     this.assertOpen();
-    return new Table(this.backend, name);
+    return new Table(this.backend, name, this.access);
   }
 
   async createTable(name: string, options?: OperationOptions): Promise<void> {
@@ -47,6 +61,7 @@ export class Store {
       async (maxPageSize, continuation) => {
         this.assertOpen();
         const call = callOptions(options);
+        this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
         const filter = text ? parseFilter(text, { maxComparisons: limits.maxFilterComparisons }) : undefined;
         const page = await this.backend.listTables({ filter, maxPageSize, continuation }, call);
@@ -60,11 +75,11 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.backend.close();
+    if (!this.parent) await this.backend.close();
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new TableKitError("InvalidInput", "The store is closed");
+    if (this.closed || this.parent?.closed) throw new TableKitError("InvalidInput", "The store is closed");
   }
 
   /** Checks a table name against this store's rules without touching the store. */

@@ -12,7 +12,8 @@ import {
   validateKey,
   validateTableName,
 } from "../model/index.js";
-import type { BackendStore, BackendTable, UpdateMode } from "./backend.js";
+import type { AccessOperation, AccessPolicy } from "./access-policy.js";
+import type { BackendAction, BackendStore, BackendTable, UpdateMode } from "./backend.js";
 import { callOptions, type OperationOptions, validateEtag } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
 import { prepareTransaction, type TransactionAction, type TransactionResponse } from "./transaction.js";
@@ -48,8 +49,17 @@ export class Table {
   constructor(
     private readonly backend: BackendStore,
     readonly tableName: string,
+    /** What the store's access token allows; absent means everything. */
+    private readonly access?: AccessPolicy,
   ) {
     this.backendTable = backend.table(tableName);
+  }
+
+  /** Throws the service's 403 code unless the store's token allows `operation` (on `keys`). */
+  private authorize(operation: AccessOperation, keys?: { partitionKey: string; rowKey: string }): void {
+    if (!this.access) return;
+    const compare = this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
+    this.access.check(operation, this.tableName, keys, compare);
   }
 
   private get limits(): Limits {
@@ -69,11 +79,15 @@ export class Table {
   }
 
   async createTable(options?: OperationOptions): Promise<void> {
-    await this.backend.createTable(this.tableName, this.begin(options));
+    const call = this.begin(options);
+    this.authorize("createTable");
+    await this.backend.createTable(this.tableName, call);
   }
 
   async deleteTable(options?: OperationOptions): Promise<void> {
-    await this.backend.deleteTable(this.tableName, this.begin(options));
+    const call = this.begin(options);
+    this.authorize("deleteTable");
+    await this.backend.deleteTable(this.tableName, call);
   }
 
   async createEntity<T extends object>(
@@ -81,7 +95,9 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
-    const result = await this.backendTable.insert(normalizeEntity(entity, this.limits), call);
+    const normalized = normalizeEntity(entity, this.limits);
+    this.authorize("insert", normalized);
+    const result = await this.backendTable.insert(normalized, call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
 
@@ -94,6 +110,7 @@ export class Table {
     validateKey("PartitionKey", partitionKey, this.limits);
     validateKey("RowKey", rowKey, this.limits);
     const select = checkSelect(options?.queryOptions?.select);
+    this.authorize("query", { partitionKey, rowKey });
     const stored = await this.backendTable.get(partitionKey, rowKey, call);
     if (!stored) {
       throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
@@ -110,12 +127,9 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     const etag = validateEtag(options?.etag ?? "*");
-    const result = await this.backendTable.update(
-      normalizeEntity(entity, this.limits),
-      checkMode(mode),
-      etag,
-      call,
-    );
+    const normalized = normalizeEntity(entity, this.limits);
+    this.authorize("update", normalized);
+    const result = await this.backendTable.update(normalized, checkMode(mode), etag, call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
 
@@ -125,11 +139,9 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
-    const result = await this.backendTable.upsert(
-      normalizeEntity(entity, this.limits),
-      checkMode(mode),
-      call,
-    );
+    const normalized = normalizeEntity(entity, this.limits);
+    this.authorize("upsert", normalized);
+    const result = await this.backendTable.upsert(normalized, checkMode(mode), call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
 
@@ -137,6 +149,7 @@ export class Table {
     const call = this.begin(options);
     validateKey("PartitionKey", partitionKey, this.limits);
     validateKey("RowKey", rowKey, this.limits);
+    this.authorize("delete", { partitionKey, rowKey });
     await this.backendTable.delete(partitionKey, rowKey, validateEtag(options?.etag ?? "*"), call);
   }
 
@@ -153,12 +166,18 @@ export class Table {
     const planQuery = () => {
       if (plan) return plan;
       const text = options?.queryOptions?.filter;
-      const filter =
+      const parsed =
         text === undefined || text.trim() === ""
           ? undefined
           : parseFilter(text, {
               maxComparisons: limits.maxFilterComparisons,
             });
+      // A token's key range narrows the query: entities outside it are never returned.
+      const restriction = this.access?.queryRestriction();
+      const filter =
+        restriction && parsed
+          ? ({ kind: "and", left: parsed, right: restriction } as const)
+          : (restriction ?? parsed);
       const compare = this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
       plan = {
         filter,
@@ -170,6 +189,7 @@ export class Table {
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
+        this.authorize("query");
         const { filter, ranges, select } = planQuery();
         if (ranges && ranges.length === 0) return { items: [] };
         const page = await this.backendTable.query(
@@ -185,6 +205,14 @@ export class Table {
     );
   }
 
+  private authorizeAction(action: BackendAction, index: number): void {
+    try {
+      this.authorize(ACTION_OPERATION[action.kind], action.kind === "delete" ? action : action.entity);
+    } catch (err) {
+      throw err instanceof TableKitError ? err.withIndex(index) : err;
+    }
+  }
+
   /** An entity group transaction: all actions succeed or none is written. */
   async submitTransaction(
     actions: readonly TransactionAction[],
@@ -192,6 +220,7 @@ export class Table {
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
     const prepared = prepareTransaction(actions, this.limits);
+    if (this.access) prepared.forEach((action, i) => this.authorizeAction(action, i));
     const results = await this.backendTable.transact(prepared, call);
     const subResponses = prepared.map((action, i) => ({
       status: 204,
@@ -205,6 +234,13 @@ export class Table {
     };
   }
 }
+
+const ACTION_OPERATION = {
+  create: "insert",
+  upsert: "upsert",
+  update: "update",
+  delete: "delete",
+} as const satisfies Record<BackendAction["kind"], AccessOperation>;
 
 function checkMode(mode: unknown): UpdateMode {
   if (mode !== "Merge" && mode !== "Replace") {

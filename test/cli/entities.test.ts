@@ -175,10 +175,16 @@ describe("query", { timeout: 120_000 }, () => {
     for (const [i, name] of ["constructor", "toString", "__proto__"].entries()) {
       const filter = `PartitionKey eq 'proto' and ${name} eq 'x'`;
       const hits = ndjson((await run(["query", "Things", "--filter", filter, "-o", "ndjson"])).stdout);
-      expect(hits.map((e) => e.RowKey), name).toEqual([String(i)]);
+      expect(
+        hits.map((e) => e.RowKey),
+        name,
+      ).toEqual([String(i)]);
       const out = join(dir, `proto-${i}.ndjson`);
       expect((await run(["export", "Things", "--filter", filter, "--out", out])).code).toBe(0);
-      expect(ndjson(readFileSync(out, "utf8")).map((e) => e.RowKey), name).toEqual([String(i)]);
+      expect(
+        ndjson(readFileSync(out, "utf8")).map((e) => e.RowKey),
+        name,
+      ).toEqual([String(i)]);
     }
   });
 });

@@ -1,9 +1,11 @@
-import { openStore } from "../../src/index.js";
+import { type OpenStoreOptions, openStore } from "../../src/index.js";
 import { type ConformanceTarget, targetFromStore } from "../conformance/factory.js";
 
 /** A test server the harnesses start: its store URL, and how to stop it. */
 export interface TestServer {
   readonly storeUrl: string;
+  /** Options every store opened on this server needs (e.g. `emulator: false`). */
+  readonly storeOptions?: OpenStoreOptions;
   stop(): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ export async function targetOnServer(
 ): Promise<ConformanceTarget & { sharedUrl: string }> {
   const server = await start();
   try {
-    const store = await openStore(server.storeUrl);
+    const store = await openStore(server.storeUrl, server.storeOptions);
     const target = targetFromStore(name, store, {
       release: async () => {
         await store.close();
