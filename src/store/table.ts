@@ -220,7 +220,9 @@ export class Table {
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
     const prepared = prepareTransaction(actions, this.limits);
-    if (this.access) prepared.forEach((action, i) => this.authorizeAction(action, i));
+    if (this.access) {
+      for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
+    }
     const results = await this.backendTable.transact(prepared, call);
     const subResponses = prepared.map((action, i) => ({
       status: 204,
