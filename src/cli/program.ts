@@ -9,13 +9,16 @@ import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerPut } from "./commands/put.js";
 import { registerQuery } from "./commands/query.js";
+import { registerServe } from "./commands/serve.js";
 import { registerTables } from "./commands/tables.js";
 import { terminal } from "./output/terminal.js";
 
 /** Builds the program. Errors are thrown (exitOverride), never `process.exit`ed, so stores close. */
 export function buildProgram(version: string): Command {
   const program = new Command("tablekit")
-    .description("Partition-key/row-key tables from the terminal: query, import, export, copy, and a demo")
+    .description(
+      "Partition-key/row-key tables from the terminal: query, import, export, copy, a demo, and an Azure Table server",
+    )
     .version(version, "-V, --version")
     .exitOverride()
     .configureOutput({
@@ -34,5 +37,6 @@ export function buildProgram(version: string): Command {
   registerImport(program);
   registerExport(program);
   registerCopy(program);
+  registerServe(program);
   return program;
 }
