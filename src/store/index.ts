@@ -37,6 +37,7 @@ export {
 } from "./table.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
 export {
+  type AccessTokenOptions,
   type AccountKeys,
   type StoredAccessPolicy,
   type VerifySasOptions,

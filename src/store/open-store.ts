@@ -1,9 +1,7 @@
 import { ownValue, TableKitError } from "../model/index.js";
 import type { BackendFactory, OpenStoreOptions } from "./backend.js";
-import { DEVELOPMENT_ACCOUNT } from "./development-account.js";
-import { parseSasToken, type SasAccount } from "./sas-token.js";
 import { Store } from "./store.js";
-import { verifySasToken } from "./verify-sas.js";
+import { accessOfToken } from "./verify-sas.js";
 
 /**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
@@ -39,7 +37,13 @@ export async function openStore(
         .join(", ")}`,
     );
   }
-  const access = options.accessToken === undefined ? undefined : accessOf(options);
+  const access =
+    options.accessToken === undefined
+      ? undefined
+      : accessOfToken(options.accessToken, {
+          ...(options.accessAccount ? { account: options.accessAccount } : {}),
+          ...(options.accessPolicies ? { policies: options.accessPolicies } : {}),
+        });
   const factory = await load();
   const location = match[2]!;
   const backend =
@@ -47,25 +51,6 @@ export async function openStore(
       ? await factory(location, { ...options, memory: true })
       : await factory(location, options);
   return new Store(backend, redact(url), access);
-}
-
-/**
- * The rights of `options.accessToken`, verified against `options.accessAccount` (default: the
- * development account). The caller is in-process: it counts as 127.0.0.1 over HTTPS.
- */
-function accessOf(options: OpenStoreOptions) {
-  const account = (options.accessAccount as SasAccount | undefined) ?? DEVELOPMENT_ACCOUNT;
-  if (typeof options.accessToken !== "string") {
-    throw new TableKitError("InvalidInput", "accessToken must be a shared access signature (a query string)");
-  }
-  return verifySasToken(parseSasToken(options.accessToken), {
-    account: { name: account.name, keys: [account.key] },
-    clientIp: "127.0.0.1",
-    protocol: "https",
-    ...(typeof options.accessPolicies === "function"
-      ? { storedPolicy: options.accessPolicies as never }
-      : {}),
-  });
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */

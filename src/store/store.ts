@@ -6,6 +6,7 @@ import { callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
 import { Table } from "./table.js";
+import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
@@ -25,6 +26,15 @@ export class Store {
     /** A view made by `scoped()` shares its parent's backend and leaves closing it to the parent. */
     private readonly parent?: Store,
   ) {}
+
+  /**
+   * A view of this store that can do only what a shared access signature allows, verified against
+   * `options.account` (default: the development account). The same tokens work against Azure,
+   * Azurite and `tablekit serve` (docs/patterns/scoped-access.md).
+   */
+  withAccessToken(token: string, options?: AccessTokenOptions): Store {
+    return this.scoped(accessOfToken(token, options));
+  }
 
   /**
    * A view of this store that can do only what `access` allows (no I/O, nothing copied): the

@@ -2,8 +2,11 @@ import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { TableKitError } from "../model/index.js";
 import { AccessPolicy } from "./access-policy.js";
+import { DEVELOPMENT_ACCOUNT } from "./development-account.js";
 import {
   accountStringToSign,
+  parseSasToken,
+  type SasAccount,
   type SasFields,
   signString,
   type TablePermissions,
@@ -163,4 +166,32 @@ function checkIp(sip: string | undefined, clientIp: string): void {
       `This request is not authorized to perform this operation using this source IP ${clientIp}.`,
     );
   }
+}
+
+/** Options of a store opened with an access token (`openStore(url, { accessToken })`, `store.withAccessToken`). */
+export interface AccessTokenOptions {
+  /** The account the token is signed for; default the development account `devstoreaccount1`. */
+  readonly account?: SasAccount;
+  /** Stored access policies by table and id, for tokens that name one (`si`). */
+  readonly policies?: (tableName: string, id: string) => StoredAccessPolicy | undefined;
+}
+
+/**
+ * The rights of a token for an in-process caller (counted as 127.0.0.1 over HTTPS: no network lies
+ * between it and the store), verified against `options.account`.
+ */
+export function accessOfToken(token: string, options: AccessTokenOptions = {}): AccessPolicy {
+  if (typeof token !== "string") {
+    throw new TableKitError(
+      "InvalidInput",
+      "An access token must be a shared access signature (a query string)",
+    );
+  }
+  const account = options.account ?? DEVELOPMENT_ACCOUNT;
+  return verifySasToken(parseSasToken(token), {
+    account: { name: account.name, keys: [account.key] },
+    clientIp: "127.0.0.1",
+    protocol: "https",
+    ...(options.policies ? { storedPolicy: options.policies } : {}),
+  });
 }

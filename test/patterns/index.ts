@@ -1,3 +1,4 @@
+import { accessSuite } from "./access-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
 import { logSuite } from "./log-suite.js";
@@ -16,6 +17,7 @@ export const PATTERN_SUITES = [
   idsSuite,
   logSuite,
   versionsSuite,
+  accessSuite,
 ] as const;
 
 /**
