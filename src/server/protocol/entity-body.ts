@@ -49,6 +49,15 @@ export function parseEntityJson(text: string): Record<string, unknown> {
     throw invalidInput("The request body must be a JSON object.");
   }
   const record = parsed as Record<string, unknown>;
+  // Entity bodies are flat: a nested value has no EDM type (and would skew the name count below).
+  for (const name of Object.keys(record)) {
+    const value = record[name];
+    if (typeof value === "object" && value !== null && !(value instanceof JsonNumber)) {
+      throw new TableKitError("InvalidValueType", `Property '${name}' has a value of no EDM type.`, {
+        details: { property: name },
+      });
+    }
+  }
   // JSON.parse keeps the last of duplicated names: count the names written to notice.
   if (writtenNames(text) > Object.keys(record).length) {
     throw new TableKitError("DuplicatePropertiesSpecified", "A property is specified more than once.");
