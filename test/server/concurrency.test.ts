@@ -137,7 +137,7 @@ async function client(
       expectStatus(res, 202, "batch");
       const etags = [...res.text.matchAll(/ETag: (.*)\r\n/g)].map((m) => m[1]!);
       if (etags.length !== 3) throw new Error(`batch: ${res.text.slice(0, 300)}`);
-      rks.forEach((rk, i) => model.set(rk, { v: 3, etag: etags[i]! }));
+      for (const [i, rk] of rks.entries()) model.set(rk, { v: 3, etag: etags[i]! });
     } else {
       // The shared counter: read, increment, write If-Match; retry on 412.
       for (;;) {
