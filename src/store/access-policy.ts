@@ -91,10 +91,10 @@ export class AccessPolicy {
   ) {}
 
   /**
-   * Throws the service's 403 code unless the token allows `operation` on `tableName` (and, for
-   * entity operations, on the entity with `keys`, compared in the backend's key order).
+   * Throws the service's 403 code unless the token allows `operation` on `tableName` now; entity
+   * operations then check the entity's keys with `checkKeys`.
    */
-  check(operation: AccessOperation, tableName?: string, keys?: EntityKeys, compare?: Compare): void {
+  check(operation: AccessOperation, tableName?: string): void {
     this.checkTime();
     const scope = this.scope;
     if (scope.kind === "account") {
@@ -137,12 +137,15 @@ export class AccessPolicy {
         { operation },
       );
     }
-    if (keys && compare && !inKeyRange(scope.keyRange, keys, compare)) {
-      throw refuse("AuthorizationFailure", "The entity is outside the key range this token allows.", {
-        partitionKey: keys.partitionKey,
-        rowKey: keys.rowKey,
-      });
-    }
+  }
+
+  /** Throws AuthorizationFailure unless the entity with `keys` is inside the token's key range (in the backend's key order). */
+  checkKeys(keys: EntityKeys, compare: Compare): void {
+    if (this.scope.kind !== "table" || inKeyRange(this.scope.keyRange, keys, compare)) return;
+    throw refuse("AuthorizationFailure", "The entity is outside the key range this token allows.", {
+      partitionKey: keys.partitionKey,
+      rowKey: keys.rowKey,
+    });
   }
 
   /** The filter a query of `tableName` is restricted to (the token's key range), if any. */

@@ -55,11 +55,18 @@ export class Table {
     this.backendTable = backend.table(tableName);
   }
 
-  /** Throws the service's 403 code unless the store's token allows `operation` (on `keys`). */
-  private authorize(operation: AccessOperation, keys?: { partitionKey: string; rowKey: string }): void {
+  /**
+   * Throws the service's 403 code unless the store's token allows `operation` here. As the service
+   * does, authorization comes before the request is validated; the key range is checked after
+   * (`authorizeKeys`), once the keys are known to be keys.
+   */
+  private authorize(operation: AccessOperation): void {
+    this.access?.check(operation, this.tableName);
+  }
+
+  private authorizeKeys(keys: { partitionKey: string; rowKey: string }): void {
     if (!this.access) return;
-    const compare = this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
-    this.access.check(operation, this.tableName, keys, compare);
+    this.access.checkKeys(keys, this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
   }
 
   private get limits(): Limits {
@@ -95,8 +102,9 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("insert");
     const normalized = normalizeEntity(entity, this.limits);
-    this.authorize("insert", normalized);
+    this.authorizeKeys(normalized);
     const result = await this.backendTable.insert(normalized, call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
@@ -107,10 +115,11 @@ export class Table {
     options?: GetEntityOptions,
   ): Promise<TableEntityResult<T>> {
     const call = this.begin(options);
+    this.authorize("query");
     validateKey("PartitionKey", partitionKey, this.limits);
     validateKey("RowKey", rowKey, this.limits);
     const select = checkSelect(options?.queryOptions?.select);
-    this.authorize("query", { partitionKey, rowKey });
+    this.authorizeKeys({ partitionKey, rowKey });
     const stored = await this.backendTable.get(partitionKey, rowKey, call);
     if (!stored) {
       throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
@@ -126,9 +135,10 @@ export class Table {
     options?: UpdateOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("update");
     const etag = validateEtag(options?.etag ?? "*");
     const normalized = normalizeEntity(entity, this.limits);
-    this.authorize("update", normalized);
+    this.authorizeKeys(normalized);
     const result = await this.backendTable.update(normalized, checkMode(mode), etag, call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
@@ -139,17 +149,19 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("upsert");
     const normalized = normalizeEntity(entity, this.limits);
-    this.authorize("upsert", normalized);
+    this.authorizeKeys(normalized);
     const result = await this.backendTable.upsert(normalized, checkMode(mode), call);
     return { etag: result.etag, timestamp: result.timestamp.toISOString() };
   }
 
   async deleteEntity(partitionKey: string, rowKey: string, options?: UpdateOptions): Promise<void> {
     const call = this.begin(options);
+    this.authorize("delete");
     validateKey("PartitionKey", partitionKey, this.limits);
     validateKey("RowKey", rowKey, this.limits);
-    this.authorize("delete", { partitionKey, rowKey });
+    this.authorizeKeys({ partitionKey, rowKey });
     await this.backendTable.delete(partitionKey, rowKey, validateEtag(options?.etag ?? "*"), call);
   }
 
@@ -207,7 +219,8 @@ export class Table {
 
   private authorizeAction(action: BackendAction, index: number): void {
     try {
-      this.authorize(ACTION_OPERATION[action.kind], action.kind === "delete" ? action : action.entity);
+      this.authorize(ACTION_OPERATION[action.kind]);
+      this.authorizeKeys(action.kind === "delete" ? action : action.entity);
     } catch (err) {
       throw err instanceof TableKitError ? err.withIndex(index) : err;
     }

@@ -103,16 +103,21 @@ function send(
   });
 }
 
-/** Headers signing a request to `path` with SharedKeyLite (for callers that stream their own body). */
+/**
+ * Headers signing a request to `path` (after the account) with SharedKeyLite, for callers that send
+ * it themselves: path-style URLs repeat the account in the signed path, production-style ones do not.
+ */
 export function signedHeaders(
   path: string,
   account = AZURITE_ACCOUNT,
   key = AZURITE_KEY,
+  style: "path" | "production" = "path",
 ): Record<string, string> {
   const date = new Date().toUTCString();
+  const resource = style === "path" ? `/${account}/${account}/${path}` : `/${account}/${path}`;
   return {
     "x-ms-version": "2019-02-02",
     "x-ms-date": date,
-    authorization: `SharedKeyLite ${account}:${sign(key, `${date}\n/${account}/${account}/${path}`)}`,
+    authorization: `SharedKeyLite ${account}:${sign(key, `${date}\n${resource}`)}`,
   };
 }
