@@ -78,12 +78,20 @@ function client(served: Served, table: string): TableClient {
 }
 
 const row = (i: number) => String(i).padStart(10, "0");
-const entity = (pk: string, i: number) => ({ partitionKey: pk, rowKey: row(i), name: `item ${i}`, n: i, d: i / 3 });
+const entity = (pk: string, i: number) => ({
+  partitionKey: pk,
+  rowKey: row(i),
+  name: `item ${i}`,
+  n: i,
+  d: i / 3,
+});
 
 async function bulkInsert(table: TableClient, count: number): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < count; i += 100) {
-    await table.submitTransaction(Array.from({ length: Math.min(100, count - i) }, (_, j) => ["create", entity("bulk", i + j)]));
+    await table.submitTransaction(
+      Array.from({ length: Math.min(100, count - i) }, (_, j) => ["create", entity("bulk", i + j)]),
+    );
   }
   return (performance.now() - started) / 1000;
 }
@@ -91,7 +99,9 @@ async function bulkInsert(table: TableClient, count: number): Promise<number> {
 async function pageAll(table: TableClient, expected: number): Promise<number> {
   const started = performance.now();
   let n = 0;
-  for await (const page of table.listEntities({ queryOptions: { filter: "PartitionKey eq 'bulk'" } }).byPage({ maxPageSize: 1000 })) {
+  for await (const page of table
+    .listEntities({ queryOptions: { filter: "PartitionKey eq 'bulk'" } })
+    .byPage({ maxPageSize: 1000 })) {
     n += page.length;
   }
   if (n !== expected) throw new Error(`paged ${n} of ${expected}`);
@@ -99,7 +109,11 @@ async function pageAll(table: TableClient, expected: number): Promise<number> {
 }
 
 /** Runs `op` `count` times sequentially: wall µs per op and the server's CPU µs per op. */
-async function perOp(served: Served, count: number, op: (i: number) => Promise<unknown>): Promise<{ wallUs: number; cpuUs: number }> {
+async function perOp(
+  served: Served,
+  count: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<{ wallUs: number; cpuUs: number }> {
   const cpu0 = cpuMs(served.pid);
   const started = performance.now();
   for (let i = 0; i < count; i++) await op(i);
@@ -121,7 +135,9 @@ async function measure(served: Served, name: string): Promise<Measured> {
   const cpuBefore = cpuMs(served.pid);
   const bulkSeconds = await bulkInsert(table, BULK);
   const bulkCpu = cpuMs(served.pid) - cpuBefore;
-  console.log(`${name}: ${BULK} entities in ${bulkSeconds.toFixed(1)} s (server CPU ${(bulkCpu / 1000).toFixed(1)} s)`);
+  console.log(
+    `${name}: ${BULK} entities in ${bulkSeconds.toFixed(1)} s (server CPU ${(bulkCpu / 1000).toFixed(1)} s)`,
+  );
   const pagingSeconds = await pageAll(table, BULK);
   const insert = await perOp(served, SINGLES, (i) => table.createEntity(entity("single", i)));
   const read = await perOp(served, SINGLES, (i) => table.getEntity("bulk", row((i * 7919) % BULK)));
@@ -136,7 +152,11 @@ const tablekit = await startTablekit(["--inMemoryPersistence"]);
 const ours = await measure(tablekit, "Tablekit");
 await tablekit.stop();
 const azurite = await startAzurite();
-const served: Served = { connectionString: azurite.tableConnectionString, pid: azurite.pid, stop: azurite.stop };
+const served: Served = {
+  connectionString: azurite.tableConnectionString,
+  pid: azurite.pid,
+  stop: azurite.stop,
+};
 const theirs = await measure(served, "Azurite");
 await azurite.stop();
 
@@ -198,25 +218,40 @@ async function buildStore(dir: string, count: number): Promise<void> {
   for (let i = 0; i < count; i += 100) {
     const pk = `p${String(Math.floor(i / SCALE_PARTITION)).padStart(5, "0")}`;
     await table.submitTransaction(
-      Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: pk, rowKey: row(SCALE_PARTITION - ((i + j) % SCALE_PARTITION)), n: i + j }] as const),
+      Array.from(
+        { length: 100 },
+        (_, j) =>
+          [
+            "create",
+            { partitionKey: pk, rowKey: row(SCALE_PARTITION - ((i + j) % SCALE_PARTITION)), n: i + j },
+          ] as const,
+      ),
     );
   }
   await store.close();
 }
 
-async function scaleReads(count: number): Promise<{ point: number; newest: number; page: number; rss: number }> {
+async function scaleReads(
+  count: number,
+): Promise<{ point: number; newest: number; page: number; rss: number }> {
   const dir = mkdtempSync(join(tmpdir(), "tablekit-scale-"));
   try {
     const started = performance.now();
     await buildStore(dir, count);
-    console.log(`built ${count.toLocaleString("en")} entities in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(
+      `built ${count.toLocaleString("en")} entities in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
     const server = await startTablekit(["--location", dir]);
     const table = client(server, "Scale");
     const partitions = count / SCALE_PARTITION;
     const pk = (i: number) => `p${String((i * 7919) % partitions).padStart(5, "0")}`;
-    const point = await perOp(server, READS, (i) => table.getEntity(pk(i), row(1 + ((i * 104729) % SCALE_PARTITION))));
+    const point = await perOp(server, READS, (i) =>
+      table.getEntity(pk(i), row(1 + ((i * 104729) % SCALE_PARTITION))),
+    );
     const newest = await perOp(server, READS, async (i) => {
-      const pages = table.listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}'` } }).byPage({ maxPageSize: 10 });
+      const pages = table
+        .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}'` } })
+        .byPage({ maxPageSize: 10 });
       const page = (await pages.next()).value;
       if (page.length !== 10) throw new Error("newest-10 read came back short");
     });
@@ -239,10 +274,26 @@ async function scaleReads(count: number): Promise<{ point: number; newest: numbe
 const small = await scaleReads(SCALE_SMALL);
 const large = await scaleReads(SCALE);
 const label = `${SCALE.toLocaleString("en")} vs ${SCALE_SMALL.toLocaleString("en")}`;
-results[`point read at ${label}, µs`] = { tablekit: fmt(large.point, 0), azurite: fmt(small.point, 0), ratio: `${fmt(large.point / small.point, 2)}x` };
-results[`newest-10 read at ${label}, µs`] = { tablekit: fmt(large.newest, 0), azurite: fmt(small.newest, 0), ratio: `${fmt(large.newest / small.newest, 2)}x` };
-results[`page of 1,000 at ${label}, µs`] = { tablekit: fmt(large.page, 0), azurite: fmt(small.page, 0), ratio: `${fmt(large.page / small.page, 2)}x` };
-results[`server RSS with ${SCALE.toLocaleString("en")} entities, MiB`] = { tablekit: fmt(large.rss, 0), azurite: "-", ratio: "-" };
+results[`point read at ${label}, µs`] = {
+  tablekit: fmt(large.point, 0),
+  azurite: fmt(small.point, 0),
+  ratio: `${fmt(large.point / small.point, 2)}x`,
+};
+results[`newest-10 read at ${label}, µs`] = {
+  tablekit: fmt(large.newest, 0),
+  azurite: fmt(small.newest, 0),
+  ratio: `${fmt(large.newest / small.newest, 2)}x`,
+};
+results[`page of 1,000 at ${label}, µs`] = {
+  tablekit: fmt(large.page, 0),
+  azurite: fmt(small.page, 0),
+  ratio: `${fmt(large.page / small.page, 2)}x`,
+};
+results[`server RSS with ${SCALE.toLocaleString("en")} entities, MiB`] = {
+  tablekit: fmt(large.rss, 0),
+  azurite: "-",
+  ratio: "-",
+};
 
 console.log("\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).");
 console.table(results);
