@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
+import { escapeXml } from "../protocol/xml.js";
 import type { RequestContext } from "./request-context.js";
 
 /** Headers every response carries: request id, version (echoed), date, client request id. */
@@ -18,7 +19,8 @@ export function standardHeaders(ctx: RequestContext): OutgoingHttpHeaders {
 
 /** Sends a response with the standard headers; `body` as given (already serialized). */
 export function send(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body?: string): void {
-  const all: OutgoingHttpHeaders = { ...standardHeaders(ctx), ...ctx.res.getHeaders(), ...headers };
+  // Headers set earlier with setHeader (CORS) are merged in by writeHead.
+  const all: OutgoingHttpHeaders = { ...standardHeaders(ctx), ...headers };
   if (body !== undefined) all["content-length"] = Buffer.byteLength(body);
   else if (status !== 204 && status !== 304) all["content-length"] = 0;
   ctx.res.writeHead(status, all);
@@ -48,10 +50,6 @@ export function jsonErrorBody(ctx: RequestContext, code: string, message: string
   return JSON.stringify({
     "odata.error": { code, message: { lang: "en-US", value: serviceMessage(ctx, message) } },
   });
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Sends an error in JSON, or in XML for the operations the service answers in XML. */

@@ -3,8 +3,8 @@ import type { Store, StoredAccessPolicy } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
+import { escapeXml, xmlElement } from "../protocol/xml.js";
 import type { Route } from "./route.js";
-import { element } from "./service.js";
 
 const MAX_POLICIES = 5;
 
@@ -16,10 +16,6 @@ export async function assertTableExists(store: Store, tableName: string): Promis
   const page = next.done ? [] : next.value;
   if (page.length === 0) throw new TableKitError("TableNotFound", "The table specified does not exist.");
   return page[0]!.name;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function aclXml(policies: readonly StoredAccessPolicy[]): string {
@@ -34,19 +30,19 @@ function parseAcl(xml: string): StoredAccessPolicy[] {
   const invalid = () =>
     new ProtocolError(400, "InvalidXmlDocument", "XML specified is not syntactically valid.");
   if (xml.trim() === "") return [];
-  const root = element(xml, "SignedIdentifiers");
+  const root = xmlElement(xml, "SignedIdentifiers");
   if (root === undefined) {
     if (/<SignedIdentifiers\s*\/>/.test(xml)) return [];
     throw invalid();
   }
   const policies: StoredAccessPolicy[] = [];
   for (const match of root.matchAll(/<SignedIdentifier>([\s\S]*?)<\/SignedIdentifier>/g)) {
-    const id = element(match[1]!, "Id")?.trim();
+    const id = xmlElement(match[1]!, "Id")?.trim();
     if (!id || id.length > 64) throw invalid();
-    const policy = element(match[1]!, "AccessPolicy") ?? "";
-    const start = element(policy, "Start")?.trim();
-    const expiry = element(policy, "Expiry")?.trim();
-    const permission = element(policy, "Permission")?.trim();
+    const policy = xmlElement(match[1]!, "AccessPolicy") ?? "";
+    const start = xmlElement(policy, "Start")?.trim();
+    const expiry = xmlElement(policy, "Expiry")?.trim();
+    const permission = xmlElement(policy, "Permission")?.trim();
     if (permission !== undefined && !/^[raud]*$/.test(permission)) throw invalid();
     for (const time of [start, expiry]) if (time && Number.isNaN(Date.parse(time))) throw invalid();
     policies.push({

@@ -21,7 +21,7 @@ function links(ctx: RequestContext, tableName: string): EntityLinks {
 }
 
 /** The write an entity request makes: PUT replaces, PATCH/MERGE merges; with If-Match it updates, without it upserts. */
-export async function writeEntity(
+async function writeEntity(
   store: Store,
   tableName: string,
   method: string,

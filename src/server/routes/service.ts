@@ -1,6 +1,7 @@
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
+import { xmlElement } from "../protocol/xml.js";
 import type { CorsRule } from "../service-state.js";
 import type { Route } from "./route.js";
 
@@ -19,12 +20,6 @@ function invalidXml(): ProtocolError {
   return new ProtocolError(400, "InvalidXmlDocument", "XML specified is not syntactically valid.");
 }
 
-/** The text of `<name>…</name>` inside `xml`, or undefined. */
-export function element(xml: string, name: string): string | undefined {
-  const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(xml);
-  return match?.[1];
-}
-
 function corsXml(rules: readonly CorsRule[]): string {
   const rule = (r: CorsRule) =>
     `<CorsRule><AllowedOrigins>${r.allowedOrigins}</AllowedOrigins><AllowedMethods>${r.allowedMethods}</AllowedMethods><MaxAgeInSeconds>${r.maxAgeInSeconds}</MaxAgeInSeconds><ExposedHeaders>${r.exposedHeaders}</ExposedHeaders><AllowedHeaders>${r.allowedHeaders}</AllowedHeaders></CorsRule>`;
@@ -35,15 +30,15 @@ function parseCors(xml: string): CorsRule[] {
   const rules: CorsRule[] = [];
   for (const match of xml.matchAll(/<CorsRule>([\s\S]*?)<\/CorsRule>/g)) {
     const body = match[1]!;
-    const origins = element(body, "AllowedOrigins");
-    const methods = element(body, "AllowedMethods");
-    const maxAge = Number(element(body, "MaxAgeInSeconds") ?? "0");
+    const origins = xmlElement(body, "AllowedOrigins");
+    const methods = xmlElement(body, "AllowedMethods");
+    const maxAge = Number(xmlElement(body, "MaxAgeInSeconds") ?? "0");
     if (origins === undefined || methods === undefined || !Number.isInteger(maxAge)) throw invalidXml();
     rules.push({
       allowedOrigins: origins.trim(),
       allowedMethods: methods.trim(),
-      allowedHeaders: (element(body, "AllowedHeaders") ?? "").trim(),
-      exposedHeaders: (element(body, "ExposedHeaders") ?? "").trim(),
+      allowedHeaders: (xmlElement(body, "AllowedHeaders") ?? "").trim(),
+      exposedHeaders: (xmlElement(body, "ExposedHeaders") ?? "").trim(),
       maxAgeInSeconds: maxAge,
     });
   }
@@ -79,14 +74,14 @@ export const serviceRoute: Route = {
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
     access?.check("setServiceProperties");
     const xml = await readBody(ctx.req, maxBodyBytes);
-    const root = element(xml, "StorageServiceProperties");
+    const root = xmlElement(xml, "StorageServiceProperties");
     if (root === undefined) throw invalidXml();
     const sections: Record<string, string> = {};
     for (const name of ["Logging", "HourMetrics", "MinuteMetrics"]) {
-      const inner = element(root, name);
+      const inner = xmlElement(root, name);
       if (inner !== undefined) sections[name] = `<${name}>${inner}</${name}>`;
     }
-    const cors = element(root, "Cors");
+    const cors = xmlElement(root, "Cors");
     state.setProperties(ctx.account, sections, cors === undefined ? undefined : parseCors(cors));
     send(ctx, 202, {});
   },
