@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { odata, openStore, type Table } from "../src/index.js";
-import { FILE_PRAGMAS } from "../src/store/embedded/database.js";
-import { embeddedBackend } from "../src/store/embedded/index.js";
+import { FILE_PRAGMAS } from "../src/store/embedded/connection.js";
+import { fileBackend } from "../src/store/embedded/index.js";
 
 const MEASURE_MS = Number(process.env.BENCH_MS ?? 1500);
 const BIG = Number(process.env.BENCH_BIG ?? 1_000_000);
@@ -135,8 +135,8 @@ async function main(): Promise<void> {
   const store = await openStore(`file:${join(dir, "tablekit.db")}`);
   await store.createTable("Bench");
   const table = store.table("Bench");
-  const backend = await embeddedBackend(join(dir, "tablekit.db"), {});
-  const backendTable = backend.table("Bench");
+  const backend = await fileBackend.open(join(dir, "tablekit.db"), {});
+  const backendTable = backend.tables.table("Bench");
   const rows: Row[] = [];
   const ratioRow = (name: string, [ours, base]: [number, number], min?: number): Row => ({
     name,
@@ -216,7 +216,13 @@ async function main(): Promise<void> {
           let continuation: string | undefined;
           do {
             const page = await backendTable.query(
-              { ranges: smallRanges, maxPageSize: 1000, timeBudgetMs: 5000, continuation },
+              {
+                ranges: smallRanges,
+                filterProperties: [],
+                maxPageSize: 1000,
+                timeBudgetMs: 5000,
+                continuation,
+              },
               {},
             );
             n += page.entities.length;

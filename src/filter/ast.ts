@@ -3,6 +3,16 @@ import type { TypedValue } from "../model/index.js";
 /** The comparison operators of the Table service's `$filter`. */
 export type CompareOp = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
 
+/** Each operator as the infix symbol most query languages write it with (`=`, `<>`, …). */
+export const INFIX_OPERATORS: Readonly<Record<CompareOp, string>> = {
+  eq: "=",
+  ne: "<>",
+  gt: ">",
+  ge: ">=",
+  lt: "<",
+  le: "<=",
+};
+
 /**
  * A parsed `$filter`. Comparisons are normalized so the property is on the left
  * (`30 lt Age` becomes `Age gt 30`). System properties keep their service names:

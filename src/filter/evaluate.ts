@@ -171,7 +171,8 @@ const TESTS: Readonly<Record<CompareOp, (c: number) => boolean>> = {
   le: (c) => c <= 0,
 };
 
-function orderTest(op: CompareOp): (c: number) => boolean {
+/** Whether a comparison result (negative, 0, positive) satisfies the operator. */
+export function orderTest(op: CompareOp): (c: number) => boolean {
   return TESTS[op];
 }
 

@@ -24,8 +24,8 @@ import {
  * `[]` means nothing can match (e.g. `PartitionKey eq 'a' and PartitionKey eq 'b'`).
  *
  * Filters always compare strings by UTF-16 code units (the service's rule). `order` is the order
- * the backend stores keys in: `compareUtf16` (default; Azure and the embedded engine) or
- * `compareUtf8` (DynamoDB). The two orders agree on any bound without code units from U+D800 up,
+ * the backend stores keys in (its `capabilities.keyOrder`): `compareUtf16` (default, the service's
+ * order) or `compareUtf8` (UTF-8 bytes). The two orders agree on any bound without code units from U+D800 up,
  * so under another order a range bound holding such a unit is dropped (the range widens).
  *
  * @example keyRanges(parseFilter("PartitionKey eq 'p' and RowKey ge 'a' and RowKey lt 'b'"))

@@ -2,6 +2,8 @@
  * tablekit/keys: order-preserving key codecs for partition-key / row-key tables. Every codec is a
  * symmetric `encode`/`decode` pair that can `describe()` itself; docs/keys/ has one page per family.
  */
+
+export { AZURE_LIMITS, DYNAMODB_LIMITS, type Limits } from "../model/limits.js";
 export type { CodecDescription, KeyCodec, KeyInterval, KeyOrder } from "./codec.js";
 export {
   type CompoundKeyCodec,
@@ -32,7 +34,7 @@ export {
   type UniqueTimeKeyInput,
   uniqueTicks,
 } from "./unique-ticks.js";
-export { DYNAMODB_KEY_LIMITS, type KeyBackend, validateKeyEverywhere, validateKeyFor } from "./validate.js";
+export { validateKeyEverywhere, validateKeyFor } from "./validate.js";
 export {
   type VersionedKey,
   type VersionKeyCodec,

@@ -1,63 +1,34 @@
-import { AZURE_LIMITS, type KeyName, TableKitError, validateKey } from "../model/index.js";
+import {
+  AZURE_LIMITS,
+  DYNAMODB_LIMITS,
+  type KeyName,
+  type Limits,
+  TableKitError,
+  validateKey,
+} from "../model/index.js";
 import { invalidInput } from "./errors.js";
 
-/** The backends whose key rules differ: the embedded engine and Cosmos DB follow Azure's. */
-export type KeyBackend = "azure" | "dynamodb";
-
-/** DynamoDB's key rules: 1-2048 UTF-8 bytes for a partition key, 1-1024 for a sort key. */
-export const DYNAMODB_KEY_LIMITS = Object.freeze({ partitionKeyMaxBytes: 2048, sortKeyMaxBytes: 1024 });
-
 /**
- * Checks a key against one backend's rules and returns it. Azure: no `/ \ # ?`, no U+0000-U+001F
- * or U+007F-U+009F (OutOfRangeInput), at most 1 KiB as UTF-16 (KeyValueTooLarge); empty keys are
- * allowed. DynamoDB: PartitionKey (partition key) 1-2048 and RowKey (sort key) 1-1024 UTF-8 bytes
- * (KeyValueTooLarge), not empty (InvalidInput). Both: a string without unpaired surrogates (InvalidInput).
+ * Checks a key against one backend's rules, given as its limits — `store.capabilities.limits`,
+ * `AZURE_LIMITS` (also the embedded engine's) or `DYNAMODB_LIMITS` — and returns it: a string
+ * without unpaired surrogates (InvalidInput), without the limits' forbidden characters
+ * (OutOfRangeInput), at most `maxKeyBytes` in `keyEncoding` (KeyValueTooLarge). The same check the
+ * store makes before a write, so a key accepted here is accepted there.
  */
-export function validateKeyFor(backend: KeyBackend, kind: KeyName, key: unknown): string {
+export function validateKeyFor(limits: Limits, kind: KeyName, key: unknown): string {
   if (kind !== "PartitionKey" && kind !== "RowKey") {
     throw invalidInput("validateKeyFor", `kind must be "PartitionKey" or "RowKey", got ${String(kind)}`);
   }
-  if (backend === "azure") return validateKey(kind, key, AZURE_LIMITS);
-  if (backend !== "dynamodb") throw invalidInput("validateKeyFor", `unknown backend ${String(backend)}`);
-  if (typeof key !== "string") {
-    throw new TableKitError(
-      "InvalidInput",
-      `${kind} must be a string, got ${key === null ? "null" : typeof key}`,
-      {
-        details: { key: kind },
-      },
-    );
+  if (typeof limits !== "object" || limits === null || !(limits.forbiddenKeyCharacters instanceof RegExp)) {
+    throw invalidInput("validateKeyFor", "limits must be a backend's limits, e.g. store.capabilities.limits");
   }
-  if (key.length === 0) {
-    throw new TableKitError("InvalidInput", `${kind} may not be empty on DynamoDB`, {
-      details: { key: kind },
-    });
-  }
-  if (!key.isWellFormed()) {
-    throw new TableKitError("InvalidInput", `${kind} contains an unpaired surrogate`, {
-      details: { key: kind },
-    });
-  }
-  const limit =
-    kind === "PartitionKey" ? DYNAMODB_KEY_LIMITS.partitionKeyMaxBytes : DYNAMODB_KEY_LIMITS.sortKeyMaxBytes;
-  // A UTF-16 code unit is at most 3 UTF-8 bytes: skip the byte count when the key is surely short.
-  const size = key.length * 3 <= limit ? 0 : Buffer.byteLength(key, "utf8");
-  if (size > limit) {
-    throw new TableKitError(
-      "KeyValueTooLarge",
-      `${kind} is ${size} UTF-8 bytes; DynamoDB's limit is ${limit}`,
-      {
-        details: { key: kind, size, limit },
-      },
-    );
-  }
-  return key;
+  return validateKey(kind, key, limits);
 }
 
-/** Checks a key against every backend's rules (Azure's and DynamoDB's) and returns it. */
+/** Checks a key against the rules of every backend (Azure's and DynamoDB's) and returns it. */
 export function validateKeyEverywhere(kind: KeyName, key: unknown): string {
-  validateKeyFor("azure", kind, key);
-  return validateKeyFor("dynamodb", kind, key);
+  validateKeyFor(AZURE_LIMITS, kind, key);
+  return validateKeyFor(DYNAMODB_LIMITS, kind, key);
 }
 
 /**

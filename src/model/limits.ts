@@ -68,3 +68,16 @@ export const AZURE_LIMITS: Limits = Object.freeze({
   maxFilterComparisons: 15,
   pageTimeBudgetMs: 5000,
 });
+
+/**
+ * DynamoDB's rules as the `dynamodb:` backend enforces them: Azure's, with keys measured in UTF-8
+ * (a sort key holds at most 1,024 bytes; tablekit holds PartitionKeys to the same) and the 400 KiB
+ * item rule in `maxItemBytes`, less what tablekit's item layout adds (docs/dynamodb.md).
+ */
+export const DYNAMODB_LIMITS: Limits = Object.freeze({
+  ...AZURE_LIMITS,
+  keyEncoding: "utf8",
+  maxKeyBytes: 1 * KiB,
+  // 400 KiB less the layout's reserve: Timestamp 37, key escapes 2, a type suffix of 9 per property.
+  maxItemBytes: 400 * KiB - (37 + 2 + 9 * AZURE_LIMITS.maxProperties),
+});

@@ -66,6 +66,11 @@ export function validateKey(kind: KeyName, value: unknown, limits: Limits): stri
   return value;
 }
 
+/** True when `name` can be a custom property's name (an entity can hold a property of that name). */
+export function isPropertyName(name: string): boolean {
+  return PROPERTY_NAME_PATTERN.test(name) && !SYSTEM_PROPERTY_NAMES.has(name);
+}
+
 /** Checks a property name; returns it. */
 export function validatePropertyName(name: string, limits: Limits): string {
   if (name.length > limits.maxPropertyNameLength) {
@@ -75,7 +80,7 @@ export function validatePropertyName(name: string, limits: Limits): string {
       { details: { property: name } },
     );
   }
-  if (!PROPERTY_NAME_PATTERN.test(name) || SYSTEM_PROPERTY_NAMES.has(name)) {
+  if (!isPropertyName(name)) {
     throw new TableKitError("PropertyNameInvalid", `Property name ${JSON.stringify(name)} is invalid`, {
       details: { property: name },
     });
@@ -207,8 +212,7 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
 
 /**
  * Checks the whole-entity limits — property count, size by the service's formula, and the UTF-8
- * item size when declared — of an entity already normalized. Backends call it on the result of a
- * Merge, whose stored and new properties together may break a limit neither breaks alone.
+ * item size when declared — of an entity already normalized (`normalizeEntity`, `mergeEntity`).
  */
 export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what = "entity"): void {
   const count = entity.properties.size;
@@ -243,12 +247,20 @@ export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what
   }
 }
 
-/** A Merge's result: the stored properties overlaid by the new ones (a property changing type is replaced). */
-export function mergeProperties(
-  stored: ReadonlyMap<string, TypedValue>,
-  update: ReadonlyMap<string, TypedValue>,
-): Map<string, TypedValue> {
-  const merged = new Map(stored);
-  for (const [name, value] of update) merged.set(name, value);
+/**
+ * A Merge's result: the stored entity's properties overlaid by the update's (a property changing
+ * type is replaced), checked against the whole-entity limits, which stored and new properties
+ * together may break though neither breaks them alone. The one merge of tablekit: a backend that
+ * merges itself calls it with the stored entity.
+ */
+export function mergeEntity(
+  stored: NormalizedEntity,
+  update: NormalizedEntity,
+  limits: Limits,
+): NormalizedEntity {
+  const properties = new Map(stored.properties);
+  for (const [name, value] of update.properties) properties.set(name, value);
+  const merged: NormalizedEntity = { partitionKey: update.partitionKey, rowKey: update.rowKey, properties };
+  checkEntityLimits(merged, limits, "merged entity");
   return merged;
 }

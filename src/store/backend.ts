@@ -1,130 +1,38 @@
-import type { FilterNode, KeyRange } from "../filter/ast.js";
-import type { DateTime, NormalizedEntity, StoredEntity } from "../model/index.js";
-import type { Capabilities } from "./capabilities.js";
+import type { Limits } from "../model/index.js";
+import type { TableServiceBackend } from "./table-backend.js";
 
 /**
- * What a backend implements: raw operations only. The core (`Store`, `Table`) has already validated
- * names, keys, entities, ETags, filters and transactions against `capabilities.limits` before it
- * calls any of these; a backend maps its own failures to TableKitError codes with the original
- * error as `cause`.
+ * What a URL scheme opens: one backend per port the URL configures, plus `close()`. The core
+ * (`Store`, `Table`, …) validates and normalizes every argument, owns the closed state and the
+ * first abort check, and then calls exactly one raw backend method (docs/architecture.md).
  */
+export interface BackendStore {
+  /** The table port. */
+  readonly tables: TableServiceBackend;
+  // The queue and blob ports add theirs here: `queues?`, `blobs?` (absent: not served by this URL).
+  /** Releases clients, connections, files. The core calls it once, and no backend method after it. */
+  close(): Promise<void>;
+}
 
-export type UpdateMode = "Merge" | "Replace";
-
-/** Passed to every backend call. */
+/** Passed to every backend call: the caller's signal, already checked once by the core. */
 export interface CallOptions {
   readonly abortSignal?: AbortSignal;
 }
 
-/** What a successful write reports. */
-export interface WriteResult {
-  readonly etag: string;
-  readonly timestamp: DateTime;
-}
-
-export interface BackendQuery {
-  /** The whole filter, already parsed and checked; absent means every entity. */
-  readonly filter?: FilterNode;
-  /** The key ranges the filter can match, sorted and disjoint; absent means the whole table. */
-  readonly ranges?: readonly KeyRange[];
-  /** Properties the caller will keep (a hint: the core projects the result itself). */
-  readonly select?: readonly string[];
-  /** At most this many entities in the page (1..limits.maxPageSize). */
-  readonly maxPageSize: number;
-  /** The backend's own continuation from a previous page. */
-  readonly continuation?: string;
-  /** End the page early, with a continuation, once it has taken this long. */
-  readonly timeBudgetMs: number;
-}
-
-export interface BackendPage {
-  /** Matching entities in (PartitionKey, RowKey) order. */
-  readonly entities: readonly StoredEntity[];
-  /** Present when more entities may follow; opaque to everyone but this backend. */
-  readonly continuation?: string;
-}
-
-/** One action of an entity group transaction, validated (one partition, each row once, sizes). */
-export type BackendAction =
-  | { readonly kind: "create"; readonly entity: NormalizedEntity }
-  | { readonly kind: "upsert"; readonly entity: NormalizedEntity; readonly mode: UpdateMode }
-  | {
-      readonly kind: "update";
-      readonly entity: NormalizedEntity;
-      readonly mode: UpdateMode;
-      readonly etag: string;
-    }
-  | {
-      readonly kind: "delete";
-      readonly partitionKey: string;
-      readonly rowKey: string;
-      readonly etag: string;
-    };
-
-export interface BackendTableQuery {
-  readonly filter?: FilterNode;
-  readonly maxPageSize: number;
-  readonly continuation?: string;
-}
-
-export interface BackendStore {
-  readonly capabilities: Capabilities;
-  /** Throws TableAlreadyExists (names compare case-insensitively). */
-  createTable(name: string, options: CallOptions): Promise<void>;
-  /** Throws TableNotFound. Deletes every entity of the table. */
-  deleteTable(name: string, options: CallOptions): Promise<void>;
-  /** Table names in case-insensitive order, filtered on `TableName` by `query.filter`. */
-  listTables(
-    query: BackendTableQuery,
-    options: CallOptions,
-  ): Promise<{ names: string[]; continuation?: string }>;
-  /** A handle on a table; cheap, does no I/O. Operations on a missing table throw TableNotFound. */
-  table(name: string): BackendTable;
-  close(): Promise<void>;
-}
-
-export interface BackendTable {
-  /** Throws EntityAlreadyExists. */
-  insert(entity: NormalizedEntity, options: CallOptions): Promise<WriteResult>;
-  /** Insert, or merge into / replace the existing entity. */
-  upsert(entity: NormalizedEntity, mode: UpdateMode, options: CallOptions): Promise<WriteResult>;
-  /** `etag` is `*` or an ETag; throws ResourceNotFound or UpdateConditionNotSatisfied. */
-  update(
-    entity: NormalizedEntity,
-    mode: UpdateMode,
-    etag: string,
-    options: CallOptions,
-  ): Promise<WriteResult>;
-  /** `etag` is `*` or an ETag; throws ResourceNotFound or UpdateConditionNotSatisfied. */
-  delete(partitionKey: string, rowKey: string, etag: string, options: CallOptions): Promise<void>;
-  /** Undefined when absent. */
-  get(partitionKey: string, rowKey: string, options: CallOptions): Promise<StoredEntity | undefined>;
-  query(query: BackendQuery, options: CallOptions): Promise<BackendPage>;
-  /**
-   * All or nothing. Returns one result per action (undefined for deletes). On failure throws the
-   * failing action's error with its `index` set (TableKitError.withIndex) and writes nothing.
-   */
-  transact(actions: readonly BackendAction[], options: CallOptions): Promise<(WriteResult | undefined)[]>;
-}
-
-/** Builds a backend from the part of a store URL after its scheme, plus options. */
-export type BackendFactory = (location: string, options: OpenStoreOptions) => Promise<BackendStore>;
-
-export interface OpenStoreOptions {
+/** Options every scheme accepts (each scheme's options type extends this one). */
+export interface CommonStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
-  readonly limits?: Partial<import("../model/index.js").Limits>;
-  /**
-   * A table or account shared access signature: the store can then do only what it allows, on any
-   * backend (docs/patterns/scoped-access.md). Verified against `accessAccount`.
-   */
-  readonly accessToken?: string;
-  /** The account `accessToken` is signed for; default the development account `devstoreaccount1`. */
-  readonly accessAccount?: import("./sas-token.js").SasAccount;
-  /** Stored access policies by table and id, for tokens that name one (`si`). */
-  readonly accessPolicies?: (
-    tableName: string,
-    id: string,
-  ) => import("./verify-sas.js").StoredAccessPolicy | undefined;
-  /** Backend-specific settings (clients, credentials, table name prefixes). */
-  readonly [key: string]: unknown;
+  readonly limits?: Partial<Limits>;
+}
+
+/**
+ * What `openStore` loads for a URL scheme (a backend folder's `index.ts` exports one): how to open
+ * the store from the text after the scheme and the scheme's options, and every option key the
+ * scheme accepts, so that a misspelt key is InvalidInput at run time as it is a type error at
+ * compile time. Adding an option = one property in the scheme's options type + its key here.
+ */
+export interface Backend<Options extends CommonStoreOptions> {
+  /** Every key of `Options` (the compiler checks the list is complete and exact). */
+  readonly optionKeys: { readonly [K in keyof Required<Options>]: true };
+  open(location: string, options: Options): Promise<BackendStore>;
 }

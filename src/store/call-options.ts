@@ -1,4 +1,4 @@
-import { TableKitError } from "../model/index.js";
+import { TableKitError, throwIfAborted } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 
 /** Options every public call accepts. */
@@ -6,14 +6,26 @@ export interface OperationOptions {
   abortSignal?: AbortSignal;
 }
 
+/** What a handle knows of its store: whether it has been closed. */
+export interface StoreLifecycle {
+  readonly closed: boolean;
+}
+
 const NO_SIGNAL: CallOptions = Object.freeze({});
 
-/** Throws `Aborted` when the caller's signal has already fired; returns the backend's options. */
-export function callOptions(options: OperationOptions | undefined): CallOptions {
+/** InvalidInput when the store has been closed. */
+export function assertOpen(lifecycle: StoreLifecycle): void {
+  if (lifecycle.closed) throw new TableKitError("InvalidInput", "The store is closed");
+}
+
+/**
+ * The checks every call makes before any I/O, once, in the core: a closed store is InvalidInput,
+ * an already-fired signal is Aborted. Returns what the backend is handed.
+ */
+export function callOptions(lifecycle: StoreLifecycle, options: OperationOptions | undefined): CallOptions {
+  assertOpen(lifecycle);
   const signal = options?.abortSignal;
-  if (signal?.aborted) {
-    throw new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
-  }
+  throwIfAborted(signal);
   return signal ? { abortSignal: signal } : NO_SIGNAL;
 }
 

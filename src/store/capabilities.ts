@@ -14,8 +14,6 @@ export interface Capabilities {
   readonly multiProcess: boolean;
   /** A query page never holds entities of two partitions. */
   readonly pageEndsAtPartitionBoundary: boolean;
-  /** `$select` of a property an entity lacks returns it as null (documented Azure behaviour). */
-  readonly selectMissingAsNull: boolean;
   /** Known departures from the Azure documentation, each with a short id and an explanation. */
   readonly divergences: readonly { readonly id: string; readonly description: string }[];
 }

@@ -1,16 +1,19 @@
-export {
-  type AccessOperation,
-  AccessPolicy,
-  type AccessScope,
-  type AccountAccessScope,
-  inKeyRange,
-  type TableAccessScope,
-} from "./access-policy.js";
-export type * from "./backend.js";
+export { type AccessOperation, AccessPolicy, type AccessScope } from "./access-policy.js";
+export type { AzureStoreOptions } from "./azure/connection.js";
+export type { CommonStoreOptions } from "./backend.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";
 export { DEVELOPMENT_ACCOUNT } from "./development-account.js";
-export { DEFAULT_STORE_URL, openStore } from "./open-store.js";
+export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
+export type { EmbeddedStoreOptions } from "./embedded/connection.js";
+export type { AccessOptions } from "./open-store.js";
+export {
+  DEFAULT_STORE_URL,
+  openStore,
+  type StoreOptions,
+  type StoreOptionsByScheme,
+  type StoreScheme,
+} from "./open-store.js";
 export type { Page, PagedAsyncIterableIterator, PageSettings } from "./paging.js";
 export {
   type AccountPermissions,
@@ -29,12 +32,15 @@ export {
 } from "./sas-token.js";
 export { type ListTablesOptions, Store } from "./store.js";
 export {
+  type CreateTableOptions,
+  type DeleteTableOptions,
   type GetEntityOptions,
   type ListEntitiesOptions,
   Table,
   type UpdateOptions,
   type WriteResponse,
 } from "./table.js";
+export type { UpdateMode } from "./table-backend.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
 export {
   type AccessTokenOptions,

@@ -1,15 +1,61 @@
 import { ownValue, TableKitError } from "../model/index.js";
-import type { BackendFactory, OpenStoreOptions } from "./backend.js";
+import type { AzureStoreOptions } from "./azure/connection.js";
+import type { Backend, CommonStoreOptions } from "./backend.js";
+import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
+import type { EmbeddedStoreOptions } from "./embedded/connection.js";
+import type { SasAccount } from "./sas-token.js";
 import { Store } from "./store.js";
-import { accessOfToken } from "./verify-sas.js";
+import { accessOfToken, type StoredAccessPolicy } from "./verify-sas.js";
+
+/**
+ * The options of each URL scheme, each the exported options type of its backend folder. A new
+ * option goes into that type and its backend's `optionKeys`; a new scheme, here and in BACKENDS.
+ */
+export interface StoreOptionsByScheme {
+  file: EmbeddedStoreOptions;
+  memory: EmbeddedStoreOptions;
+  azure: AzureStoreOptions;
+  dynamodb: DynamoDbStoreOptions;
+}
+
+export type StoreScheme = keyof StoreOptionsByScheme;
+
+/**
+ * The options `openStore(url, options)` takes for a URL: its scheme's (`"dynamodb:…"` takes
+ * DynamoDbStoreOptions), or any scheme's when the URL is only known at run time (a `string`).
+ */
+export type StoreOptions<Url extends string = string> = Url extends `${infer Scheme}:${string}`
+  ? Lowercase<Scheme> extends StoreScheme
+    ? StoreOptionsByScheme[Lowercase<Scheme>]
+    : never
+  : StoreOptionsByScheme[StoreScheme];
+
+/**
+ * Options every scheme takes beside its own: a shared access signature the core enforces, so the
+ * store can do only what the token allows (docs/patterns/scoped-access.md).
+ */
+export interface AccessOptions {
+  /** A table or account SAS (a query string), verified against `accessAccount` when the store opens. */
+  readonly accessToken?: string;
+  /** The account the token is signed for; default the development account `devstoreaccount1`. */
+  readonly accessAccount?: SasAccount;
+  /** Stored access policies by table and id, for tokens that name one (`si`). */
+  readonly accessPolicies?: (tableName: string, id: string) => StoredAccessPolicy | undefined;
+}
+
+const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions>]: true } = {
+  accessToken: true,
+  accessAccount: true,
+  accessPolicies: true,
+};
 
 /**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
  * `file:PATH` and `memory:` are the embedded engine.
  */
-const BACKENDS: Record<string, () => Promise<BackendFactory>> = {
-  file: async () => (await import("./embedded/index.js")).embeddedBackend,
-  memory: async () => (await import("./embedded/index.js")).embeddedBackend,
+const BACKENDS: { readonly [S in StoreScheme]: () => Promise<Backend<StoreOptionsByScheme[S]>> } = {
+  file: async () => (await import("./embedded/index.js")).fileBackend,
+  memory: async () => (await import("./embedded/index.js")).memoryBackend,
   azure: async () => (await import("./azure/index.js")).azureBackend,
   dynamodb: async () => (await import("./dynamodb/index.js")).dynamodbBackend,
 };
@@ -20,14 +66,19 @@ export const DEFAULT_STORE_URL = "file:./tablekit.db";
 /**
  * Opens a store: `file:./data/app.db` (embedded, on disk), `memory:` (embedded, in memory, for
  * tests), and the cloud backends' URLs (`azure:…`, `dynamodb:…`) when their SDKs are installed.
+ * The options are typed by the URL's scheme; an option the scheme does not take is InvalidInput.
+ *
+ * @example openStore("dynamodb:", { region: "eu-west-1", tablePrefix: "app_" })
  */
-export async function openStore(
-  url: string = DEFAULT_STORE_URL,
-  options: OpenStoreOptions = {},
+export async function openStore<Url extends string>(
+  url: Url = DEFAULT_STORE_URL as Url,
+  options?: StoreOptions<Url> & AccessOptions,
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
-  const load = scheme ? ownValue(BACKENDS, scheme) : undefined;
+  // Each loader is typed by its scheme; here the scheme is a run-time string.
+  const loaders = BACKENDS as unknown as Readonly<Record<string, () => Promise<Backend<CommonStoreOptions>>>>;
+  const load = scheme ? ownValue(loaders, scheme) : undefined;
   if (!match || !load) {
     throw new TableKitError(
       "InvalidStoreUrl",
@@ -37,20 +88,35 @@ export async function openStore(
         .join(", ")}`,
     );
   }
+  const backend = await load();
+  checkOptions(scheme!, options ?? {}, { ...backend.optionKeys, ...ACCESS_OPTION_KEYS });
+  const { accessToken, accessAccount, accessPolicies, ...schemeOptions } = (options ?? {}) as AccessOptions;
+  // A token that does not verify fails before anything is opened.
   const access =
-    options.accessToken === undefined
+    accessToken === undefined
       ? undefined
-      : accessOfToken(options.accessToken, {
-          ...(options.accessAccount ? { account: options.accessAccount } : {}),
-          ...(options.accessPolicies ? { policies: options.accessPolicies } : {}),
+      : accessOfToken(accessToken, {
+          ...(accessAccount ? { account: accessAccount } : {}),
+          ...(accessPolicies ? { policies: accessPolicies } : {}),
         });
-  const factory = await load();
-  const location = match[2]!;
-  const backend =
-    scheme === "memory"
-      ? await factory(location, { ...options, memory: true })
-      : await factory(location, options);
-  return new Store(backend, redact(url), access);
+  return new Store(await backend.open(match[2]!, schemeOptions), redact(url), access);
+}
+
+/** The options, if every key is one the scheme takes; InvalidInput naming the first that is not. */
+function checkOptions(scheme: string, options: unknown, keys: object): CommonStoreOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TableKitError("InvalidInput", "Store options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(keys, key)) {
+      throw new TableKitError(
+        "InvalidInput",
+        `Unknown option '${key}' for a ${scheme}: store; it takes ${Object.keys(keys).join(", ")}`,
+        { details: { option: key, scheme } },
+      );
+    }
+  }
+  return options;
 }
 
 /** Strips secrets (account keys, SAS signatures, passwords) from a URL shown in messages. */

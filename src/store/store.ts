@@ -1,11 +1,11 @@
 import { parseFilter } from "../filter/index.js";
-import { TableKitError, validateTableName } from "../model/index.js";
+import { validateTableName } from "../model/index.js";
 import type { AccessPolicy } from "./access-policy.js";
 import type { BackendStore } from "./backend.js";
-import { callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
-import { Table } from "./table.js";
+import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
 import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
 
 export interface ListTablesOptions extends OperationOptions {
@@ -15,7 +15,7 @@ export interface ListTablesOptions extends OperationOptions {
 
 /** A table store: the tables of one embedded database, Azure account or DynamoDB region. */
 export class Store {
-  private closed = false;
+  private readonly lifecycle: { closed: boolean };
 
   constructor(
     private readonly backend: BackendStore,
@@ -23,9 +23,11 @@ export class Store {
     readonly url: string,
     /** What a verified access token allows; absent means everything (docs/patterns/scoped-access.md). */
     readonly access?: AccessPolicy,
-    /** A view made by `scoped()` shares its parent's backend and leaves closing it to the parent. */
-    private readonly parent?: Store,
-  ) {}
+    /** A view made by `scoped()` shares its parent's lifecycle and leaves closing to the parent. */
+    private readonly parentLifecycle?: { closed: boolean },
+  ) {
+    this.lifecycle = parentLifecycle ?? { closed: false };
+  }
 
   /**
    * A view of this store that can do only what a shared access signature allows, verified against
@@ -41,59 +43,57 @@ export class Store {
    * server makes one per request from the request's token. Closing the view closes nothing.
    */
   scoped(access: AccessPolicy): Store {
-    this.assertOpen();
-    return new Store(this.backend, this.url, access, this);
+    assertOpen(this.lifecycle);
+    return new Store(this.backend, this.url, access, this.lifecycle);
   }
 
-  /** What this store's backend can do, as data. */
+  /** What this store's table backend can do, as data. */
   get capabilities(): Capabilities {
-    return this.backend.capabilities;
+    return this.backend.tables.capabilities;
   }
 
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
-    this.assertOpen();
-    return new Table(this.backend, name, this.access);
+    assertOpen(this.lifecycle);
+    return new Table(this.backend.tables, name, this.lifecycle, this.access);
   }
 
-  async createTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Creates a table; an existing one is success (as `TableServiceClient.createTable`) unless `failIfExists`. */
+  async createTable(name: string, options?: CreateTableOptions): Promise<void> {
     await this.table(name).createTable(options);
   }
 
-  async deleteTable(name: string, options?: OperationOptions): Promise<void> {
+  /** Deletes a table; a missing one is success (as `TableServiceClient.deleteTable`) unless `failIfMissing`. */
+  async deleteTable(name: string, options?: DeleteTableOptions): Promise<void> {
     await this.table(name).deleteTable(options);
   }
 
   /** Tables in case-insensitive name order, each as `{ name }` with the case it was created with. */
   listTables(options?: ListTablesOptions): PagedAsyncIterableIterator<{ name: string }> {
-    const limits = this.backend.capabilities.limits;
+    const tables = this.backend.tables;
+    const limits = tables.capabilities.limits;
     return pagedIterator(
       async (maxPageSize, continuation) => {
-        this.assertOpen();
-        const call = callOptions(options);
+        const call = callOptions(this.lifecycle, options);
         this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
         const filter = text ? parseFilter(text, { maxComparisons: limits.maxFilterComparisons }) : undefined;
-        const page = await this.backend.listTables({ filter, maxPageSize, continuation }, call);
+        const page = await tables.listTables({ filter, maxPageSize, continuation }, call);
         return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
       },
       { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
     );
   }
 
-  /** Releases the store's resources; later calls throw InvalidInput. */
+  /** Releases the store's resources; any later call on it or its tables is InvalidInput. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (!this.parent) await this.backend.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed || this.parent?.closed) throw new TableKitError("InvalidInput", "The store is closed");
+    if (this.parentLifecycle || this.lifecycle.closed) return;
+    this.lifecycle.closed = true;
+    await this.backend.close();
   }
 
   /** Checks a table name against this store's rules without touching the store. */
   validateTableName(name: string): string {
-    return validateTableName(name, this.backend.capabilities.limits);
+    return validateTableName(name, this.capabilities.limits);
   }
 }

@@ -1,8 +1,12 @@
-import { type FilterNode, keyRanges, parseFilter } from "../filter/index.js";
+import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../filter/index.js";
+import { filterProperties } from "../filter/properties.js";
 import {
   compareUtf8,
   compareUtf16,
+  isPropertyName,
+  isTableKitError,
   type Limits,
+  METADATA_NAMES,
   normalizeEntity,
   type PropertyOutput,
   type TableEntity,
@@ -13,10 +17,22 @@ import {
   validateTableName,
 } from "../model/index.js";
 import type { AccessOperation, AccessPolicy } from "./access-policy.js";
-import type { BackendAction, BackendStore, BackendTable, UpdateMode } from "./backend.js";
-import { callOptions, type OperationOptions, validateEtag } from "./call-options.js";
+import type { CallOptions } from "./backend.js";
+import { callOptions, type OperationOptions, type StoreLifecycle, validateEtag } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
-import { prepareTransaction, type TransactionAction, type TransactionResponse } from "./transaction.js";
+import type {
+  BackendAction,
+  TableBackend,
+  TableServiceBackend,
+  UpdateMode,
+  WriteResult,
+} from "./table-backend.js";
+import {
+  prepareTransaction,
+  type TransactionAction,
+  type TransactionResponse,
+  updateMode,
+} from "./transaction.js";
 
 export interface WriteResponse {
   etag: string;
@@ -37,22 +53,35 @@ export interface UpdateOptions extends OperationOptions {
   etag?: string;
 }
 
+export interface CreateTableOptions extends OperationOptions {
+  /** Throw TableAlreadyExists when the table exists; by default that is success, as in the SDK. */
+  failIfExists?: boolean;
+}
+
+export interface DeleteTableOptions extends OperationOptions {
+  /** Throw TableNotFound when the table does not exist; by default that is success, as in the SDK. */
+  failIfMissing?: boolean;
+}
+
 type Entity<T extends object> = TableEntity<T>;
 
 /**
  * One table, with `@azure/data-tables`' TableClient method names and shapes: Azure users port code
- * by changing an import. Validates every input against the backend's limits before calling it.
+ * by changing an import. Every call validates its input against the backend's limits, checks the
+ * store is open and the signal has not fired, then makes exactly one backend call.
  */
 export class Table {
-  private readonly backendTable: BackendTable;
+  private readonly backendTable: TableBackend;
+  private nameChecked = false;
 
   constructor(
-    private readonly backend: BackendStore,
+    private readonly service: TableServiceBackend,
     readonly tableName: string,
+    private readonly lifecycle: StoreLifecycle,
     /** What the store's access token allows; absent means everything. */
     private readonly access?: AccessPolicy,
   ) {
-    this.backendTable = backend.table(tableName);
+    this.backendTable = service.table(tableName);
   }
 
   /**
@@ -66,18 +95,16 @@ export class Table {
 
   private authorizeKeys(keys: { partitionKey: string; rowKey: string }): void {
     if (!this.access) return;
-    this.access.checkKeys(keys, this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
+    this.access.checkKeys(keys, this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
   }
 
   private get limits(): Limits {
-    return this.backend.capabilities.limits;
+    return this.service.capabilities.limits;
   }
 
-  private nameChecked = false;
-
-  /** Validated backend options; throws Aborted / InvalidResourceName before any I/O. */
-  private begin(options: OperationOptions | undefined) {
-    const call = callOptions(options);
+  /** The backend's call options; InvalidInput (closed), Aborted or InvalidResourceName before any I/O. */
+  private begin(options: OperationOptions | undefined): CallOptions {
+    const call = callOptions(this.lifecycle, options);
     if (!this.nameChecked) {
       validateTableName(this.tableName, this.limits);
       this.nameChecked = true;
@@ -85,16 +112,26 @@ export class Table {
     return call;
   }
 
-  async createTable(options?: OperationOptions): Promise<void> {
+  /** Creates this table; an existing table is success (as `TableClient.createTable`) unless `failIfExists`. */
+  async createTable(options?: CreateTableOptions): Promise<void> {
     const call = this.begin(options);
     this.authorize("createTable");
-    await this.backend.createTable(this.tableName, call);
+    try {
+      await this.service.createTable(this.tableName, call);
+    } catch (err) {
+      if (options?.failIfExists || !isTableKitError(err, "TableAlreadyExists")) throw err;
+    }
   }
 
-  async deleteTable(options?: OperationOptions): Promise<void> {
+  /** Deletes this table and its entities; a missing table is success (as `TableClient.deleteTable`) unless `failIfMissing`. */
+  async deleteTable(options?: DeleteTableOptions): Promise<void> {
     const call = this.begin(options);
     this.authorize("deleteTable");
-    await this.backend.deleteTable(this.tableName, call);
+    try {
+      await this.service.deleteTable(this.tableName, call);
+    } catch (err) {
+      if (options?.failIfMissing || !isTableKitError(err, "TableNotFound")) throw err;
+    }
   }
 
   async createEntity<T extends object>(
@@ -103,10 +140,9 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     this.authorize("insert");
-    const normalized = normalizeEntity(entity, this.limits);
-    this.authorizeKeys(normalized);
-    const result = await this.backendTable.insert(normalized, call);
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    const action: BackendAction = { kind: "create", entity: normalizeEntity(entity, this.limits) };
+    this.authorizeKeys(action.entity);
+    return response(await this.backendTable.write(action, call));
   }
 
   async getEntity<T extends object = Record<string, PropertyOutput>>(
@@ -137,10 +173,14 @@ export class Table {
     const call = this.begin(options);
     this.authorize("update");
     const etag = validateEtag(options?.etag ?? "*");
-    const normalized = normalizeEntity(entity, this.limits);
-    this.authorizeKeys(normalized);
-    const result = await this.backendTable.update(normalized, checkMode(mode), etag, call);
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    const action: BackendAction = {
+      kind: "update",
+      entity: normalizeEntity(entity, this.limits),
+      mode: updateMode(mode),
+      etag,
+    };
+    this.authorizeKeys(action.entity);
+    return response(await this.backendTable.write(action, call));
   }
 
   async upsertEntity<T extends object>(
@@ -150,19 +190,26 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     this.authorize("upsert");
-    const normalized = normalizeEntity(entity, this.limits);
-    this.authorizeKeys(normalized);
-    const result = await this.backendTable.upsert(normalized, checkMode(mode), call);
-    return { etag: result.etag, timestamp: result.timestamp.toISOString() };
+    const action: BackendAction = {
+      kind: "upsert",
+      entity: normalizeEntity(entity, this.limits),
+      mode: updateMode(mode),
+    };
+    this.authorizeKeys(action.entity);
+    return response(await this.backendTable.write(action, call));
   }
 
   async deleteEntity(partitionKey: string, rowKey: string, options?: UpdateOptions): Promise<void> {
     const call = this.begin(options);
     this.authorize("delete");
-    validateKey("PartitionKey", partitionKey, this.limits);
-    validateKey("RowKey", rowKey, this.limits);
-    this.authorizeKeys({ partitionKey, rowKey });
-    await this.backendTable.delete(partitionKey, rowKey, validateEtag(options?.etag ?? "*"), call);
+    const action: BackendAction = {
+      kind: "delete",
+      partitionKey: validateKey("PartitionKey", partitionKey, this.limits),
+      rowKey: validateKey("RowKey", rowKey, this.limits),
+      etag: validateEtag(options?.etag ?? "*"),
+    };
+    this.authorizeKeys(action);
+    await this.backendTable.write(action, call);
   }
 
   /**
@@ -174,27 +221,26 @@ export class Table {
     options?: ListEntitiesOptions,
   ): PagedAsyncIterableIterator<TableEntityResult<T>> {
     const limits = this.limits;
-    let plan: { filter?: FilterNode; ranges?: ReturnType<typeof keyRanges>; select?: string[] } | undefined;
-    const planQuery = () => {
+    let plan: QueryPlan | undefined;
+    const planQuery = (): QueryPlan => {
       if (plan) return plan;
       const text = options?.queryOptions?.filter;
       const parsed =
         text === undefined || text.trim() === ""
           ? undefined
-          : parseFilter(text, {
-              maxComparisons: limits.maxFilterComparisons,
-            });
+          : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
       // A token's key range narrows the query: entities outside it are never returned.
       const restriction = this.access?.queryRestriction();
-      const filter =
-        restriction && parsed
-          ? ({ kind: "and", left: parsed, right: restriction } as const)
-          : (restriction ?? parsed);
-      const compare = this.backend.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
+      const filter: FilterNode | undefined =
+        restriction && parsed ? { kind: "and", left: parsed, right: restriction } : (restriction ?? parsed);
+      const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
+      const select = checkSelect(options?.queryOptions?.select);
       plan = {
         filter,
         ranges: filter ? keyRanges(filter, compare) : undefined,
-        select: checkSelect(options?.queryOptions?.select),
+        select,
+        backendSelect: select && customProperties(select),
+        filterNames: filter ? customProperties(filterProperties(filter)) : [],
       };
       return plan;
     };
@@ -202,10 +248,18 @@ export class Table {
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
         this.authorize("query");
-        const { filter, ranges, select } = planQuery();
+        const { filter, ranges, select, backendSelect, filterNames } = planQuery();
         if (ranges && ranges.length === 0) return { items: [] };
         const page = await this.backendTable.query(
-          { filter, ranges, select, maxPageSize, continuation, timeBudgetMs: limits.pageTimeBudgetMs },
+          {
+            filter,
+            ranges,
+            select: backendSelect,
+            filterProperties: filterNames,
+            maxPageSize,
+            continuation,
+            timeBudgetMs: limits.pageTimeBudgetMs,
+          },
           call,
         );
         return {
@@ -257,14 +311,25 @@ const ACTION_OPERATION = {
   delete: "delete",
 } as const satisfies Record<BackendAction["kind"], AccessOperation>;
 
-function checkMode(mode: unknown): UpdateMode {
-  if (mode !== "Merge" && mode !== "Replace") {
-    throw new TableKitError(
-      "InvalidInput",
-      `Update mode must be "Merge" or "Replace", got ${JSON.stringify(mode)}`,
-    );
-  }
-  return mode;
+function response(result: WriteResult | undefined): WriteResponse {
+  return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };
+}
+
+/** A filter's plan, made once per `listEntities` call. */
+interface QueryPlan {
+  readonly filter?: FilterNode;
+  readonly ranges?: KeyRange[];
+  /** The caller's selection, for the result. */
+  readonly select?: string[];
+  /** What the backend is told: the custom properties among it. */
+  readonly backendSelect?: string[];
+  /** The custom properties the filter reads. */
+  readonly filterNames: string[];
+}
+
+/** The custom properties among `names` (system and metadata names, and impossible names, removed), each once. */
+function customProperties(names: readonly string[]): string[] {
+  return [...new Set(names.filter((name) => isPropertyName(name) && !METADATA_NAMES.has(name)))];
 }
 
 function checkSelect(select: unknown): string[] | undefined {

@@ -7,8 +7,8 @@ import {
   TableKitError,
   validateKey,
 } from "../model/index.js";
-import type { BackendAction, UpdateMode } from "./backend.js";
 import { validateEtag } from "./call-options.js";
+import type { BackendAction, UpdateMode } from "./table-backend.js";
 
 /** The SDK's action tuples: `["create", e]`, `["upsert", e, mode?]`, `["update", e, mode?, { etag }?]`, `["delete", e, { etag }?]`. */
 export type TransactionAction =
@@ -36,12 +36,16 @@ export interface TransactionResponse {
   getResponseForEntity(rowKey: string): TransactionSubResponse | undefined;
 }
 
-function mode(value: unknown, index: number): UpdateMode {
-  const m = value ?? "Merge";
-  if (m !== "Merge" && m !== "Replace") {
-    throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`, { index });
+/** `"Merge"` (also when absent) or `"Replace"`; anything else is InvalidInput. */
+export function updateMode(value: unknown): UpdateMode {
+  const mode = value ?? "Merge";
+  if (mode !== "Merge" && mode !== "Replace") {
+    throw new TableKitError(
+      "InvalidInput",
+      `Update mode must be "Merge" or "Replace", got ${JSON.stringify(value)}`,
+    );
   }
-  return m;
+  return mode;
 }
 
 function toBackendAction(action: unknown, limits: Limits): BackendAction {
@@ -53,10 +57,10 @@ function toBackendAction(action: unknown, limits: Limits): BackendAction {
     case "create":
       return { kind, entity: normalizeEntity(entity, limits) };
     case "upsert":
-      return { kind, entity: normalizeEntity(entity, limits), mode: mode(third, 0) };
+      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third) };
     case "update": {
       const etag = validateEtag((fourth as { etag?: string } | undefined)?.etag ?? "*");
-      return { kind, entity: normalizeEntity(entity, limits), mode: mode(third, 0), etag };
+      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third), etag };
     }
     case "delete": {
       const e = (entity ?? {}) as Record<string, unknown>;

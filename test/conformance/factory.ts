@@ -17,6 +17,14 @@ export interface ConformanceTarget {
    * remembered and deleted by `dispose()` if a test created it.
    */
   freshTableName(length?: number): string;
+  /** Opens another store on the same data (its own connection or client), for a test that closes it. */
+  openAnother(): Promise<Store>;
+  /**
+   * Where a call does not otherwise wait (the embedded engine works synchronously), makes writes
+   * wait: another connection takes the write lock until the returned function releases it.
+   * Absent where every call waits on I/O anyway (a server).
+   */
+  holdWriteLock?(): () => void;
   /** Deletes every table this target created, then releases the store. */
   dispose(): Promise<void>;
 }
@@ -30,6 +38,10 @@ export interface ConformanceSetup {
 }
 
 export interface TargetOptions {
+  /** Opens another store on the same data (ConformanceTarget.openAnother). */
+  readonly openAnother: () => Promise<Store>;
+  /** ConformanceTarget.holdWriteLock. */
+  readonly holdWriteLock?: () => () => void;
   /** Runs after the tables are deleted (close the store, stop a server). Default: `store.close()`. */
   readonly release?: () => Promise<void>;
 }
@@ -48,7 +60,7 @@ export function randomAlphanumeric(length: number): string {
  * Builds a target over an open store. Table names are `t` + random letters and digits, so suites
  * stay isolated even on a server other runs share; `dispose()` deletes only what it created.
  */
-export function targetFromStore(name: string, store: Store, options: TargetOptions = {}): ConformanceTarget {
+export function targetFromStore(name: string, store: Store, options: TargetOptions): ConformanceTarget {
   const created = new Set<string>();
   const freshTableName = (length = 16): string => {
     if (length < 3 || length > 63) throw new RangeError(`table names have 3..63 characters, not ${length}`);
@@ -61,20 +73,16 @@ export function targetFromStore(name: string, store: Store, options: TargetOptio
     store,
     capabilities: store.capabilities,
     freshTableName,
+    openAnother: options.openAnother,
+    ...(options.holdWriteLock ? { holdWriteLock: options.holdWriteLock } : {}),
     async freshTable() {
       const tableName = freshTableName();
       await store.createTable(tableName);
       return store.table(tableName);
     },
     async dispose() {
-      for (const tableName of created) {
-        try {
-          await store.deleteTable(tableName);
-        } catch (err) {
-          // Most names were deleted by their test, or never created.
-          if ((err as { code?: string }).code !== "TableNotFound") throw err;
-        }
-      }
+      // Most names were deleted by their test, or never created: deleting them again is no error.
+      for (const tableName of created) await store.deleteTable(tableName);
       created.clear();
       await (options.release ? options.release() : store.close());
     },

@@ -1,13 +1,9 @@
-import { expect, it } from "vitest";
-import {
-  type Capabilities,
-  DateTime,
-  ERROR_STATUS,
-  type ErrorCode,
-  type Table,
-  type TransactionAction,
-} from "../../src/index.js";
+import { expect } from "vitest";
+import { DateTime, type Table, type TransactionAction } from "../../src/index.js";
 import type { ConformanceTarget } from "./factory.js";
+
+export { expectCode } from "../support/expect-code.js";
+export { itWhen } from "../support/it-when.js";
 
 /** What a suite receives: the target, available once the backend is open (inside tests only). */
 export type TargetRef = () => ConformanceTarget;
@@ -19,23 +15,6 @@ export type ReadEntity = Record<string, unknown> & { etag: string; timestamp?: s
 export const ETAG_PATTERN = /^W\/"datetime'(\d{4}-\d{2}-\d{2}T\d{2}%3A\d{2}%3A\d{2}\.\d{7}Z)'"$/;
 /** A Timestamp as reads return it: ISO 8601 in UTC with exactly seven fractional digits. */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/;
-
-/**
- * Asserts that `promise` rejects with a TableKitError of `code`, with the status the service
- * answers that code with, and any further fields given (`index`, `position`).
- */
-export async function expectCode(
-  promise: Promise<unknown>,
-  code: ErrorCode,
-  more: { index?: number; position?: number } = {},
-): Promise<void> {
-  await expect(promise).rejects.toMatchObject({
-    name: "TableKitError",
-    code,
-    status: ERROR_STATUS[code],
-    ...more,
-  });
-}
 
 /** Runs `fn` and returns what it throws (fails the test when it does not throw). */
 export async function caught(fn: () => Promise<unknown>): Promise<Record<string, unknown>> {
@@ -79,24 +58,6 @@ export async function expectEmpty(table: Table): Promise<void> {
 export function customProperties(entity: ReadEntity): Record<string, unknown> {
   const { partitionKey: _p, rowKey: _r, etag: _e, timestamp: _t, ...rest } = entity;
   return rest;
-}
-
-/**
- * A test that runs only where `supported(capabilities)` holds; elsewhere it is reported as skipped
- * with `reason`. Capabilities are known only once the backend is open, hence the runtime skip.
- */
-export function itWhen(
-  target: TargetRef,
-  supported: (capabilities: Capabilities) => boolean,
-  reason: string,
-  name: string,
-  fn: () => Promise<void>,
-): void {
-  it(name, async (ctx) => {
-    // Skipped only where the backend declares it lacks the capability; `reason` names it in the report.
-    if (!supported(target().capabilities)) ctx.skip(reason);
-    await fn();
-  });
 }
 
 /**

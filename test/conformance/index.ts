@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { abortSuite } from "./abort.js";
+import { closedStoreSuite } from "./closed-store.js";
 import { entityCrudSuite } from "./entity-crud.js";
 import { etagConcurrencySuite } from "./etag-concurrency.js";
 import type { ConformanceSetup, ConformanceTarget } from "./factory.js";
@@ -24,13 +25,14 @@ export const SUITES = [
   limitsAndBadInputSuite,
   tablesSuite,
   abortSuite,
+  closedStoreSuite,
 ] as const;
 
 /**
  * Registers the whole conformance suite for one backend: opens it before the tests, disposes of
  * it after. Call from a `*.test.ts` file.
  *
- * @example runConformance({ name: "memory", open: async () => targetFromStore("memory", await openStore("memory:")) })
+ * @example runConformance({ name: "memory", open: () => embeddedTarget("memory", "memory") })
  */
 export function runConformance(setup: ConformanceSetup): void {
   describe(`conformance: ${setup.name}`, () => {

@@ -29,15 +29,20 @@ export function tablesSuite(target: TargetRef): void {
       expect(await tableNames(target)).not.toContain(name);
     });
 
-    it("creating an existing table is TableAlreadyExists, also when the name differs only in case", async () => {
+    it("creating an existing table succeeds as in the SDK (any case of the name); failIfExists makes it TableAlreadyExists", async () => {
       const { store } = target();
       const name = target().freshTableName();
       await store.createTable(name);
       await store.table(name).createEntity({ partitionKey: "p", rowKey: "r" });
-      await expectCode(store.createTable(name), "TableAlreadyExists");
-      await expectCode(store.createTable(name.toUpperCase()), "TableAlreadyExists");
-      await expectCode(store.createTable(name.toLowerCase()), "TableAlreadyExists");
-      await expectCode(store.table(name).createTable(), "TableAlreadyExists");
+      await store.createTable(name);
+      await store.createTable(name.toUpperCase());
+      await store.table(name.toLowerCase()).createTable();
+      await expectCode(store.createTable(name, { failIfExists: true }), "TableAlreadyExists");
+      await expectCode(store.createTable(name.toUpperCase(), { failIfExists: true }), "TableAlreadyExists");
+      await expectCode(
+        store.table(name.toLowerCase()).createTable({ failIfExists: true }),
+        "TableAlreadyExists",
+      );
       // The existing table and its content are untouched.
       expect(await listAll(store.table(name))).toHaveLength(1);
       expect((await tableNames(target)).filter((n) => n.toLowerCase() === name.toLowerCase())).toEqual([
@@ -55,10 +60,14 @@ export function tablesSuite(target: TargetRef): void {
       expect(await tableNames(target)).not.toContain(name);
     });
 
-    it("deleting a missing table is TableNotFound", async () => {
+    it("deleting a missing table succeeds as in the SDK; failIfMissing makes it TableNotFound", async () => {
       const { store } = target();
-      await expectCode(store.deleteTable(target().freshTableName()), "TableNotFound");
-      await expectCode(store.table(target().freshTableName()).deleteTable(), "TableNotFound");
+      const name = target().freshTableName();
+      await store.deleteTable(name);
+      await store.table(name).deleteTable();
+      await expectCode(store.deleteTable(name, { failIfMissing: true }), "TableNotFound");
+      await expectCode(store.table(name).deleteTable({ failIfMissing: true }), "TableNotFound");
+      expect(await tableNames(target)).not.toContain(name);
     });
 
     it("after deleteTable, entity operations are TableNotFound; a recreated table is empty", async () => {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS, type ErrorCode, type Table } from "../../src/index.js";
+import type { Table } from "../../src/index.js";
 import {
   BlockIdAllocator,
   GaplessSequence,
@@ -12,13 +12,10 @@ import {
   sequentialIdKey,
 } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
+import { expectCode } from "../support/expect-code.js";
 import { itWhen, type PatternsRef } from "./target.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode) {
-  await expect(promise).rejects.toMatchObject({ name: "TableKitError", code, status: ERROR_STATUS[code] });
-}
 
 const COUNTER = { partitionKey: "App1", rowKey: "sorteditem" } as const;
 

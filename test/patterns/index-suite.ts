@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS, type ErrorCode, isTableKitError, type Table } from "../../src/index.js";
+import { type ErrorCode, isTableKitError, type Table } from "../../src/index.js";
 import { listAll } from "../conformance/helpers.js";
+import { expectCode } from "../support/expect-code.js";
 import { Employee } from "./models.js";
 import { type PatternsRef, seededRandom } from "./target.js";
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode, more: Record<string, unknown> = {}) {
-  await expect(promise).rejects.toMatchObject({
-    name: "TableKitError",
-    code,
-    status: ERROR_STATUS[code],
-    ...more,
-  });
-}
 
 type EmployeeInput = Parameters<ReturnType<typeof Employee.on>["create"]>[0];
 

@@ -23,7 +23,7 @@ export const PATTERN_SUITES = [
 /**
  * Registers every pattern suite for one backend (the conformance suite's factory shape).
  *
- * @example runPatterns({ name: "memory", open: async () => targetFromStore("memory", await openStore("memory:")) })
+ * @example runPatterns({ name: "memory", open: () => embeddedTarget("memory", "memory") })
  */
 export function runPatterns(setup: PatternsSetup): void {
   registerPatterns(setup, PATTERN_SUITES);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DateTime, ERROR_STATUS, type ErrorCode } from "../../src/index.js";
+import { DateTime } from "../../src/index.js";
 import { defineLog, field } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
+import { expectCode } from "../support/expect-code.js";
 import type { PatternsRef } from "./target.js";
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode) {
-  await expect(promise).rejects.toMatchObject({ name: "TableKitError", code, status: ERROR_STATUS[code] });
-}
 
 const fields = { employee: field.string(), amount: field.double(), note: field.string().optional() };
 const Expenses = defineLog({ table: "EmployeeExpense", fields, partitionKey: (k) => k.field("employee") });

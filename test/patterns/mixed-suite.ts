@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS, type ErrorCode } from "../../src/index.js";
 import { defineEntityTypes } from "../../src/patterns/index.js";
+import { expectCode } from "../support/expect-code.js";
 import { Department, Employee, PrefixedDepartment, PrefixedEmployee } from "./models.js";
 import type { PatternsRef } from "./target.js";
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode) {
-  await expect(promise).rejects.toMatchObject({ name: "TableKitError", code, status: ERROR_STATUS[code] });
-}
 
 /** Heterogeneous entity types in one table (seed 001). */
 export function mixedSuite(target: PatternsRef): void {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DateTime, ERROR_STATUS, type ErrorCode, type Page, type Table } from "../../src/index.js";
+import { DateTime, type ErrorCode, type Page, type Table } from "../../src/index.js";
 import { invertedTicks } from "../../src/keys/index.js";
 import { defineModel, field } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
+import { expectCode } from "../support/expect-code.js";
 import { Employee, Location, Sample } from "./models.js";
 import type { PatternsRef } from "./target.js";
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode, more: Record<string, unknown> = {}) {
-  await expect(promise).rejects.toMatchObject({
-    name: "TableKitError",
-    code,
-    status: ERROR_STATUS[code],
-    ...more,
-  });
-}
 
 const ann = {
   department: "Sales",

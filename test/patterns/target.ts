@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
-import type { Capabilities } from "../../src/index.js";
+import { afterAll, beforeAll, describe } from "vitest";
 import type { ConformanceSetup, ConformanceTarget } from "../conformance/factory.js";
+
+export { itWhen } from "../support/it-when.js";
 
 /** A backend under test for the pattern suites: a conformance target, plus how another process can open it. */
 export interface PatternsTarget extends ConformanceTarget {
@@ -15,26 +16,6 @@ export interface PatternsSetup extends Omit<ConformanceSetup, "open"> {
 
 /** What a suite receives: the target, available once the backend is open (inside tests only). */
 export type PatternsRef = () => PatternsTarget;
-
-/** A test that runs only where `supported` holds for the target; elsewhere it is skipped with `reason`. */
-export function itWhen(
-  target: PatternsRef,
-  supported: (capabilities: Capabilities, target: PatternsTarget) => boolean,
-  reason: string,
-  name: string,
-  fn: () => Promise<void>,
-  timeout?: number,
-): void {
-  it(
-    name,
-    async (ctx) => {
-      // Skipped only where the target lacks the capability (e.g. memory: is private to one process).
-      if (!supported(target().capabilities, target())) ctx.skip(reason);
-      await fn();
-    },
-    timeout,
-  );
-}
 
 /** Registers `suites` for one backend: opens it before the tests, disposes of it after. */
 export function registerPatterns(

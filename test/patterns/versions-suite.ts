@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS, type ErrorCode } from "../../src/index.js";
 import { defineVersioned, field } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
+import { expectCode } from "../support/expect-code.js";
 import type { PatternsRef } from "./target.js";
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode) {
-  await expect(promise).rejects.toMatchObject({ name: "TableKitError", code, status: ERROR_STATUS[code] });
-}
 
 /** Seed 004's audits of equipment: `v0_Audit` is the latest, `v000001_Audit` … the history. */
 const Audit = defineVersioned({

@@ -1,11 +1,11 @@
-import { type OpenStoreOptions, openStore } from "../../src/index.js";
+import { openStore, type StoreOptions } from "../../src/index.js";
 import { type ConformanceTarget, targetFromStore } from "../conformance/factory.js";
 
 /** A test server the harnesses start: its store URL, and how to stop it. */
 export interface TestServer {
   readonly storeUrl: string;
   /** Options every store opened on this server needs (e.g. `emulator: false`). */
-  readonly storeOptions?: OpenStoreOptions;
+  readonly storeOptions?: StoreOptions;
   stop(): Promise<void>;
 }
 
@@ -22,6 +22,7 @@ export async function targetOnServer(
   try {
     const store = await openStore(server.storeUrl, server.storeOptions);
     const target = targetFromStore(name, store, {
+      openAnother: () => openStore(server.storeUrl),
       release: async () => {
         await store.close();
         await server.stop();

@@ -13,10 +13,10 @@ import { choiceOption, positiveInt, resolveStoreUrl, usingStore } from "../optio
 import { terminal } from "../output/terminal.js";
 import { reportFailure, usageError } from "../report.js";
 import { countEntities } from "../transfer/count.js";
-import { ensureTable, upsertBatch } from "../transfer/ensure-table.js";
 import { type Batch, PartitionBatcher } from "../transfer/partition-batcher.js";
 import { progressWanted, startProgress } from "../transfer/progress.js";
 import { StateFile, type StateHeader } from "../transfer/state-file.js";
+import { upsertBatch } from "../transfer/upsert-batch.js";
 
 interface CopyOptions extends FilterOptions {
   from?: string;
@@ -114,7 +114,7 @@ async function runCopy(
   if (opts.restart) stateFile.remove();
   const resumed = stateFile.resumable("copy", job);
   if (resumed) err.line(`resuming after ${resumed.entities} entities`);
-  await ensureTable(target);
+  await target.createTable();
 
   const showProgress = progressWanted(opts.progress);
   let copied = resumed?.entities ?? 0;

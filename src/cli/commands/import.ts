@@ -10,11 +10,11 @@ import type { Store, Table, UpdateMode } from "../../store/index.js";
 import { atLine, entityFromRow, located } from "../formats/entity-row.js";
 import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
-import { ensureTable, upsertBatch } from "../transfer/ensure-table.js";
 import { formatOfPath, INPUT_FORMATS, type InputFormat, inputRecords } from "../transfer/input-records.js";
 import { type Batch, PartitionBatcher } from "../transfer/partition-batcher.js";
 import { type Progress, progressWanted, startProgress } from "../transfer/progress.js";
 import { StateFile, type StateHeader } from "../transfer/state-file.js";
+import { upsertBatch } from "../transfer/upsert-batch.js";
 
 interface ImportOptions {
   store?: string;
@@ -99,7 +99,7 @@ async function runImport(store: Store, tableName: string, file: string, opts: Im
     err.line(`resuming after line ${resumed.line} (${resumed.entities} entities already imported)`);
 
   const table = store.table(tableName);
-  if (!opts.check) await ensureTable(table);
+  if (!opts.check) await table.createTable();
   const progress = startProgress({
     enabled: progressWanted(opts.progress),
     label: `import ${tableName}`,

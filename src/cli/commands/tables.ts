@@ -40,7 +40,8 @@ export function registerTables(program: Command): void {
   ).action(async (name: string, opts: { store?: string; ifNotExists?: boolean }) => {
     await usingStore(opts.store, async (store) => {
       try {
-        await store.createTable(name);
+        // Without --if-not-exists, an existing table is an error, as the command has always said.
+        await store.createTable(name, { failIfExists: true });
         terminal().err.line(`created table ${name}`);
       } catch (err) {
         if (!(opts.ifNotExists && isTableKitError(err, "TableAlreadyExists"))) throw err;
@@ -58,7 +59,7 @@ export function registerTables(program: Command): void {
   ).action(async (name: string, opts: { store?: string; ifExists?: boolean }) => {
     await usingStore(opts.store, async (store) => {
       try {
-        await store.deleteTable(name);
+        await store.deleteTable(name, { failIfMissing: true });
         terminal().err.line(`deleted table ${name}`);
       } catch (err) {
         if (!(opts.ifExists && isTableKitError(err, "TableNotFound"))) throw err;

@@ -1,5 +1,3 @@
-/** Runs the demo against the store named by `--store` (or the default). */
-import { isTableKitError } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import { resolveStoreUrl, usingStore } from "../options.js";
 import { terminal } from "../output/terminal.js";
@@ -52,11 +50,6 @@ export async function runDemo(storeOption: string | undefined): Promise<void> {
 }
 
 async function resetDemoTables(store: Store): Promise<void> {
-  for (const name of DEMO_TABLES) {
-    try {
-      await store.deleteTable(name);
-    } catch (err) {
-      if (!isTableKitError(err, "TableNotFound")) throw err;
-    }
-  }
+  // A missing table is no error (as in the SDK).
+  for (const name of DEMO_TABLES) await store.deleteTable(name);
 }

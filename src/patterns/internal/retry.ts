@@ -1,5 +1,8 @@
 import { isTableKitError, TableKitError } from "../../model/index.js";
 
+/** The abortable wait between attempts (the model's one). */
+export { sleep } from "../../model/index.js";
+
 /** How a pattern retries a write that lost an optimistic-concurrency race. */
 export interface RetryOptions {
   /** Attempts in all, the first included (default 50, the article's MAXRETRIES). */
@@ -44,27 +47,6 @@ export function retryPolicy(options: RetryOptions = {}, defaultAttempts = 50): R
 export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempt - 1, 30));
   return Math.floor(policy.random() * ceiling);
-}
-
-/** Waits `ms`, rejecting with Aborted if the signal fires first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(aborted(signal));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted(signal!));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function aborted(signal: AbortSignal): TableKitError {
-  return new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
 }
 
 /** True for the two answers that mean "someone else wrote first": 412 and 409 on an entity. */

@@ -1,7 +1,6 @@
 import { prefixSuccessor, type TimeInput, type UniqueTicksCodec, uniqueTicks } from "../../keys/index.js";
 import { type DateTime, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table } from "../../store/index.js";
-import { ensureTable } from "../internal/ensure-table.js";
 import { deferQuery, entityQuery, type Query, type QueryOptions, rowRangeFilter } from "../internal/query.js";
 import type { RecordMeta } from "../model/types.js";
 import type { Fields } from "../schema/field.js";
@@ -95,9 +94,9 @@ export class LogRepository<F extends Fields, PKN extends readonly string[]> {
     readonly table: Table,
   ) {}
 
-  /** Creates the table if it does not exist yet. */
+  /** Creates the table if it does not exist yet (as `Table.createTable` does). */
   ensureTable(options?: OperationOptions): Promise<void> {
-    return ensureTable(this.table, options);
+    return this.table.createTable(options);
   }
 
   /** Writes one entry (one round trip). Its RowKey is new: an append never overwrites. */

@@ -1,8 +1,12 @@
-import { type EdmAnnotated, ownValue, type TableEntityResult, TableKitError } from "../../model/index.js";
+import {
+  type EdmAnnotated,
+  timestampOfEtag as etagTimestamp,
+  ownValue,
+  type TableEntityResult,
+  TableKitError,
+} from "../../model/index.js";
 import { fromEntity, valuesOfProperties } from "../schema/schema.js";
 import type { CompiledModel } from "./define-model.js";
-
-const ETAG_TIME = /^W\/"datetime'([^']+)'"$/;
 
 /**
  * The Timestamp an ETag carries. Every backend writes the service's ETag format
@@ -10,9 +14,10 @@ const ETAG_TIME = /^W\/"datetime'([^']+)'"$/;
  * tells when the entity was written without another read.
  */
 export function timestampOfEtag(etag: string): string {
-  const m = ETAG_TIME.exec(etag);
-  if (!m) throw new TableKitError("BackendError", `Unexpected ETag format: ${etag}`, { details: { etag } });
-  return decodeURIComponent(m[1]!);
+  const timestamp = etagTimestamp(etag);
+  if (!timestamp)
+    throw new TableKitError("BackendError", `Unexpected ETag format: ${etag}`, { details: { etag } });
+  return timestamp.toISOString();
 }
 
 /** The record a write returns, from the values it sent (no read needed). */

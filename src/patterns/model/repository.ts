@@ -1,6 +1,5 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
-import { ensureTable } from "../internal/ensure-table.js";
 import type { Query, QueryOptions } from "../internal/query.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import type { Fields } from "../schema/field.js";
@@ -66,9 +65,9 @@ export class Repository<
     ) as unknown as IndexReaders<F, PKN, RKN, I, T>;
   }
 
-  /** Creates the table if it does not exist yet. */
+  /** Creates the table if it does not exist yet (as `Table.createTable` does). */
   ensureTable(options?: OperationOptions): Promise<void> {
-    return ensureTable(this.table, options);
+    return this.table.createTable(options);
   }
 
   /**

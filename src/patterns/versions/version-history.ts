@@ -1,7 +1,6 @@
 import { rangeFilter, type VersionKeyCodec, versionKey } from "../../keys/index.js";
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table, TransactionAction } from "../../store/index.js";
-import { ensureTable } from "../internal/ensure-table.js";
 import { deferQuery, entityQuery, type Query, type QueryOptions } from "../internal/query.js";
 import { backoffDelay, type RetryOptions, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import { timestampOfEtag } from "../model/records.js";
@@ -100,9 +99,9 @@ export class VersionedRepository<
     readonly table: Table,
   ) {}
 
-  /** Creates the table if it does not exist yet. */
+  /** Creates the table if it does not exist yet (as `Table.createTable` does). */
   ensureTable(options?: OperationOptions): Promise<void> {
-    return ensureTable(this.table, options);
+    return this.table.createTable(options);
   }
 
   /**

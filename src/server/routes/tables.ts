@@ -43,7 +43,7 @@ export const tablesRoute: Route = {
         return;
       }
       if (ctx.method !== "DELETE") throw unsupportedVerb(ctx.method);
-      await store.deleteTable(resource.tableName);
+      await store.deleteTable(resource.tableName, { failIfMissing: true });
       state.dropAcl(ctx.account, resource.tableName);
       send(ctx, 204, {});
       return;
@@ -53,7 +53,7 @@ export const tablesRoute: Route = {
       const body = parseEntityJson(await readBody(ctx.req, maxBodyBytes));
       const name = body.TableName;
       if (typeof name !== "string") throw invalidInput('The body must name the table: {"TableName":"…"}.');
-      await store.createTable(name);
+      await store.createTable(name, { failIfExists: true });
       state.dropAcl(ctx.account, name);
       const location = `${ctx.baseUrl}Tables('${name}')`;
       const noContent = prefersNoContent(ctx);

@@ -1,30 +1,28 @@
-import { TableKitError } from "../../model/index.js";
-import type { BackendAction } from "../backend.js";
-import { entityJson } from "./entity-json.js";
+import type { BackendAction } from "../table-backend.js";
+import { type RequestTarget, writeRequest } from "./requests.js";
 
 /**
- * The multipart body of an entity group transaction (`POST /$batch`): one changeset holding one
- * HTTP sub-request per action, in action order, so the index the service reports on failure is
- * the action's index. Built here rather than by the SDK because the SDK drops the ETag of a
- * delete (it always sends `If-Match: *`) and may order sub-requests by completion.
+ * The multipart body of an entity group transaction (`POST /$batch`), both ways: the request
+ * holds one changeset with one HTTP sub-request per action, in action order (so the index the
+ * service reports on failure is the action's index); the response holds one sub-response per
+ * action, or the failing one alone.
  */
 
 const CRLF = "\r\n";
 
-export interface BatchTarget {
-  /** The table's URL without query string: `https://acct.table.core.windows.net/Orders`. */
-  readonly tableUrl: string;
-  /** Cosmos DB's Table API takes merges as `POST` with `X-HTTP-Method: MERGE`, not `PATCH`. */
-  readonly cosmos: boolean;
+/** The account URL (absolute sub-request URLs) and the table. */
+export interface BatchTarget extends RequestTarget {
+  /** `https://acct.table.core.windows.net` without query string or trailing slash. */
+  readonly accountUrl: string;
 }
 
-/** The URL of one entity: quotes doubled, then percent-encoded (as the SDK sends it). */
-export function entityUrl(tableUrl: string, partitionKey: string, rowKey: string): string {
+/** The path of one entity: `/Orders(PartitionKey='p',RowKey='r')`, quotes doubled, then percent-encoded. */
+export function entityPath(table: string, partitionKey: string, rowKey: string): string {
   const quote = (key: string) => encodeURIComponent(key.replaceAll("'", "''"));
-  return `${tableUrl}(PartitionKey='${quote(partitionKey)}',RowKey='${quote(rowKey)}')`;
+  return `/${table}(PartitionKey='${quote(partitionKey)}',RowKey='${quote(rowKey)}')`;
 }
 
-/** The whole body, for the batch boundary the SDK chose (read from its `Content-Type`). */
+/** The whole request body; `batchBoundary` is also the Content-Type's boundary (`batch_<id>`). */
 export function batchBody(
   batchBoundary: string,
   actions: readonly BackendAction[],
@@ -43,50 +41,56 @@ export function batchBody(
   ].join(CRLF);
 }
 
-/** The boundary of a `multipart/mixed; boundary=…` Content-Type. */
-export function boundaryOf(contentType: string | undefined): string {
-  const match = contentType ? /boundary=([^;\s]+)/.exec(contentType) : null;
-  if (!match) throw new TableKitError("BackendError", "The SDK's batch request has no multipart boundary");
-  return match[1]!;
-}
-
 function subRequest(action: BackendAction, target: BatchTarget): string {
-  const keys = action.kind === "delete" ? action : action.entity;
-  const url = entityUrl(target.tableUrl, keys.partitionKey, keys.rowKey);
-  switch (action.kind) {
-    case "create":
-      return http("POST", target.tableUrl, { Prefer: "return-no-content" }, entityJson(action.entity));
-    case "upsert":
-      return action.mode === "Replace"
-        ? http("PUT", url, {}, entityJson(action.entity))
-        : merge(url, {}, entityJson(action.entity), target);
-    case "update":
-      return action.mode === "Replace"
-        ? http("PUT", url, { "If-Match": action.etag }, entityJson(action.entity))
-        : merge(url, { "If-Match": action.etag }, entityJson(action.entity), target);
-    case "delete":
-      return http("DELETE", url, { "If-Match": action.etag });
-  }
-}
-
-function merge(url: string, headers: Record<string, string>, body: string, target: BatchTarget): string {
-  return target.cosmos
-    ? http("POST", url, { ...headers, "X-HTTP-Method": "MERGE" }, body)
-    : http("PATCH", url, headers, body);
-}
-
-function http(method: string, url: string, headers: Record<string, string>, body?: string): string {
+  const { method, path, headers, body } = writeRequest(target, action);
   const lines = [
     "Content-Type: application/http",
     "Content-Transfer-Encoding: binary",
     "",
-    `${method} ${url} HTTP/1.1`,
-    "Accept: application/json;odata=minimalmetadata",
+    `${method} ${target.accountUrl}${path} HTTP/1.1`,
     "DataServiceVersion: 3.0",
-    ...(body === undefined ? [] : ["Content-Type: application/json"]),
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     "",
     body ?? "",
   ];
   return lines.join(CRLF);
+}
+
+/** One sub-response of a batch response. */
+export interface BatchSubResponse {
+  readonly status: number;
+  /** Header values by lower-cased name. */
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: string;
+}
+
+/**
+ * The sub-responses of a `$batch` response body, in order: each HTTP response between two
+ * boundary lines (`--…`), whatever the boundaries are named.
+ */
+export function parseBatchResponse(body: string): BatchSubResponse[] {
+  const out: BatchSubResponse[] = [];
+  // Each part starts with its boundary line; a body line never starts with "--".
+  for (const part of body.split(/\r?\n(?=--)/)) {
+    const lines = part.split(/\r?\n/);
+    const start = lines.findIndex((line) => /^HTTP\/1\.[01] \d{3}/.test(line));
+    if (start < 0) continue;
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[start]!)![1]);
+    const headers = new Map<string, string>();
+    let i = start + 1;
+    for (; i < lines.length && lines[i] !== ""; i++) {
+      const colon = lines[i]!.indexOf(":");
+      if (colon > 0)
+        headers.set(lines[i]!.slice(0, colon).trim().toLowerCase(), lines[i]!.slice(colon + 1).trim());
+    }
+    out.push({
+      status,
+      headers,
+      body: lines
+        .slice(i + 1)
+        .join(CRLF)
+        .trim(),
+    });
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import type { Capabilities } from "../capabilities.js";
  * handled ones are listed too, so a reader knows why the backend works around them; docs/azure.md
  * carries the same list.
  */
-export const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
+const AZURITE_DIVERGENCES: Capabilities["divergences"] = [
   {
     id: "prototype-property-names",
     description:
@@ -141,8 +141,6 @@ export function azureCapabilities(overrides: Partial<Limits> | undefined, emulat
     multiProcess: true,
     // The service may end a page anywhere, including mid-partition or across partitions.
     pageEndsAtPartitionBoundary: false,
-    // The core projects `select`, so a selected property the entity lacks reads as null.
-    selectMissingAsNull: true,
     divergences: emulator ? AZURITE_DIVERGENCES : [],
   };
 }

@@ -1,7 +1,14 @@
 import { TableKitError } from "../../model/index.js";
-import type { OpenStoreOptions } from "../backend.js";
-import { installExchangePolicy } from "./exchange.js";
-import type { AzureClientOptions, AzureSdk, AzureServiceClient, AzureTableClient } from "./sdk.js";
+import type { Backend, CallOptions, CommonStoreOptions } from "../backend.js";
+import { responseError, toTableKitError } from "./errors.js";
+import type { AzureRequest } from "./requests.js";
+import type {
+  AzureClientOptions,
+  AzureHttpClient,
+  AzureHttpHeaders,
+  AzureSdk,
+  AzureServiceClient,
+} from "./sdk.js";
 
 /**
  * How to reach an account, from `openStore("azure:…", options)`:
@@ -11,7 +18,7 @@ import type { AzureClientOptions, AzureSdk, AzureServiceClient, AzureTableClient
  * - `{ url, credential }` with any `@azure/core-auth` credential (AzureNamedKeyCredential,
  *   AzureSASCredential, or a TokenCredential such as DefaultAzureCredential).
  */
-export interface AzureStoreOptions extends OpenStoreOptions {
+export interface AzureStoreOptions extends CommonStoreOptions {
   readonly connectionString?: string;
   readonly url?: string;
   readonly credential?: object;
@@ -26,39 +33,65 @@ export interface AzureStoreOptions extends OpenStoreOptions {
   readonly clientOptions?: AzureClientOptions;
 }
 
+/** Every option key (the compiler keeps this list equal to AzureStoreOptions' keys). */
+export const AZURE_OPTION_KEYS: Backend<AzureStoreOptions>["optionKeys"] = {
+  limits: true,
+  connectionString: true,
+  url: true,
+  credential: true,
+  sasToken: true,
+  emulator: true,
+  clientOptions: true,
+};
+
+/** A response: its status, headers and body text. */
+export interface AzureResponse {
+  readonly status: number;
+  readonly headers: AzureHttpHeaders;
+  readonly body: string;
+}
+
+/** The Table service's REST version this backend speaks. */
+const API_VERSION = "2019-02-02";
+/** Only a successful read is streamed, so the pipeline does not parse a body this backend parses itself. */
+const STREAMED = new Set([200]);
+
 type Target =
   | { readonly kind: "connectionString"; readonly connectionString: string }
   | { readonly kind: "url"; readonly url: string; readonly credential?: object };
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** The SDK's clients for one account, configured once and shared by every table. */
+/** One account: the SDK's client (its pipeline signs, retries, logs) and how to send requests through it. */
 export class AzureConnection {
-  readonly service: AzureServiceClient;
+  private readonly service: AzureServiceClient;
+  private readonly httpClient: AzureHttpClient;
   /** The account URL without query string or trailing slash. */
   readonly accountUrl: string;
+  /** The SAS of a URL given with one (`https://acct…/?sv=…&sig=…`), appended to every request. */
+  private readonly sasQuery: string;
   readonly emulator: boolean;
-  /** Cosmos DB's Table API (merges in a batch are sent as `X-HTTP-Method: MERGE`). */
+  /** Cosmos DB's Table API (a merge is sent as `POST` with `X-HTTP-Method: MERGE`). */
   readonly cosmos: boolean;
-  private readonly clientOptions: AzureClientOptions;
+  private readonly allowInsecureConnection: boolean;
 
   private constructor(
     private readonly sdk: AzureSdk,
-    private readonly target: Target,
+    target: Target,
     options: AzureStoreOptions,
   ) {
-    const probe = this.createService(options.clientOptions ?? {});
+    const probe = createService(sdk, target, options.clientOptions ?? {});
     const url = new URL(probe.url);
     const loopback = LOOPBACK.has(url.hostname);
     // Signed requests over plain HTTP are refused by the SDK unless allowed; allow them for local emulators only.
-    this.clientOptions = {
+    const clientOptions: AzureClientOptions = {
       ...(url.protocol === "http:" && loopback ? { allowInsecureConnection: true } : {}),
       ...options.clientOptions,
     };
-    this.service = this.clientOptions.allowInsecureConnection
-      ? this.createService(this.clientOptions)
-      : probe;
-    installExchangePolicy(this.service.pipeline);
+    this.allowInsecureConnection = clientOptions.allowInsecureConnection === true;
+    this.service = this.allowInsecureConnection ? createService(sdk, target, clientOptions) : probe;
+    this.httpClient = sdk.rest.createDefaultHttpClient();
+    this.sasQuery = url.search.replace(/^\?/, "");
     url.search = "";
     this.accountUrl = url.toString().replace(/\/$/, "");
     this.emulator = options.emulator ?? (loopback || url.pathname.startsWith("/devstoreaccount1"));
@@ -70,45 +103,76 @@ export class AzureConnection {
     return new AzureConnection(sdk, targetOf(sdk, location.trim(), options), options);
   }
 
-  /** A client for one table, with the exchange policy installed. */
-  tableClient(tableName: string): AzureTableClient {
-    const { TableClient } = this.sdk;
-    const client =
-      this.target.kind === "connectionString"
-        ? TableClient.fromConnectionString(this.target.connectionString, tableName, this.clientOptions)
-        : this.target.credential
-          ? new TableClient(this.target.url, tableName, this.target.credential, this.clientOptions)
-          : new TableClient(this.target.url, tableName, this.clientOptions);
-    installExchangePolicy(client.pipeline);
-    return client;
-  }
-
-  private createService(clientOptions: AzureClientOptions): AzureServiceClient {
-    const { TableServiceClient } = this.sdk;
+  /**
+   * Sends a request through the client's pipeline; an error status is thrown as the service's
+   * error, anything else the sending threw (the network, an abort) as BackendError or Aborted.
+   */
+  async send(request: AzureRequest, call: CallOptions): Promise<AzureResponse> {
+    const { rest } = this.sdk;
+    const separator = request.path.includes("?") ? "&" : "?";
+    const pipelineRequest = rest.createPipelineRequest({
+      url: `${this.accountUrl}${request.path}${this.sasQuery ? separator + this.sasQuery : ""}`,
+      method: request.method,
+      headers: rest.createHttpHeaders({
+        "x-ms-version": API_VERSION,
+        DataServiceVersion: "3.0",
+        ...request.headers,
+      }),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(call.abortSignal ? { abortSignal: call.abortSignal } : {}),
+      allowInsecureConnection: this.allowInsecureConnection,
+      streamResponseStatusCodes: STREAMED,
+    });
+    let status: number;
+    let headers: AzureHttpHeaders;
+    let body: string;
     try {
-      if (this.target.kind === "connectionString") {
-        return TableServiceClient.fromConnectionString(this.target.connectionString, clientOptions);
-      }
-      return this.target.credential
-        ? new TableServiceClient(this.target.url, this.target.credential, clientOptions)
-        : new TableServiceClient(this.target.url, clientOptions);
-    } catch (cause) {
-      throw new TableKitError(
-        "InvalidStoreUrl",
-        `Cannot use these Azure settings: ${(cause as Error).message}`,
-        {
-          cause,
-        },
-      );
+      const response = await this.service.pipeline.sendRequest(this.httpClient, pipelineRequest);
+      status = response.status;
+      headers = response.headers;
+      body = response.readableStreamBody
+        ? await readText(response.readableStreamBody)
+        : (response.bodyAsText ?? "");
+    } catch (err) {
+      throw toTableKitError(err, call.abortSignal);
     }
+    if (status >= 400) throw responseError(status, headers.get("x-ms-error-code"), body);
+    return { status, headers, body };
   }
+}
+
+function createService(sdk: AzureSdk, target: Target, clientOptions: AzureClientOptions): AzureServiceClient {
+  const { TableServiceClient } = sdk.tables;
+  try {
+    if (target.kind === "connectionString") {
+      return TableServiceClient.fromConnectionString(target.connectionString, clientOptions);
+    }
+    return target.credential
+      ? new TableServiceClient(target.url, target.credential, clientOptions)
+      : new TableServiceClient(target.url, clientOptions);
+  } catch (cause) {
+    throw new TableKitError(
+      "InvalidStoreUrl",
+      `Cannot use these Azure settings: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function targetOf(sdk: AzureSdk, location: string, options: AzureStoreOptions): Target {
   const url = options.url ?? (/^https?:\/\//i.test(location) ? location : undefined);
   if (url !== undefined) {
     const credential =
-      options.credential ?? (options.sasToken ? new sdk.AzureSASCredential(options.sasToken) : undefined);
+      options.credential ??
+      (options.sasToken ? new sdk.tables.AzureSASCredential(options.sasToken) : undefined);
     return credential ? { kind: "url", url, credential } : { kind: "url", url };
   }
   const connectionString = options.connectionString ?? location;

@@ -1,23 +1,39 @@
 import { TableKitError } from "../../model/index.js";
 
 /**
- * This backend's continuation: the SDK's own token (base64 of `{"nextPartitionKey","nextRowKey"}`,
- * the service's `x-ms-continuation-*` headers) checked on the way back, so a forged or damaged
- * token is InvalidContinuationToken here rather than an SDK crash or a silently wrong page.
+ * This backend's continuations: the service's `x-ms-continuation-*` headers, carried in the
+ * `@azure/data-tables` token format (base64 of `{"nextPartitionKey","nextRowKey"}`) and checked on
+ * the way back, so a forged or damaged token is InvalidContinuationToken, never a wrong page.
  */
 
-/** Checks an entity-query continuation and returns the SDK token it carries. */
-export function entityContinuation(continuation: string): string {
+/** Where the next page of an entity query starts, as the service names it. */
+export interface EntityPosition {
+  readonly partitionKey: string;
+  readonly rowKey?: string;
+}
+
+export function encodeEntityContinuation(next: EntityPosition): string {
+  const token = { nextPartitionKey: next.partitionKey, ...(next.rowKey ? { nextRowKey: next.rowKey } : {}) };
+  return Buffer.from(JSON.stringify(token), "utf8").toString("base64");
+}
+
+export function decodeEntityContinuation(continuation: string): EntityPosition {
   try {
     const decoded = JSON.parse(Buffer.from(continuation, "base64").toString("utf8")) as Record<
       string,
       unknown
     >;
+    const { nextPartitionKey, nextRowKey } = decoded;
     const valid =
       Buffer.from(continuation, "base64").toString("base64") === continuation &&
-      typeof decoded.nextPartitionKey === "string" &&
-      (decoded.nextRowKey === undefined || typeof decoded.nextRowKey === "string");
-    if (valid) return continuation;
+      typeof nextPartitionKey === "string" &&
+      (nextRowKey === undefined || typeof nextRowKey === "string");
+    if (valid) {
+      return {
+        partitionKey: nextPartitionKey,
+        ...(nextRowKey === undefined ? {} : { rowKey: nextRowKey as string }),
+      };
+    }
   } catch {
     // Not base64 JSON: rejected below.
   }

@@ -5,7 +5,7 @@ import { TableKitError } from "../../model/index.js";
  * `5.0` and an Int32 as `5`, without a type annotation for either; `JSON.parse` makes both `5`,
  * so the text is the only place the type survives.
  */
-export class JsonNumber {
+export class AzureJsonNumber {
   constructor(
     readonly value: number,
     readonly text: string,
@@ -27,7 +27,7 @@ const TOKENS = /"(?:[^"\\]+|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const INTEGRAL_DOUBLE = /[:,[]\s*-?\d+(?:\.0+(?!\d)|(?:\.\d+)?[eE])/;
 
 /**
- * `JSON.parse`, except that numbers become `JsonNumber`s carrying their source text when the text
+ * `JSON.parse`, except that numbers become `AzureJsonNumber`s carrying their source text when the text
  * holds a number whose type only its text tells (`5.0`); otherwise numbers stay numbers. Numbers
  * are matched to their text in document order, which is also the order `JSON.parse` keeps object
  * keys in as long as no key looks like an array index (property names never do).
@@ -47,7 +47,7 @@ export function parseJsonWithNumberText(text: string): unknown {
       if (source === undefined || Number(source) !== value) {
         throw new TableKitError("BackendError", "Could not match the numbers of a response to their text");
       }
-      return new JsonNumber(value, source);
+      return new AzureJsonNumber(value, source);
     }
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = walk(value[i]);

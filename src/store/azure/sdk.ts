@@ -1,52 +1,57 @@
 import { TableKitError } from "../../model/index.js";
 
 /**
- * The slice of `@azure/data-tables` this backend uses, declared structurally so nothing here
- * depends on the SDK's own types: the SDK is an optional peer dependency, loaded only by
- * `loadAzureSdk()` when an `azure:` store is opened.
+ * The slice of `@azure/data-tables` and `@azure/core-rest-pipeline` this backend uses, declared
+ * structurally so nothing here depends on the SDK's own types: both are optional peer
+ * dependencies, loaded only by `loadAzureSdk()` when an `azure:` store is opened.
+ *
+ * The Tables SDK builds the client: its HTTP pipeline signs requests (shared key, SAS or token),
+ * retries and logs. This backend builds its own requests (the service's REST protocol, exact to
+ * the bit: -0, Int64, a `__proto__` property, an ETag on a delete inside a batch) and sends them
+ * through that pipeline with `pipeline.sendRequest(httpClient, createPipelineRequest(…))`, the
+ * documented way to send a request of one's own through an Azure SDK client's pipeline.
  */
 
-/** Headers as the SDK's pipeline exposes them. */
-export interface AzureHeaders {
+/** Headers as `@azure/core-rest-pipeline` exposes them. */
+export interface AzureHttpHeaders {
   get(name: string): string | undefined;
-  set(name: string, value: string): void;
-  delete(name: string): void;
 }
 
 export interface AzurePipelineRequest {
-  url: string;
-  method: string;
-  body?: unknown;
-  headers: AzureHeaders;
+  readonly url: string;
+  readonly method: string;
 }
 
 export interface AzurePipelineResponse {
   readonly status: number;
-  readonly headers: Pick<AzureHeaders, "get">;
+  readonly headers: AzureHttpHeaders;
+  /** The body of a response not streamed. */
   readonly bodyAsText?: string | null;
+  /** The body of a response whose status is in the request's `streamResponseStatusCodes`. */
+  readonly readableStreamBody?: NodeJS.ReadableStream;
 }
 
-/** A policy of the SDK's HTTP pipeline (`@azure/core-rest-pipeline`'s PipelinePolicy). */
-export interface AzurePipelinePolicy {
-  readonly name: string;
-  sendRequest(
-    request: AzurePipelineRequest,
-    next: (request: AzurePipelineRequest) => Promise<AzurePipelineResponse>,
-  ): Promise<AzurePipelineResponse>;
-}
+/** `@azure/core-rest-pipeline`'s HttpClient (what sends a request on the wire). */
+export type AzureHttpClient = object;
 
+/** The client's HTTP pipeline. */
 export interface AzurePipeline {
-  addPolicy(
-    policy: AzurePipelinePolicy,
-    options?: { phase?: "Serialize" | "Deserialize" | "Retry" | "Sign" },
-  ): void;
+  sendRequest(httpClient: AzureHttpClient, request: AzurePipelineRequest): Promise<AzurePipelineResponse>;
 }
 
-/** Options every SDK call takes (`@azure/core-client`'s OperationOptions). */
-export interface AzureOperationOptions {
-  abortSignal?: AbortSignal;
-  /** Called with the raw HTTP response, its body text included. */
-  onResponse?: (response: AzurePipelineResponse) => void;
+/** The exports of `@azure/core-rest-pipeline` this backend uses. */
+export interface AzureRestPipelineModule {
+  createPipelineRequest(options: {
+    url: string;
+    method: string;
+    headers?: AzureHttpHeaders;
+    body?: string;
+    abortSignal?: AbortSignal;
+    allowInsecureConnection?: boolean;
+    streamResponseStatusCodes?: Set<number>;
+  }): AzurePipelineRequest;
+  createHttpHeaders(raw?: Record<string, string>): AzureHttpHeaders;
+  createDefaultHttpClient(): AzureHttpClient;
 }
 
 /** Client options (`TableServiceClientOptions`); anything else is passed through to the SDK. */
@@ -55,110 +60,44 @@ export interface AzureClientOptions {
   [option: string]: unknown;
 }
 
-/** What the SDK's page iterators yield. */
-export type AzurePage<T> = T[] & { continuationToken?: string };
-
-export interface AzurePaged<T> {
-  byPage(settings?: {
-    maxPageSize?: number;
-    continuationToken?: string;
-  }): AsyncIterableIterator<AzurePage<T>>;
-}
-
-/** The keys of an entity, which is all this backend ever hands the SDK's serializer. */
-export interface AzureEntityKeys {
-  partitionKey: string;
-  rowKey: string;
-}
-
-export interface AzureWriteResponse {
-  etag?: string;
-  date?: Date;
-}
-
+/** A `TableServiceClient`: its URL and its pipeline are all this backend uses. */
 export interface AzureServiceClient {
   readonly url: string;
   readonly pipeline: AzurePipeline;
-  createTable(name: string, options?: AzureOperationOptions): Promise<void>;
-  deleteTable(name: string, options?: AzureOperationOptions): Promise<void>;
-  listTables(
-    options?: AzureOperationOptions & { queryOptions?: { filter?: string } },
-  ): AzurePaged<{ name?: string }>;
 }
 
-export interface AzureTableClient {
-  readonly url: string;
-  readonly tableName: string;
-  readonly pipeline: AzurePipeline;
-  createEntity(entity: AzureEntityKeys, options?: AzureOperationOptions): Promise<AzureWriteResponse>;
-  updateEntity(
-    entity: AzureEntityKeys,
-    mode: "Merge" | "Replace",
-    options?: AzureOperationOptions & { etag?: string },
-  ): Promise<AzureWriteResponse>;
-  upsertEntity(
-    entity: AzureEntityKeys,
-    mode: "Merge" | "Replace",
-    options?: AzureOperationOptions,
-  ): Promise<AzureWriteResponse>;
-  deleteEntity(
-    partitionKey: string,
-    rowKey: string,
-    options?: AzureOperationOptions & { etag?: string },
-  ): Promise<unknown>;
-  getEntity(
-    partitionKey: string,
-    rowKey: string,
-    options?: AzureOperationOptions & {
-      disableTypeConversion?: boolean;
-      queryOptions?: { select?: string[] };
-    },
-  ): Promise<unknown>;
-  listEntities(
-    options?: AzureOperationOptions & {
-      disableTypeConversion?: boolean;
-      queryOptions?: { filter?: string; select?: string[] };
-    },
-  ): AzurePaged<unknown>;
-  submitTransaction(
-    actions: ["delete", AzureEntityKeys][],
-    options?: AzureOperationOptions,
-  ): Promise<{ status: number; subResponses: { status: number; etag?: string }[] }>;
-}
-
-export interface AzureSdk {
+/** The exports of `@azure/data-tables` this backend uses. */
+export interface AzureTablesModule {
   readonly TableServiceClient: {
     new (url: string, credential: object, options?: AzureClientOptions): AzureServiceClient;
     new (url: string, options?: AzureClientOptions): AzureServiceClient;
     fromConnectionString(connectionString: string, options?: AzureClientOptions): AzureServiceClient;
   };
-  readonly TableClient: {
-    new (url: string, tableName: string, credential: object, options?: AzureClientOptions): AzureTableClient;
-    new (url: string, tableName: string, options?: AzureClientOptions): AzureTableClient;
-    fromConnectionString(
-      connectionString: string,
-      tableName: string,
-      options?: AzureClientOptions,
-    ): AzureTableClient;
-  };
   readonly AzureSASCredential: new (signature: string) => object;
 }
 
+export interface AzureSdk {
+  readonly tables: AzureTablesModule;
+  readonly rest: AzureRestPipelineModule;
+}
+
 /**
- * Loads `@azure/data-tables`; NotSupported (with what to install) when it is missing. `load` is
- * the import itself, replaceable so the missing-package path can be tested where it is installed.
+ * Loads the SDK; NotSupported (with what to install) when it is missing. `load` is the import
+ * itself, replaceable so the missing-package path can be tested where it is installed.
  */
 export async function loadAzureSdk(
-  load: () => Promise<unknown> = () => import("@azure/data-tables"),
+  load: () => Promise<[unknown, unknown]> = () =>
+    Promise.all([import("@azure/data-tables"), import("@azure/core-rest-pipeline")]),
 ): Promise<AzureSdk> {
   try {
-    return (await load()) as AzureSdk;
+    const [tables, rest] = await load();
+    return { tables: tables as AzureTablesModule, rest: rest as AzureRestPipelineModule };
   } catch (cause) {
     const code = (cause as { code?: string }).code;
     if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
       throw new TableKitError(
         "NotSupported",
-        "The azure: backend needs the optional peer dependency @azure/data-tables: run `npm install @azure/data-tables`",
+        "The azure: backend needs the optional peer dependencies @azure/data-tables and @azure/core-rest-pipeline: run `npm install @azure/data-tables @azure/core-rest-pipeline`",
         { cause },
       );
     }

@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { type NormalizedEntity, TableKitError } from "../../model/index.js";
-import type { BackendAction, CallOptions, WriteResult } from "../backend.js";
-import { type BatchTarget, batchBody, boundaryOf } from "./batch-body.js";
-import { writeResult } from "./entity-json.js";
-import { toTransactionError } from "./errors.js";
-import { withExchange } from "./exchange.js";
-import type { AzureTableClient } from "./sdk.js";
+import type { CallOptions } from "../backend.js";
+import type { BackendAction, WriteResult } from "../table-backend.js";
+import { type BatchTarget, batchBody, parseBatchResponse } from "./batch-body.js";
+import type { AzureConnection } from "./connection.js";
+import { writeResult } from "./entity-codec.js";
+import { responseError, toTransactionError } from "./errors.js";
+import { batchRequest } from "./requests.js";
 
 /** A merge the service would refuse for a limit Azurite does not enforce (found before sending). */
 export interface LimitViolation {
@@ -25,39 +27,38 @@ const IMPOSSIBLE_ETAG = `W/"datetime'1601-01-01T00%3A00%3A00.0000000Z'"`;
  * transaction's error.
  */
 export async function submitTransaction(
-  client: AzureTableClient,
+  connection: AzureConnection,
   target: BatchTarget,
   actions: readonly BackendAction[],
-  options: CallOptions,
+  call: CallOptions,
   violation?: LimitViolation,
 ): Promise<(WriteResult | undefined)[]> {
   const sent = violation ? [...actions.slice(0, violation.index), probe(actions[violation.index]!)] : actions;
-  const first = sent[0]!;
-  const keys = first.kind === "delete" ? first : first.entity;
-  let response: Awaited<ReturnType<AzureTableClient["submitTransaction"]>>;
+  const boundary = `batch_${randomUUID()}`;
+  let body: string;
   try {
-    // The SDK carries the request (auth, retries, response parsing); the exchange supplies the changeset.
-    response = await withExchange(
-      { body: (request) => batchBody(boundaryOf(request.headers.get("Content-Type")), sent, target) },
-      () =>
-        client.submitTransaction(
-          [["delete", { partitionKey: keys.partitionKey, rowKey: keys.rowKey }]],
-          options.abortSignal ? { abortSignal: options.abortSignal } : {},
-        ),
-    );
+    body = (await connection.send(batchRequest(boundary, batchBody(boundary, sent, target)), call)).body;
   } catch (err) {
-    const error = toTransactionError(err, sent.length, options.abortSignal);
+    throw err instanceof TableKitError ? toTransactionError(err, sent.length) : err;
+  }
+  const responses = parseBatchResponse(body);
+  const failed = responses.find((r) => r.status >= 300);
+  if (failed) {
+    const error = toTransactionError(
+      responseError(failed.status, failed.headers.get("x-ms-error-code"), failed.body),
+      sent.length,
+    );
     if (violation && error.index === violation.index) throw violation.error.withIndex(violation.index);
     throw error;
   }
-  if (violation || response.subResponses.length !== actions.length) {
+  if (violation || responses.length !== actions.length) {
     throw new TableKitError(
       "BackendError",
-      `The service answered ${response.subResponses.length} of ${sent.length} transaction actions unexpectedly`,
+      `The service answered ${responses.length} of ${sent.length} transaction actions unexpectedly`,
     );
   }
   return actions.map((action, i) =>
-    action.kind === "delete" ? undefined : writeResult({ etag: response.subResponses[i]!.etag }),
+    action.kind === "delete" ? undefined : writeResult(responses[i]!.headers.get("etag")),
   );
 }
 

@@ -1,4 +1,4 @@
-import { AZURE_LIMITS, type Limits } from "../../model/index.js";
+import { DYNAMODB_LIMITS, type Limits } from "../../model/index.js";
 import type { Capabilities } from "../capabilities.js";
 
 /** DynamoDB's item limit, 400 KiB of attribute names and values measured in UTF-8. */
@@ -16,11 +16,11 @@ export function layoutReserve(maxProperties: number): number {
 }
 
 /**
- * The Azure limits, tightened where DynamoDB is stricter: keys measured in UTF-8 (a sort key holds
- * at most 1,024 bytes; a partition key 2,048) and the 400 KiB item rule, less the layout's reserve.
+ * DYNAMODB_LIMITS with the caller's overrides; the item limit follows `maxProperties` (each
+ * property may add a type suffix to the item).
  */
 export function dynamodbLimits(overrides: Partial<Limits> = {}): Limits {
-  const base: Limits = { ...AZURE_LIMITS, keyEncoding: "utf8", maxKeyBytes: 1024, ...overrides };
+  const base: Limits = { ...DYNAMODB_LIMITS, ...overrides };
   return Object.freeze({
     ...base,
     maxItemBytes: overrides.maxItemBytes ?? DYNAMODB_ITEM_BYTES - layoutReserve(base.maxProperties),
@@ -36,7 +36,6 @@ export function dynamodbCapabilities(overrides?: Partial<Limits>): Capabilities 
     persistent: true,
     multiProcess: true,
     pageEndsAtPartitionBoundary: false,
-    selectMissingAsNull: true,
     divergences: Object.freeze([
       {
         id: "dynamodb-item-size",

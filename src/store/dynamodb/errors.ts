@@ -1,4 +1,4 @@
-import { TableKitError } from "../../model/index.js";
+import { abortedError, TableKitError } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
 import type { AttributeMap } from "./sdk.js";
 
@@ -14,13 +14,6 @@ export interface SdkError {
 export function sdkErrorName(err: unknown): string | undefined {
   const name = (err as SdkError | null)?.name;
   return typeof name === "string" ? name : undefined;
-}
-
-/** Throws `Aborted` (the signal's reason as cause) when the caller's signal has fired. */
-export function throwIfAborted(options: CallOptions): void {
-  const signal = options.abortSignal;
-  if (signal?.aborted)
-    throw new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
 }
 
 const BUSY = new Set([
@@ -42,7 +35,7 @@ export function toTableKitError(err: unknown, options: CallOptions = {}): TableK
   const name = sdkErrorName(err);
   const message = (err as SdkError | null)?.message ?? String(err);
   if (name === "AbortError" || options.abortSignal?.aborted) {
-    return new TableKitError("Aborted", "The operation was aborted", { cause: err });
+    return abortedError(err);
   }
   if (name === "ResourceNotFoundException") {
     return new TableKitError("TableNotFound", "The table specified does not exist.", { cause: err });

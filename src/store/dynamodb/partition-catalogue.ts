@@ -1,15 +1,10 @@
 import type { StringRange } from "../../filter/ast.js";
-import {
-  decodeKey,
-  encodeKey,
-  PARTITION_KEY_ATTRIBUTE,
-  ROW_KEY_ATTRIBUTE,
-} from "../../filter/dynamodb-layout.js";
-import { DynamoExpressionBuilder } from "../../filter/to-dynamodb.js";
 import { compareUtf8 } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
-import { sdkErrorName, throwIfAborted, toTableKitError } from "./errors.js";
-import type { AttributeMap, DynamoApi } from "./sdk.js";
+import { sdkErrorName, toTableKitError } from "./errors.js";
+import { DynamoDbExpressionBuilder } from "./expression-builder.js";
+import { decodeKey, encodeKey, PARTITION_KEY_ATTRIBUTE, ROW_KEY_ATTRIBUTE } from "./item-layout.js";
+import type { AttributeMap, DynamoDbApi } from "./sdk.js";
 
 /**
  * The partition catalogue: one marker item per PartitionKey ever written, in a reserved partition,
@@ -29,7 +24,7 @@ const MAX_KNOWN = 100_000;
 const MAX_MARKERS_PER_READ = 1000;
 
 /** The partitions each DynamoDB table is known to have a marker for, so writes skip the marker put. */
-export class KnownPartitions {
+export class DynamoDbKnownPartitions {
   private readonly tables = new Map<string, { since: number; partitions: Set<string> }>();
 
   has(tableName: string, partitionKey: string): boolean {
@@ -60,15 +55,14 @@ export class KnownPartitions {
  * fails, for one write unit, and changes nothing.
  */
 export async function ensurePartitionMarker(
-  api: DynamoApi,
+  api: DynamoDbApi,
   tableName: string,
-  known: KnownPartitions,
+  known: DynamoDbKnownPartitions,
   partitionKey: string,
   options: CallOptions,
 ): Promise<void> {
   if (known.has(tableName, partitionKey)) return;
-  throwIfAborted(options);
-  const b = new DynamoExpressionBuilder();
+  const b = new DynamoDbExpressionBuilder();
   const condition = `attribute_not_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
   try {
     await api.putItem(
@@ -103,7 +97,7 @@ export interface CatalogueStart {
  * The PartitionKeys of the catalogue within `range` (from `start` on), in key order, read lazily in
  * consistent Queries of growing size, so a page that needs two partitions reads about two markers.
  */
-export class PartitionWalk {
+export class DynamoDbPartitionWalk {
   private buffer: string[] = [];
   private startKey: AttributeMap | undefined;
   private done = false;
@@ -111,7 +105,7 @@ export class PartitionWalk {
   private limit = 2;
 
   constructor(
-    private readonly api: DynamoApi,
+    private readonly api: DynamoDbApi,
     private readonly tableName: string,
     private readonly range: StringRange,
     private readonly start: CatalogueStart | undefined,
@@ -135,8 +129,7 @@ export class PartitionWalk {
   }
 
   private async read(): Promise<void> {
-    throwIfAborted(this.options);
-    const b = new DynamoExpressionBuilder();
+    const b = new DynamoDbExpressionBuilder();
     const rowKey = b.name(ROW_KEY_ATTRIBUTE);
     const lower = this.lowerBound();
     const upper = this.range.upper;

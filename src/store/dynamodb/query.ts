@@ -1,4 +1,20 @@
-import type { FilterNode, KeyRange, StringRange } from "../../filter/ast.js";
+import type { KeyRange, StringRange } from "../../filter/ast.js";
+import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
+import { isEmpty } from "../../filter/intervals.js";
+import { keyRangeContains } from "../../filter/key-ranges.js";
+import { compareUtf8, type StoredEntity } from "../../model/index.js";
+import type { CallOptions } from "../backend.js";
+import type { BackendPage, BackendQuery } from "../table-backend.js";
+import {
+  decodeQueryContinuation,
+  encodeQueryContinuation,
+  malformed,
+  type QueryCursor,
+} from "./continuation.js";
+import { fromItem, itemKey } from "./entity-codec.js";
+import { toTableKitError } from "./errors.js";
+import { DynamoDbExpressionBuilder } from "./expression-builder.js";
+import { toDynamoFilter } from "./filter-translator.js";
 import {
   attributeNames,
   decodeKey,
@@ -6,22 +22,9 @@ import {
   PARTITION_KEY_ATTRIBUTE,
   ROW_KEY_ATTRIBUTE,
   TIMESTAMP_ATTRIBUTE,
-} from "../../filter/dynamodb-layout.js";
-import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
-import { keyRangeContains } from "../../filter/key-ranges.js";
-import { DynamoExpressionBuilder, toDynamoFilter } from "../../filter/to-dynamodb.js";
-import { compareUtf8, type StoredEntity } from "../../model/index.js";
-import type { BackendPage, BackendQuery, CallOptions } from "../backend.js";
-import {
-  decodeQueryContinuation,
-  encodeQueryContinuation,
-  malformed,
-  type QueryCursor,
-} from "./continuation.js";
-import { throwIfAborted, toTableKitError } from "./errors.js";
-import { fromItem, itemKey } from "./item-codec.js";
-import { PartitionWalk } from "./partition-catalogue.js";
-import type { AttributeMap, DynamoApi, ReadInput, ReadOutput } from "./sdk.js";
+} from "./item-layout.js";
+import { DynamoDbPartitionWalk } from "./partition-catalogue.js";
+import type { AttributeMap, DynamoDbApi, ReadInput, ReadOutput } from "./sdk.js";
 
 /**
  * Query pages. Each key range is read in key order: a `rows` range with a Query of its partition
@@ -49,7 +52,7 @@ interface RangeResult {
 }
 
 interface Reader {
-  readonly api: DynamoApi;
+  readonly api: DynamoDbApi;
   readonly tableName: string;
   readonly query: BackendQuery;
   readonly predicate?: FilterPredicate;
@@ -63,7 +66,7 @@ const EVERY_ROW: StringRange = {};
 const MAX_LIMIT = 1000;
 
 export async function queryPage(
-  api: DynamoApi,
+  api: DynamoDbApi,
   tableName: string,
   query: BackendQuery,
   options: CallOptions,
@@ -122,11 +125,11 @@ async function readRows(
   after: Keys | undefined,
   need: number,
 ): Promise<RowsResult> {
-  const b = new DynamoExpressionBuilder();
+  const b = new DynamoDbExpressionBuilder();
   const rowKey = b.name(ROW_KEY_ATTRIBUTE);
   const key = [`${b.name(PARTITION_KEY_ATTRIBUTE)} = ${b.value({ S: encodeKey(pk) })}`];
   const { lower, upper } = rk;
-  if (isEmpty(rk)) return { entities: [] };
+  if (isEmpty(rk, compareUtf8)) return { entities: [] };
   if (lower && upper) {
     // BETWEEN is inclusive: exclusive ends are dropped below.
     key.push(
@@ -185,12 +188,12 @@ async function readPartitions(
   resume: Position | undefined,
   need: number,
 ): Promise<RangeResult> {
-  if (isEmpty(pk)) return { entities: [] };
+  if (isEmpty(pk, compareUtf8)) return { entities: [] };
   // Resuming inside a partition: it exists (its rows came back before), so read on in it first
   // and look up the catalogue only if the page still has room.
   const inside = resume?.after;
   const from = inside?.partitionKey ?? resume?.afterPartition;
-  const walk = new PartitionWalk(
+  const walk = new DynamoDbPartitionWalk(
     r.api,
     r.tableName,
     pk,
@@ -212,7 +215,6 @@ async function readPartitions(
 }
 
 async function read(r: Reader, input: ReadInput): Promise<ReadOutput> {
-  throwIfAborted(r.options);
   try {
     return await r.api.query(input, r.options.abortSignal);
   } catch (err) {
@@ -225,15 +227,14 @@ async function read(r: Reader, input: ReadInput): Promise<ReadOutput> {
  * properties when the client must evaluate it.
  */
 function projectionOf(
-  b: DynamoExpressionBuilder,
+  b: DynamoDbExpressionBuilder,
   query: BackendQuery,
   clientFilter: boolean,
 ): string | undefined {
   if (!query.select) return undefined;
-  const properties = new Set(query.select.filter((name) => !SYSTEM_NAMES.has(name)));
-  if (clientFilter && query.filter) for (const name of filterProperties(query.filter)) properties.add(name);
+  const properties = clientFilter ? new Set([...query.select, ...query.filterProperties]) : query.select;
   const names = [PARTITION_KEY_ATTRIBUTE, ROW_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE];
-  for (const property of properties) if (!SYSTEM_NAMES.has(property)) names.push(...attributeNames(property));
+  for (const property of properties) names.push(...attributeNames(property));
   // A property may sit under any of its type's attribute names. Past DynamoDB's 4 KB expression
   // limit, read whole items instead (the core projects them anyway).
   const projection = names.map((n) => b.name(n)).join(",");
@@ -241,24 +242,6 @@ function projectionOf(
 }
 
 const MAX_PROJECTION_LENGTH = 4000;
-const SYSTEM_NAMES = new Set(["PartitionKey", "RowKey", "Timestamp", "partitionKey", "rowKey", "timestamp"]);
-
-function filterProperties(node: FilterNode, out = new Set<string>()): Set<string> {
-  if (node.kind === "compare") out.add(node.property);
-  else if (node.kind === "not") filterProperties(node.operand, out);
-  else {
-    filterProperties(node.left, out);
-    filterProperties(node.right, out);
-  }
-  return out;
-}
-
-function isEmpty(range: StringRange): boolean {
-  const { lower, upper } = range;
-  if (!lower || !upper) return false;
-  const c = compareUtf8(lower.value, upper.value);
-  return c > 0 || (c === 0 && !(lower.inclusive && upper.inclusive));
-}
 
 function keysOf(e: StoredEntity): Keys {
   return { partitionKey: e.partitionKey, rowKey: e.rowKey };

@@ -1,5 +1,5 @@
-import type { DynamoAttributeValue } from "../../filter/dynamodb-layout.js";
 import { TableKitError } from "../../model/index.js";
+import type { DynamoAttributeValue } from "./item-layout.js";
 
 /**
  * The slice of `@aws-sdk/client-dynamodb` this backend uses, declared structurally so the package
@@ -123,7 +123,7 @@ export async function loadDynamoSdk(): Promise<DynamoSdkModule> {
 }
 
 /** Typed calls over the client: one method per operation, each taking the caller's abort signal. */
-export class DynamoApi {
+export class DynamoDbApi {
   constructor(
     private readonly sdk: DynamoSdkModule,
     readonly client: DynamoClient,

@@ -1,16 +1,16 @@
-import { PARTITION_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE } from "../../filter/dynamodb-layout.js";
-import { DynamoExpressionBuilder } from "../../filter/to-dynamodb.js";
 import {
   type DateTime,
-  entitySize,
   type Limits,
+  mergeEntity,
   type NormalizedEntity,
+  nextTimestamp,
   TableKitError,
-  utf8ItemSize,
+  timestampOfEtag,
 } from "../../model/index.js";
-import type { BackendAction } from "../backend.js";
-import { nextTimestamp, timestampOfEtag } from "./etag.js";
-import { fromItem, itemKey, toItem } from "./item-codec.js";
+import type { BackendAction } from "../table-backend.js";
+import { fromItem, itemKey, toItem } from "./entity-codec.js";
+import { DynamoDbExpressionBuilder } from "./expression-builder.js";
+import { PARTITION_KEY_ATTRIBUTE, TIMESTAMP_ATTRIBUTE } from "./item-layout.js";
 import type { AttributeMap, DeleteInput, PutInput } from "./sdk.js";
 
 /**
@@ -69,7 +69,7 @@ export function precheck(
 /** Plans one write; throws the action's error when the read already decides it (Merge). */
 export function planWrite(plan: WritePlan): WriteStep {
   const { tableName, action, now, floor } = plan;
-  const b = new DynamoExpressionBuilder();
+  const b = new DynamoDbExpressionBuilder();
   const exists = `attribute_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
   const absent = `attribute_not_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
   const storedTimestamp = b.name(TIMESTAMP_ATTRIBUTE);
@@ -93,7 +93,7 @@ export function planWrite(plan: WritePlan): WriteStep {
   if (action.mode === "Merge") return planMerge(plan, b, absent, storedTimestamp);
   if (action.kind === "update" && action.etag !== "*") {
     const { condition, failure } = etagCondition(b, action.etag, exists, storedTimestamp);
-    const timestamp = nextTimestamp(now, timestampOfEtag(action.etag) ?? floor);
+    const timestamp = nextTimestamp(now, timestampOfEtag(action.etag, { exact: true }) ?? floor);
     return put(b, tableName, action.entity, timestamp, condition, failure);
   }
   const timestamp = nextTimestamp(now, floor);
@@ -108,7 +108,7 @@ export function planWrite(plan: WritePlan): WriteStep {
 
 function planMerge(
   plan: WritePlan,
-  b: DynamoExpressionBuilder,
+  b: DynamoDbExpressionBuilder,
   absent: string,
   storedTimestamp: string,
 ): WriteStep {
@@ -120,52 +120,20 @@ function planMerge(
   const stored = fromItem(plan.current);
   if (action.kind === "update" && action.etag !== "*" && action.etag !== stored.etag)
     throw preconditionFailed();
-  const properties = new Map(stored.properties);
-  for (const [name, value] of action.entity.properties) properties.set(name, value);
-  const merged: NormalizedEntity = { partitionKey: stored.partitionKey, rowKey: stored.rowKey, properties };
-  checkMerged(merged, plan.limits);
+  const merged = mergeEntity(stored, action.entity, plan.limits);
   const unchanged = `${storedTimestamp} = ${b.value({ S: stored.timestamp.toISOString() })}`;
   return put(b, plan.tableName, merged, nextTimestamp(plan.now, stored.timestamp), unchanged, () => "retry");
 }
 
-/** The limits a merged entity must keep, checked as `normalizeEntity` checks a written one. */
-function checkMerged(entity: NormalizedEntity, limits: Limits): void {
-  if (entity.properties.size > limits.maxProperties) {
-    throw new TableKitError(
-      "TooManyProperties",
-      `The merged entity would have ${entity.properties.size} properties; the limit is ${limits.maxProperties}`,
-      { details: { count: entity.properties.size, limit: limits.maxProperties } },
-    );
-  }
-  const size = entitySize(entity);
-  if (size > limits.maxEntityBytes) {
-    throw new TableKitError(
-      "EntityTooLarge",
-      `The merged entity would be ${size} bytes; the limit is ${limits.maxEntityBytes}`,
-      {
-        details: { size, limit: limits.maxEntityBytes },
-      },
-    );
-  }
-  const itemSize = utf8ItemSize(entity);
-  if (limits.maxItemBytes !== undefined && itemSize > limits.maxItemBytes) {
-    throw new TableKitError(
-      "EntityTooLarge",
-      `The merged entity would be ${itemSize} bytes measured as UTF-8; the limit is ${limits.maxItemBytes}`,
-      { details: { size: itemSize, limit: limits.maxItemBytes, measure: "utf8" } },
-    );
-  }
-}
-
 function etagCondition(
-  b: DynamoExpressionBuilder,
+  b: DynamoDbExpressionBuilder,
   etag: string,
   exists: string,
   storedTimestamp: string,
 ): { condition: string; failure: WriteStep["failure"] } {
   if (etag === "*") return { condition: exists, failure: () => notFound() };
   // An ETag this backend never made matches no version: compare with a value no item holds.
-  const iso = timestampOfEtag(etag)?.toISOString() ?? `not a timestamp: ${etag}`;
+  const iso = timestampOfEtag(etag, { exact: true })?.toISOString() ?? `not a timestamp: ${etag}`;
   return {
     condition: `${storedTimestamp} = ${b.value({ S: iso })}`,
     failure: (old) => (old ? preconditionFailed() : notFound()),
@@ -173,7 +141,7 @@ function etagCondition(
 }
 
 function put(
-  b: DynamoExpressionBuilder,
+  b: DynamoDbExpressionBuilder,
   tableName: string,
   entity: NormalizedEntity,
   timestamp: DateTime,

@@ -1,10 +1,10 @@
-import { DateTime, type Limits, TableKitError } from "../../model/index.js";
-import type { BackendAction, CallOptions, WriteResult } from "../backend.js";
-import { type SdkError, sdkErrorName, throwIfAborted, toTableKitError } from "./errors.js";
-import { etagOf } from "./etag.js";
-import { itemKey, itemTimestamp } from "./item-codec.js";
-import { ensurePartitionMarker, type KnownPartitions } from "./partition-catalogue.js";
-import type { AttributeMap, DynamoApi } from "./sdk.js";
+import { DateTime, etagOf, type Limits, sleep, TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../backend.js";
+import type { BackendAction, WriteResult } from "../table-backend.js";
+import { itemKey, itemTimestamp } from "./entity-codec.js";
+import { type SdkError, sdkErrorName, toTableKitError } from "./errors.js";
+import { type DynamoDbKnownPartitions, ensurePartitionMarker } from "./partition-catalogue.js";
+import type { AttributeMap, DynamoDbApi } from "./sdk.js";
 import { needsRead, planWrite, precheck, type WriteStep } from "./write-steps.js";
 
 /** Attempts before giving up on clock conflicts and transaction conflicts (ServerBusy). */
@@ -21,11 +21,11 @@ const ACTION_CODES = new Set([
 
 /** Where writes go, and the limits a merged entity must keep. */
 export interface WriteTarget {
-  readonly api: DynamoApi;
+  readonly api: DynamoDbApi;
   readonly tableName: string;
   readonly limits: Limits;
   /** Partitions whose catalogue marker this process knows exists. */
-  readonly known: KnownPartitions;
+  readonly known: DynamoDbKnownPartitions;
 }
 
 /**
@@ -62,7 +62,6 @@ export async function writeOne(
   await ensureMarker(target, [action], options);
   let floor: DateTime | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    throwIfAborted(options);
     const current = needsRead(action) ? await readItem(target, action, options) : undefined;
     const step = planWrite({ ...target, action, now: DateTime.now(), floor, current });
     try {
@@ -123,7 +122,7 @@ function itemId(item: AttributeMap): string {
   return JSON.stringify([item.PartitionKey, item.RowKey]);
 }
 
-function send(api: DynamoApi, step: WriteStep, options: CallOptions): Promise<unknown> {
+function send(api: DynamoDbApi, step: WriteStep, options: CallOptions): Promise<unknown> {
   const r = step.request;
   const signal = options.abortSignal;
   if ("Put" in r) return api.putItem({ ...r.Put, ReturnValuesOnConditionCheckFailure: "ALL_OLD" }, signal);
@@ -155,7 +154,6 @@ export async function writeAll(
   await ensureMarker(target, actions, options);
   const floors: (DateTime | undefined)[] = actions.map(() => undefined);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    throwIfAborted(options);
     const now = DateTime.now();
     // A merge is planned from a read; then every action is checked against that read, in order,
     // so the first failing action is the one reported, as the service reports it.
@@ -185,7 +183,7 @@ export async function writeAll(
     } catch (err) {
       if (sdkErrorName(err) !== "TransactionCanceledException") throw toTableKitError(err, options);
       const retry = cancellation(err as SdkError, steps, floors);
-      if (retry === "conflict") await sleep(5 * 2 ** attempt * (1 + Math.random()));
+      if (retry === "conflict") await sleep(5 * 2 ** attempt * (1 + Math.random()), options.abortSignal);
     }
   }
   throw busy("other transactions kept conflicting with this one");
@@ -230,8 +228,4 @@ function cancellation(
 
 function busy(why: string): TableKitError {
   return new TableKitError("ServerBusy", `DynamoDB write did not go through: ${why}; retry later`);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

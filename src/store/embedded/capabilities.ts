@@ -10,7 +10,6 @@ export function embeddedCapabilities(options: { memory: boolean; limits?: Partia
     persistent: !options.memory,
     multiProcess: !options.memory,
     pageEndsAtPartitionBoundary: true,
-    selectMissingAsNull: true,
     divergences: [],
   });
 }

@@ -1,12 +1,4 @@
 import { TableKitError } from "../../model/index.js";
-import type { CallOptions } from "../backend.js";
-
-/** Throws `Aborted` (the signal's reason as cause) when the caller's signal has fired. */
-export function throwIfAborted(options: CallOptions): void {
-  const signal = options.abortSignal;
-  if (signal?.aborted)
-    throw new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason });
-}
 
 /** SQLite's error code, if `err` came from better-sqlite3. */
 export function sqliteCode(err: unknown): string | undefined {
@@ -19,11 +11,16 @@ export function isNoSuchTable(err: unknown): boolean {
   return sqliteCode(err) === "SQLITE_ERROR" && /no such table/i.test((err as Error).message);
 }
 
+/** True when another connection holds the lock the statement needs: worth waiting and retrying. */
+export function isBusy(err: unknown): boolean {
+  const code = sqliteCode(err);
+  return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
 /** A TableKitError for anything a backend call threw; TableKitErrors pass through. */
 export function toTableKitError(err: unknown): TableKitError {
   if (err instanceof TableKitError) return err;
-  const code = sqliteCode(err);
-  if (code?.startsWith("SQLITE_BUSY") || code?.startsWith("SQLITE_LOCKED")) {
+  if (isBusy(err)) {
     return new TableKitError("ServerBusy", "The database is locked by another writer; retry later", {
       cause: err,
     });

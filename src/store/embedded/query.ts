@@ -1,9 +1,9 @@
 import type { KeyRange, StringRange } from "../../filter/ast.js";
 import { DateTime, type StoredEntity } from "../../model/index.js";
-import type { BackendPage, BackendQuery, CallOptions } from "../backend.js";
+import type { BackendPage, BackendQuery } from "../table-backend.js";
 import { decodeKeyContinuation, encodeKeyContinuation } from "./continuation.js";
-import { throwIfAborted } from "./errors.js";
-import { filterToSql, type KeyContext, type SqlFragment, simplifyFilter } from "./filter-to-sql.js";
+import { decodeProperties } from "./entity-codec.js";
+import { filterToSql, type KeyContext, type SqlFragment, simplifyFilter } from "./filter-translator.js";
 import {
   afterKey,
   afterPartition,
@@ -18,8 +18,7 @@ import {
   partitionInterval,
 } from "./key-interval.js";
 import { fromStoredKey } from "./key-order.js";
-import { decodeProperties } from "./property-codec.js";
-import type { TableHandle } from "./table-handle.js";
+import type { EmbeddedTableStatements } from "./table-statements.js";
 
 /**
  * A filtered scan reads a chunk of rows per statement, so the clock is checked often: twice the
@@ -47,8 +46,8 @@ interface Key {
  * makes progress). Only the given key ranges are read, each as index range scans. The page's
  * continuation is the next existing key after what was read, so resuming never skips or repeats.
  */
-export function readPage(h: TableHandle, query: BackendQuery, options: CallOptions): BackendPage {
-  const reader = new PageReader(h, query, options);
+export function readPage(h: EmbeddedTableStatements, query: BackendQuery): BackendPage {
+  const reader = new PageReader(h, query);
   try {
     return reader.read();
   } finally {
@@ -69,9 +68,8 @@ class PageReader {
   private inReadTransaction = false;
 
   constructor(
-    private readonly h: TableHandle,
+    private readonly h: EmbeddedTableStatements,
     private readonly q: BackendQuery,
-    private readonly options: CallOptions,
   ) {
     this.ranges = scanRanges(q.ranges);
     this.select = q.select ? new Set(q.select) : undefined;
@@ -133,7 +131,6 @@ class PageReader {
         }
         if (upper === undefined) break;
         lower = upper;
-        throwIfAborted(this.options);
       }
     }
     return this.endAt(undefined);

@@ -1,9 +1,9 @@
 import type { Statement } from "better-sqlite3";
 import type { FilterNode } from "../../filter/ast.js";
 import { TableKitError } from "../../model/index.js";
+import { createEntityTableSql, type Db, entityTableName } from "./connection.js";
 import { decodeTableContinuation, encodeTableContinuation } from "./continuation.js";
-import { createEntityTableSql, type Db, entityTableName } from "./database.js";
-import { filterToSql, type SqlLayout } from "./filter-to-sql.js";
+import { filterToSql, type SqlLayout } from "./filter-translator.js";
 
 /** Table listings filter on `TableName`, the name as created. */
 const TABLE_LAYOUT: SqlLayout = {
@@ -14,7 +14,7 @@ const TABLE_LAYOUT: SqlLayout = {
  * The `tk_tables` catalogue: each table's name as created, its lower-cased name (names are
  * case-insensitive) and the id of its entity table `e_<id>`.
  */
-export class TableCatalogue {
+export class EmbeddedTableCatalogue {
   private readonly lookupStatement: Statement;
 
   constructor(private readonly db: Db) {

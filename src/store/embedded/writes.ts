@@ -1,17 +1,17 @@
 import {
-  checkEntityLimits,
+  DateTime,
+  etagOf,
   type Limits,
-  mergeProperties,
+  mergeEntity,
   type NormalizedEntity,
+  nextTimestamp,
   TableKitError,
-  type TypedValue,
 } from "../../model/index.js";
-import type { UpdateMode, WriteResult } from "../backend.js";
+import type { BackendAction, UpdateMode, WriteResult } from "../table-backend.js";
+import { decodeProperties, encodeProperties } from "./entity-codec.js";
 import { sqliteCode } from "./errors.js";
-import { nextStamp, type Stamp } from "./etag.js";
 import { toStoredKey } from "./key-order.js";
-import { decodeProperties, encodeProperties } from "./property-codec.js";
-import type { TableHandle } from "./table-handle.js";
+import type { EmbeddedTableStatements as TableHandle } from "./table-statements.js";
 
 /**
  * The write operations on one entity. Each runs synchronously; read-modify-write ones must run
@@ -38,8 +38,47 @@ function conditionFailed(): TableKitError {
   );
 }
 
+/** The Timestamp and ETag of a write, made once per write or transaction. */
+export function stampAt(timestamp: DateTime): WriteResult {
+  return { timestamp, etag: etagOf(timestamp) };
+}
+
+/** The stamp of a new version of an entity whose previous Timestamp was `previous` ticks. */
+function stampAfter(now: WriteResult, previous: bigint): WriteResult {
+  const timestamp = nextTimestamp(now.timestamp, DateTime.fromTicks(previous));
+  return timestamp === now.timestamp ? now : stampAt(timestamp);
+}
+
+/**
+ * Applies one action at `now`. Create, and delete with `*`, are one statement (atomic on their
+ * own); the others read first and must run inside the caller's IMMEDIATE transaction.
+ */
+export function applyAction(
+  h: TableHandle,
+  action: BackendAction,
+  now: WriteResult,
+  limits: Limits,
+): WriteResult | undefined {
+  switch (action.kind) {
+    case "create":
+      return insertEntity(h, action.entity, now);
+    case "upsert":
+      return upsertEntity(h, action.entity, action.mode, now, limits);
+    case "update":
+      return updateEntity(h, action.entity, action.mode, action.etag, now, limits);
+    case "delete":
+      deleteEntity(h, action.partitionKey, action.rowKey, action.etag);
+      return undefined;
+  }
+}
+
+/** True when `applyAction` needs no transaction around it. */
+export function isSingleStatement(action: BackendAction): boolean {
+  return action.kind === "create" || (action.kind === "delete" && action.etag === "*");
+}
+
 /** Inserts; EntityAlreadyExists when the keys are taken. One statement: atomic without a transaction. */
-export function insertEntity(h: TableHandle, e: NormalizedEntity, now: Stamp): WriteResult {
+function insertEntity(h: TableHandle, e: NormalizedEntity, now: WriteResult): WriteResult {
   const { timestamp, etag } = now;
   try {
     h.insertOne.run(
@@ -58,15 +97,15 @@ export function insertEntity(h: TableHandle, e: NormalizedEntity, now: Stamp): W
     }
     throw err;
   }
-  return { etag, timestamp };
+  return now;
 }
 
 /** Inserts, or merges into / replaces the existing entity, unconditionally. Needs a transaction. */
-export function upsertEntity(
+function upsertEntity(
   h: TableHandle,
   e: NormalizedEntity,
   mode: UpdateMode,
-  now: Stamp,
+  now: WriteResult,
   limits: Limits,
 ): WriteResult {
   const pk = toStoredKey(e.partitionKey);
@@ -77,12 +116,12 @@ export function upsertEntity(
 }
 
 /** Updates an existing entity if `etag` is `*` or its current ETag. Needs a transaction. */
-export function updateEntity(
+function updateEntity(
   h: TableHandle,
   e: NormalizedEntity,
   mode: UpdateMode,
   etag: string,
-  now: Stamp,
+  now: WriteResult,
   limits: Limits,
 ): WriteResult {
   const pk = toStoredKey(e.partitionKey);
@@ -94,7 +133,7 @@ export function updateEntity(
 }
 
 /** Deletes an entity if `etag` is `*` or its current ETag. Needs a transaction unless `etag` is `*`. */
-export function deleteEntity(h: TableHandle, partitionKey: string, rowKey: string, etag: string): void {
+function deleteEntity(h: TableHandle, partitionKey: string, rowKey: string, etag: string): void {
   const pk = toStoredKey(partitionKey);
   const rk = toStoredKey(rowKey);
   if (etag !== "*") {
@@ -112,22 +151,12 @@ function rewrite(
   row: StoredRow,
   pk: string,
   rk: string,
-  now: Stamp,
+  now: WriteResult,
   limits: Limits,
 ): WriteResult {
-  const properties = mode === "Replace" ? e.properties : merged(decodeProperties(row[0]), e, limits);
-  const { timestamp, etag } = nextStamp(now, row[1]);
-  h.updateOne.run(encodeProperties(properties), timestamp.ticks, etag, pk, rk);
-  return { etag, timestamp };
-}
-
-/** The stored properties overlaid by the new ones; the merged entity must respect the limits too. */
-function merged(
-  existing: Map<string, TypedValue>,
-  e: NormalizedEntity,
-  limits: Limits,
-): ReadonlyMap<string, TypedValue> {
-  const properties = mergeProperties(existing, e.properties);
-  checkEntityLimits({ partitionKey: e.partitionKey, rowKey: e.rowKey, properties }, limits, "merged entity");
-  return properties;
+  const stored = { partitionKey: e.partitionKey, rowKey: e.rowKey, properties: decodeProperties(row[0]) };
+  const properties = mode === "Replace" ? e.properties : mergeEntity(stored, e, limits).properties;
+  const stamp = stampAfter(now, row[1]);
+  h.updateOne.run(encodeProperties(properties), stamp.timestamp.ticks, stamp.etag, pk, rk);
+  return stamp;
 }

@@ -63,12 +63,11 @@ describe("azure backend: connecting", () => {
   });
 
   it("declares Azure's capabilities, with limit overrides and, against Azurite, its divergences", async () => {
-    const backend = await azureBackend(azurite.tableConnectionString, { limits: { pageTimeBudgetMs: 10 } });
+    const backend = await openStore(azurite.storeUrl, { limits: { pageTimeBudgetMs: 10 } });
     expect(backend.capabilities).toMatchObject({
       backend: "azure",
       keyOrder: "utf16",
       pageEndsAtPartitionBoundary: false,
-      selectMissingAsNull: true,
     });
     const unstorablePropertyNames = Object.getOwnPropertyNames(Object.prototype).sort();
     expect(backend.capabilities.limits).toEqual({
@@ -78,7 +77,7 @@ describe("azure backend: connecting", () => {
     });
     expect(backend.capabilities.divergences.map((d) => d.id)).toContain("double-negative-zero");
     expect(backend.capabilities.divergences.map((d) => d.id)).toContain("prototype-property-names");
-    const exact = await azureBackend(azurite.tableConnectionString, { emulator: false });
+    const exact = await openStore(azurite.storeUrl, { emulator: false });
     expect(exact.capabilities.divergences).toEqual([]);
     expect(exact.capabilities.limits).toEqual(AZURE_LIMITS);
   });
@@ -191,13 +190,15 @@ describe("azure backend: Azurite workarounds", () => {
     expect(out).toEqual(["r2", "r3"]);
   });
 
-  it("passes the caller's AbortSignal to the SDK", async () => {
-    const backend = await azureBackend(azurite.tableConnectionString, {});
+  it("passes the caller's AbortSignal to the SDK's pipeline", async () => {
+    const backend = (await azureBackend.open(azurite.tableConnectionString, {})).tables;
     const table = backend.table(freshName());
     const abortSignal = AbortSignal.abort();
     const e: NormalizedEntity = { partitionKey: "p", rowKey: "r", properties: new Map() };
     await expect(table.get("p", "r", { abortSignal })).rejects.toMatchObject({ code: "Aborted" });
-    await expect(table.insert(e, { abortSignal })).rejects.toMatchObject({ code: "Aborted" });
+    await expect(table.write({ kind: "create", entity: e }, { abortSignal })).rejects.toMatchObject({
+      code: "Aborted",
+    });
     await expect(backend.listTables({ maxPageSize: 10 }, { abortSignal })).rejects.toMatchObject({
       code: "Aborted",
     });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { NormalizedEntity } from "../../../src/model/index.js";
-import { batchBody, boundaryOf, entityUrl } from "../../../src/store/azure/batch-body.js";
-import type { BackendAction } from "../../../src/store/backend.js";
+import { batchBody, entityPath, parseBatchResponse } from "../../../src/store/azure/batch-body.js";
+import type { BackendAction } from "../../../src/store/table-backend.js";
 
-const TABLE = "http://127.0.0.1:10002/devstoreaccount1/Orders";
+const ACCOUNT = "http://127.0.0.1:10002/devstoreaccount1";
+const TABLE = `${ACCOUNT}/Orders`;
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 const e = (rowKey: string): NormalizedEntity => ({
   partitionKey: "p",
@@ -35,7 +36,7 @@ describe("azure batch body", () => {
       { kind: "update", entity: e("e"), mode: "Merge", etag: "*" },
       { kind: "delete", partitionKey: "p", rowKey: "f", etag: ETAG },
     ];
-    const body = batchBody("batch_123", actions, { tableUrl: TABLE, cosmos: false });
+    const body = batchBody("batch_123", actions, { accountUrl: ACCOUNT, table: "Orders", cosmos: false });
     expect(
       body.startsWith("--batch_123\r\nContent-Type: multipart/mixed; boundary=changeset_123\r\n\r\n"),
     ).toBe(true);
@@ -63,7 +64,8 @@ describe("azure batch body", () => {
 
   it("Cosmos DB merges are POST with X-HTTP-Method: MERGE", () => {
     const body = batchBody("batch_1", [{ kind: "upsert", entity: e("a"), mode: "Merge" }], {
-      tableUrl: TABLE,
+      accountUrl: ACCOUNT,
+      table: "Orders",
       cosmos: true,
     });
     const [part] = subRequests(body);
@@ -71,15 +73,54 @@ describe("azure batch body", () => {
     expect(part!.headers).toContain("X-HTTP-Method: MERGE");
   });
 
-  it("entity URLs double quotes, then percent-encode", () => {
-    expect(entityUrl(TABLE, "O'Brien", "a b%c&ü")).toBe(
-      `${TABLE}(PartitionKey='O''Brien',RowKey='a%20b%25c%26%C3%BC')`,
+  it("entity paths double quotes, then percent-encode", () => {
+    expect(entityPath("Orders", "O'Brien", "a b%c&ü")).toBe(
+      `/Orders(PartitionKey='O''Brien',RowKey='a%20b%25c%26%C3%BC')`,
     );
-    expect(entityUrl(TABLE, "", "")).toBe(`${TABLE}(PartitionKey='',RowKey='')`);
+    expect(entityPath("Orders", "", "")).toBe(`/Orders(PartitionKey='',RowKey='')`);
   });
 
-  it("reads the boundary the SDK chose", () => {
-    expect(boundaryOf("multipart/mixed; boundary=batch_abc-1")).toBe("batch_abc-1");
-    expect(() => boundaryOf("application/json")).toThrow(expect.objectContaining({ code: "BackendError" }));
+  it("reads the sub-responses of a batch response, in order, with their status, headers and body", () => {
+    const part = (status: string, headers: string[], body = "") =>
+      [
+        "--changesetresponse_9",
+        "Content-Type: application/http",
+        "Content-Transfer-Encoding: binary",
+        "",
+        `HTTP/1.1 ${status}`,
+        ...headers,
+        "",
+        body,
+      ].join("\r\n");
+    const ok = [
+      "--batchresponse_7",
+      "Content-Type: multipart/mixed; boundary=changesetresponse_9",
+      "",
+      part("204 No Content", [`ETag: ${ETAG}`, "DataServiceVersion: 1.0;"]),
+      part("204 No Content", []),
+      "--changesetresponse_9--",
+      "--batchresponse_7--",
+      "",
+    ].join("\r\n");
+    const responses = parseBatchResponse(ok);
+    expect(responses.map((r) => r.status)).toEqual([204, 204]);
+    expect(responses[0]!.headers.get("etag")).toBe(ETAG);
+    expect(responses[1]!.headers.get("etag")).toBeUndefined();
+    const error = '{"odata.error":{"code":"EntityAlreadyExists","message":{"value":"1:exists"}}}';
+    const failed = [
+      "--batchresponse_7",
+      "Content-Type: multipart/mixed; boundary=changesetresponse_9",
+      "",
+      part("409 Conflict", ["Content-Type: application/json;odata=minimalmetadata"], error),
+      "--changesetresponse_9--",
+      "--batchresponse_7--",
+    ].join("\r\n");
+    expect(parseBatchResponse(failed)).toEqual([
+      {
+        status: 409,
+        headers: new Map([["content-type", "application/json;odata=minimalmetadata"]]),
+        body: error,
+      },
+    ]);
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TableKitError } from "../../../src/model/index.js";
-import { entityContinuation, tableContinuation } from "../../../src/store/azure/continuation.js";
-import { codeFor, toTransactionError } from "../../../src/store/azure/errors.js";
+import {
+  decodeEntityContinuation,
+  encodeEntityContinuation,
+  tableContinuation,
+} from "../../../src/store/azure/continuation.js";
+import { codeFor, responseError, toTransactionError } from "../../../src/store/azure/errors.js";
 
 describe("azure error codes", () => {
   it("service codes tablekit shares map one to one; others by name, then by HTTP status", () => {
@@ -16,6 +20,22 @@ describe("azure error codes", () => {
     expect(codeFor(undefined, 418)).toBe("BackendError");
     // Names that are not own properties of the table of codes are not codes.
     expect(codeFor("toString", 400)).toBe("InvalidInput");
+  });
+
+  it("an error response is the service's code and message, without its RequestId", () => {
+    const body = JSON.stringify({
+      "odata.error": {
+        code: "EntityAlreadyExists",
+        message: { lang: "en-US", value: "1:The specified entity already exists.\nRequestId:x\nTime:y" },
+      },
+    });
+    expect(responseError(409, undefined, body)).toMatchObject({
+      code: "EntityAlreadyExists",
+      message: "1:The specified entity already exists.",
+      details: { status: 409, serviceCode: "EntityAlreadyExists" },
+    });
+    expect(responseError(404, "TableNotFound", "")).toMatchObject({ code: "TableNotFound" });
+    expect(responseError(503, undefined, "<html>")).toMatchObject({ code: "ServerBusy" });
   });
 
   it("a transaction error carries the index the service prefixed to its message", () => {
@@ -33,14 +53,15 @@ describe("azure error codes", () => {
     const token = Buffer.from(
       JSON.stringify({ nextPartitionKey: "1!8!cDE-", nextRowKey: "1!8!cjE-" }),
     ).toString("base64");
-    expect(entityContinuation(token)).toBe(token);
+    expect(decodeEntityContinuation(token)).toEqual({ partitionKey: "1!8!cDE-", rowKey: "1!8!cjE-" });
+    expect(encodeEntityContinuation({ partitionKey: "1!8!cDE-", rowKey: "1!8!cjE-" })).toBe(token);
     for (const bad of [
       "",
       "not base64!",
       Buffer.from("[]").toString("base64"),
       Buffer.from('{"nextRowKey":"x"}').toString("base64"),
     ]) {
-      expect(() => entityContinuation(bad)).toThrow(
+      expect(() => decodeEntityContinuation(bad)).toThrow(
         expect.objectContaining({ code: "InvalidContinuationToken" }),
       );
     }

@@ -7,16 +7,11 @@ import {
   type ScanCommandInput,
 } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DateTime,
-  normalizeEntity,
-  openStore,
-  type Store,
-  TableKitError,
-  utf8ItemSize,
-} from "../../../src/index.js";
+import { DateTime, openStore, type Store, utf8ItemSize } from "../../../src/index.js";
+import { normalizeEntity } from "../../../src/model/index.js";
 import { layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../support/dynamodb-local.js";
+import { expectCode } from "../../support/expect-code.js";
 import { filterOnServerTests } from "./filter-on-server.js";
 
 let server: DynamoDbLocal;
@@ -34,16 +29,6 @@ afterAll(async () => {
   await store?.close();
   await server?.stop();
 });
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<TableKitError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TableKitError);
-  expect((err as TableKitError).code).toBe(code);
-  return err as TableKitError;
-}
 
 let tableCount = 0;
 async function freshTable() {
@@ -256,7 +241,7 @@ describe("dynamodb backend on DynamoDB Local", () => {
       };
       expect(await names(other)).toEqual(["MixedCase"]);
       expect(await names(store)).not.toContain("MixedCase");
-      await expectCode(other.createTable("MIXEDCASE"), "TableAlreadyExists");
+      await expectCode(other.createTable("MIXEDCASE", { failIfExists: true }), "TableAlreadyExists");
       // A table of another tool under the same prefix, with other keys, is not listed.
       await raw.send(
         new CreateTableCommand({

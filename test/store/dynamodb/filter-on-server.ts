@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { evaluateFilter, type FilterNode } from "../../../src/filter/index.js";
-import { DynamoExpressionBuilder, toDynamoFilter } from "../../../src/filter/to-dynamodb.js";
-import { DateTime, normalizeEntity, type Store, type TypedValue } from "../../../src/index.js";
-import { fromItem } from "../../../src/store/dynamodb/item-codec.js";
+import type { Store } from "../../../src/index.js";
+import { DateTime, normalizeEntity, type TypedValue } from "../../../src/model/index.js";
+import { CATALOGUE_PARTITION_KEY } from "../../../src/store/dynamodb/dynamodb-tables.js";
+import { fromItem } from "../../../src/store/dynamodb/entity-codec.js";
+import { DynamoDbExpressionBuilder } from "../../../src/store/dynamodb/expression-builder.js";
+import { toDynamoFilter } from "../../../src/store/dynamodb/filter-translator.js";
 import { PARTITION_CATALOGUE_KEY } from "../../../src/store/dynamodb/partition-catalogue.js";
 import type { AttributeMap } from "../../../src/store/dynamodb/sdk.js";
-import { CATALOGUE_PARTITION_KEY } from "../../../src/store/dynamodb/table-catalogue.js";
 import { filterTree, OPS } from "../../filter/arbitraries.js";
 
 /** Values that border and collide with each other, of every EDM type. */
@@ -97,7 +99,7 @@ export function filterOnServerTests(ref: () => { store: Store; rawScan: RawScan 
     const id = (e: { partitionKey: string; rowKey: string }) => JSON.stringify([e.partitionKey, e.rowKey]);
     await fc.assert(
       fc.asyncProperty(filterTree(comparison, 3), async (filter) => {
-        const b = new DynamoExpressionBuilder();
+        const b = new DynamoDbExpressionBuilder();
         const { condition, exact } = toDynamoFilter(filter, b);
         const expression = typeof condition === "string" ? condition : undefined;
         const found =

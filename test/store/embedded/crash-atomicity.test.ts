@@ -33,7 +33,7 @@ describe("embedded crash atomicity", () => {
     const path = join(dir, "crash.db");
     const store = await openFile(path);
     const table = await freshTable(store, "Crash");
-    await table.insert(entity({ partitionKey: "before", rowKey: "r", n: 1 }), {});
+    await table.write({ kind: "create", entity: entity({ partitionKey: "before", rowKey: "r", n: 1 }) }, {});
     await store.close();
     const walBefore = walSize(path);
 

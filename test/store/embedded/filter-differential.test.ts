@@ -159,7 +159,7 @@ describe(`embedded filter-to-SQL agrees with evaluateFilter (seed ${SEED})`, () 
             for (const r of rows) {
               const properties = new Map(r.props.map(([name, i]) => [name, pool[i]!] as const));
               const e = { partitionKey: r.partitionKey, rowKey: r.rowKey, properties };
-              const { etag, timestamp } = await table.insert(e, {});
+              const { etag, timestamp } = (await table.write({ kind: "create", entity: e }, {}))!;
               stored.push({ ...e, etag, timestamp });
             }
             stored.sort(byKey);

@@ -8,12 +8,28 @@ import {
   normalizeEntity,
   type StoredEntity,
 } from "../../../src/model/index.js";
-import type { BackendQuery, BackendStore, BackendTable } from "../../../src/store/backend.js";
-import { embeddedBackend } from "../../../src/store/embedded/index.js";
+import type { BackendStore } from "../../../src/store/backend.js";
+import { type EmbeddedStoreOptions, fileBackend, memoryBackend } from "../../../src/store/embedded/index.js";
+import type { BackendQuery, TableBackend, TableServiceBackend } from "../../../src/store/table-backend.js";
 
-/** A fresh private in-memory backend. */
-export function openMemory(): Promise<BackendStore> {
-  return embeddedBackend("", { memory: true });
+/** A backend's table service, and how to close the store it belongs to. */
+export type TestStore = TableServiceBackend & { close(): Promise<void> };
+
+function testStore(store: BackendStore): TestStore {
+  const t = store.tables;
+  return {
+    capabilities: t.capabilities,
+    createTable: (name, call) => t.createTable(name, call),
+    deleteTable: (name, call) => t.deleteTable(name, call),
+    listTables: (query, call) => t.listTables(query, call),
+    table: (name) => t.table(name),
+    close: () => store.close(),
+  };
+}
+
+/** A fresh private in-memory backend (`name`: shared in-process by that name). */
+export async function openMemory(name = "", options: EmbeddedStoreOptions = {}): Promise<TestStore> {
+  return testStore(await memoryBackend.open(name, options));
 }
 
 /** A temporary directory, removed by the returned `cleanup`. */
@@ -23,12 +39,12 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 }
 
 /** A backend on a database file. */
-export function openFile(path: string): Promise<BackendStore> {
-  return embeddedBackend(path, {});
+export async function openFile(path: string, options: EmbeddedStoreOptions = {}): Promise<TestStore> {
+  return testStore(await fileBackend.open(path, options));
 }
 
 /** A backend table, created. */
-export async function freshTable(store: BackendStore, name = "Things"): Promise<BackendTable> {
+export async function freshTable(store: TableServiceBackend, name = "Things"): Promise<TableBackend> {
   await store.createTable(name, {});
   return store.table(name);
 }
@@ -42,7 +58,7 @@ export function entity(
 
 /** Every entity a query returns, page after page. */
 export async function queryAll(
-  table: BackendTable,
+  table: TableBackend,
   query: Partial<BackendQuery> = {},
 ): Promise<{ entities: StoredEntity[]; pages: number }> {
   const entities: StoredEntity[] = [];
@@ -53,6 +69,7 @@ export async function queryAll(
       {
         maxPageSize: 1000,
         timeBudgetMs: 5000,
+        filterProperties: [],
         ...query,
         ...(continuation === undefined ? {} : { continuation }),
       },

@@ -29,8 +29,14 @@ describe("embedded key order: UTF-16 code units (compareUtf16)", () => {
     const store = await openMemory();
     const table = await freshTable(store);
     for (const k of KEYS) {
-      await table.insert({ partitionKey: k, rowKey: "r", properties: new Map() }, {});
-      await table.insert({ partitionKey: "same", rowKey: k, properties: new Map() }, {});
+      await table.write(
+        { kind: "create", entity: { partitionKey: k, rowKey: "r", properties: new Map() } },
+        {},
+      );
+      await table.write(
+        { kind: "create", entity: { partitionKey: "same", rowKey: k, properties: new Map() } },
+        {},
+      );
     }
     const { entities } = await queryAll(table);
     const partitions = entities
@@ -47,7 +53,11 @@ describe("embedded key order: UTF-16 code units (compareUtf16)", () => {
   it("key ranges and key filters use the same order", async () => {
     const store = await openMemory();
     const table = await freshTable(store);
-    for (const k of KEYS) await table.insert({ partitionKey: "p", rowKey: k, properties: new Map() }, {});
+    for (const k of KEYS)
+      await table.write(
+        { kind: "create", entity: { partitionKey: "p", rowKey: k, properties: new Map() } },
+        {},
+      );
     for (const bound of KEYS) {
       const { entities } = await queryAll(table, {
         ranges: [{ kind: "rows", pk: "p", rk: { lower: { value: bound, inclusive: false } } }],

@@ -14,7 +14,7 @@ describe("embedded store shared by several processes", () => {
     const path = join(dir, "counter.db");
     const store = await openFile(path);
     const table = await freshTable(store, "Counters");
-    await table.insert(entity({ partitionKey: "c", rowKey: "counter", n: 0 }), {});
+    await table.write({ kind: "create", entity: entity({ partitionKey: "c", rowKey: "counter", n: 0 }) }, {});
 
     const children = Array.from({ length: CHILDREN }, () =>
       startChild("counter-child.ts", [path, String(INCREMENTS)]),

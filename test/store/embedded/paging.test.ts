@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
-import type { BackendStore, BackendTable } from "../../../src/store/backend.js";
-import { keyOf, openFile, openMemory, queryAll, rowsRange, tempDir } from "./helpers.js";
+import type { TableBackend } from "../../../src/store/table-backend.js";
+import { keyOf, openFile, openMemory, queryAll, rowsRange, type TestStore, tempDir } from "./helpers.js";
 
 const int = (n: number) => ({ type: "Int32" as const, value: n });
 const hitEq = (n: number): FilterNode => ({
@@ -13,7 +13,7 @@ const hitEq = (n: number): FilterNode => ({
 });
 
 /** 10 partitions of 300 rows; `hit` is 1 on every 97th row, so matches are sparse. */
-async function seed(table: BackendTable): Promise<string[]> {
+async function seed(table: TableBackend): Promise<string[]> {
   const keys: string[] = [];
   const actions = [];
   for (let p = 0; p < 10; p++) {
@@ -37,8 +37,8 @@ async function seed(table: BackendTable): Promise<string[]> {
 }
 
 describe("embedded paging", () => {
-  let store: BackendStore;
-  let table: BackendTable;
+  let store: TestStore;
+  let table: TableBackend;
   let all: string[];
 
   beforeAll(async () => {
@@ -53,7 +53,10 @@ describe("embedded paging", () => {
     const pages: string[][] = [];
     let continuation: string | undefined;
     do {
-      const page = await table.query({ maxPageSize: 1000, timeBudgetMs: 5000, continuation }, {});
+      const page = await table.query(
+        { maxPageSize: 1000, filterProperties: [], timeBudgetMs: 5000, continuation },
+        {},
+      );
       pages.push(page.entities.map(keyOf));
       continuation = page.continuation;
     } while (continuation);
@@ -73,21 +76,32 @@ describe("embedded paging", () => {
   it("with a time budget of 0 every page still makes progress, and the pages add up to the result", async () => {
     const expected = (await queryAll(table, { filter: hitEq(1) })).entities.map(keyOf);
     expect(expected.length).toBe(Math.ceil(3000 / 97));
-    const { entities, pages } = await queryAll(table, { filter: hitEq(1), timeBudgetMs: 0, maxPageSize: 1 });
+    const { entities, pages } = await queryAll(table, {
+      filter: hitEq(1),
+      filterProperties: [],
+      timeBudgetMs: 0,
+      maxPageSize: 1,
+    });
     expect(entities.map(keyOf)).toEqual(expected);
     // Sparse matches and no time: pages end after one chunk of rows, most of them empty.
     expect(pages).toBeGreaterThan(2 * expected.length);
-    const unfiltered = await queryAll(table, { timeBudgetMs: 0, maxPageSize: 1000 });
+    const unfiltered = await queryAll(table, { filterProperties: [], timeBudgetMs: 0, maxPageSize: 1000 });
     expect(unfiltered.entities.map(keyOf)).toEqual(all);
   });
 
   it("a page may be empty and carry a continuation; the last page carries none", async () => {
-    const first = await table.query({ filter: hitEq(2), maxPageSize: 5, timeBudgetMs: 0 }, {});
+    const first = await table.query(
+      { filter: hitEq(2), maxPageSize: 5, filterProperties: [], timeBudgetMs: 0 },
+      {},
+    );
     expect(first.entities).toEqual([]);
     expect(first.continuation).toBeDefined();
     const { entities } = await queryAll(table, { filter: hitEq(2), maxPageSize: 5 });
     expect(entities).toEqual([]);
-    const last = await table.query({ filter: hitEq(2), maxPageSize: 5, timeBudgetMs: 5000 }, {});
+    const last = await table.query(
+      { filter: hitEq(2), maxPageSize: 5, filterProperties: [], timeBudgetMs: 5000 },
+      {},
+    );
     expect(last.continuation).toBeUndefined();
   });
 
@@ -108,22 +122,11 @@ describe("embedded paging", () => {
   it("a malformed continuation is InvalidContinuationToken", async () => {
     for (const bad of ["", "garbage", "[1,2]", '["only one"]', "{}", '{"table":"x"}']) {
       await expect(
-        table.query({ maxPageSize: 5, timeBudgetMs: 5000, continuation: bad }, {}),
+        table.query({ maxPageSize: 5, filterProperties: [], timeBudgetMs: 5000, continuation: bad }, {}),
       ).rejects.toMatchObject({
         code: "InvalidContinuationToken",
       });
     }
-  });
-
-  it("an aborted signal stops a query before it starts", async () => {
-    const controller = new AbortController();
-    controller.abort(new Error("stop"));
-    await expect(
-      table.query({ maxPageSize: 5, timeBudgetMs: 5000 }, { abortSignal: controller.signal }),
-    ).rejects.toMatchObject({
-      code: "Aborted",
-      cause: controller.signal.reason,
-    });
   });
 });
 
@@ -137,7 +140,7 @@ describe("embedded continuations", () => {
     await store.createTable("Resume", {});
     let table = store.table("Resume");
     const keys = await seed(table);
-    const first = await table.query({ maxPageSize: 450, timeBudgetMs: 5000 }, {});
+    const first = await table.query({ maxPageSize: 450, filterProperties: [], timeBudgetMs: 5000 }, {});
     expect(first.entities).toHaveLength(300);
     await store.close();
 

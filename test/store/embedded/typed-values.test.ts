@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
 import { DateTime, type TypedValue, typedValuesEqual } from "../../../src/model/index.js";
-import type { BackendStore, BackendTable } from "../../../src/store/backend.js";
-import { entity, freshTable, openFile, queryAll, tempDir } from "./helpers.js";
+import type { TableBackend } from "../../../src/store/table-backend.js";
+import { entity, freshTable, openFile, queryAll, type TestStore, tempDir } from "./helpers.js";
 
 const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 0xff);
 
@@ -49,21 +49,24 @@ const eq = (value: TypedValue, op: "eq" | "ne" = "eq"): FilterNode => ({
 
 describe("embedded engine: every EDM value round-trips exactly", () => {
   const { dir, cleanup } = tempDir();
-  let store: BackendStore;
-  let table: BackendTable;
+  let store: TestStore;
+  let table: TableBackend;
 
   beforeAll(async () => {
     store = await openFile(`${dir}/values.db`);
     table = await freshTable(store);
     for (const [rk, v] of Object.entries(CASES)) {
-      await table.insert(
+      await table.write(
         {
-          partitionKey: "p",
-          rowKey: rk,
-          properties: new Map([
-            ["v", v],
-            ["other", { type: "Int32", value: 1 }],
-          ]),
+          kind: "create",
+          entity: {
+            partitionKey: "p",
+            rowKey: rk,
+            properties: new Map([
+              ["v", v],
+              ["other", { type: "Int32", value: 1 }],
+            ]),
+          },
         },
         {},
       );
@@ -94,7 +97,15 @@ describe("embedded engine: every EDM value round-trips exactly", () => {
 
   it("through a Merge that rewrites the stored properties", async () => {
     for (const rk of Object.keys(CASES)) {
-      await table.update(entity({ partitionKey: "p", rowKey: rk, other: 2 }), "Merge", "*", {});
+      await table.write(
+        {
+          kind: "update",
+          entity: entity({ partitionKey: "p", rowKey: rk, other: 2 }),
+          mode: "Merge",
+          etag: "*",
+        },
+        {},
+      );
       const got = await table.get("p", rk, {});
       expect(typedValuesEqual(got!.properties.get("v")!, CASES[rk]!), rk).toBe(true);
       expect(got!.properties.get("other")).toEqual({ type: "Int32", value: 2 });
@@ -128,7 +139,10 @@ describe("embedded engine: every EDM value round-trips exactly", () => {
       ["a", { type: "String", value: "x" }],
       ["m", { type: "Boolean", value: true }],
     ]);
-    await table.insert({ partitionKey: "order", rowKey: "1", properties: props }, {});
+    await table.write(
+      { kind: "create", entity: { partitionKey: "order", rowKey: "1", properties: props } },
+      {},
+    );
     expect([...(await table.get("order", "1", {}))!.properties.keys()]).toEqual(["z", "a", "m"]);
   });
 });

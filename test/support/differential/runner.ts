@@ -9,7 +9,7 @@ import { CoverageTally } from "./report.js";
 /** A server a differential test runs against, as the harnesses in test/support start them. */
 export interface DifferentialServer {
   readonly storeUrl: string;
-  readonly storeOptions?: import("../../../src/index.js").OpenStoreOptions;
+  readonly storeOptions?: import("../../../src/index.js").StoreOptions;
   stop(): Promise<void>;
 }
 

@@ -1,4 +1,13 @@
 import {
+  DateTime,
+  etagOfIso,
+  type NormalizedEntity,
+  type StoredEntity,
+  setOwn,
+  TableKitError,
+  type TypedValue,
+} from "../../model/index.js";
+import {
   attributeName,
   decodeAttribute,
   decodeKey,
@@ -7,20 +16,11 @@ import {
   PARTITION_KEY_ATTRIBUTE,
   ROW_KEY_ATTRIBUTE,
   TIMESTAMP_ATTRIBUTE,
-} from "../../filter/dynamodb-layout.js";
-import {
-  DateTime,
-  type NormalizedEntity,
-  type StoredEntity,
-  setOwn,
-  TableKitError,
-  type TypedValue,
-} from "../../model/index.js";
-import { etagOfText } from "./etag.js";
+} from "./item-layout.js";
 import type { AttributeMap } from "./sdk.js";
 
 /**
- * Entities as DynamoDB items, in the layout of src/filter/dynamodb-layout.ts (docs/dynamodb.md):
+ * Entities as DynamoDB items, in the layout of item-layout.ts (docs/dynamodb.md):
  * escaped keys, the Timestamp as ISO text, each property under its name (plus its type's, where
  * DynamoDB's own types cannot tell it apart).
  */
@@ -73,6 +73,6 @@ export function fromItem(item: AttributeMap): StoredEntity {
     properties,
     timestamp: DateTime.parse(iso),
     // The stored text is the Timestamp's canonical form: no need to format it again.
-    etag: etagOfText(iso),
+    etag: etagOfIso(iso),
   };
 }

@@ -1,5 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseFilter } from "../../../src/filter/index.js";
+import { compareUtf8, DateTime, type TypedValue, typedValuesEqual } from "../../../src/model/index.js";
+import {
+  allOf,
+  anyOf,
+  DynamoDbExpressionBuilder,
+  negate,
+} from "../../../src/store/dynamodb/expression-builder.js";
+import { toDynamoFilter } from "../../../src/store/dynamodb/filter-translator.js";
 import {
   attributeName,
   decodeAttribute,
@@ -8,17 +17,8 @@ import {
   encodeDouble,
   encodeKey,
   encodeValue,
-} from "../../src/filter/dynamodb-layout.js";
-import { parseFilter } from "../../src/filter/index.js";
-import {
-  allOf,
-  anyOf,
-  DynamoExpressionBuilder,
-  negate,
-  toDynamoFilter,
-} from "../../src/filter/to-dynamodb.js";
-import { compareUtf8, DateTime, type TypedValue, typedValuesEqual } from "../../src/model/index.js";
-import { typedValue } from "./arbitraries.js";
+} from "../../../src/store/dynamodb/item-layout.js";
+import { typedValue } from "../../filter/arbitraries.js";
 
 const sign = (n: number) => Math.sign(n);
 
@@ -28,7 +28,7 @@ const keyString = fc
   .map((parts) => parts.join(""));
 
 function translate(filter: string, context = {}) {
-  const b = new DynamoExpressionBuilder();
+  const b = new DynamoDbExpressionBuilder();
   const result = toDynamoFilter(parseFilter(filter), b, context);
   const expression = typeof result.condition === "string" ? result.condition : undefined;
   return { ...result, expression, ...b.used(expression) };

@@ -3,15 +3,11 @@ import {
   DateTime,
   type NormalizedEntity,
   type TypedValue,
+  timestampOfEtag,
   typedValuesEqual,
 } from "../../../src/model/index.js";
-import {
-  decodeEntity,
-  entityJson,
-  timestampOfEtag,
-  writeResult,
-} from "../../../src/store/azure/entity-json.js";
-import { JsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
+import { decodeEntity, entityJson, writeResult } from "../../../src/store/azure/entity-codec.js";
+import { AzureJsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 
@@ -95,12 +91,12 @@ describe("azure entity JSON", () => {
   it("matches numbers to their text, skipping digits inside strings", () => {
     const parsed = parseJsonWithNumberText('{"a1":"x 12.0 \\" 3","b":[1.0,2],"c":{"d":-3e2}}') as {
       a1: string;
-      b: JsonNumber[];
-      c: { d: JsonNumber };
+      b: AzureJsonNumber[];
+      c: { d: AzureJsonNumber };
     };
     expect(parsed.a1).toBe('x 12.0 " 3');
     expect(parsed.b.map((n) => n.text)).toEqual(["1.0", "2"]);
-    expect(parsed.c.d).toEqual(new JsonNumber(-300, "-3e2"));
+    expect(parsed.c.d).toEqual(new AzureJsonNumber(-300, "-3e2"));
     expect(parsed.b[0]!.isDoubleLiteral).toBe(true);
     expect(parsed.b[1]!.isDoubleLiteral).toBe(false);
   });
@@ -119,11 +115,9 @@ describe("azure entity JSON", () => {
   it("the Timestamp of a write is the one its ETag encodes", () => {
     expect(timestampOfEtag(ETAG)?.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
     expect(timestampOfEtag(`W/"0x8D9"`)).toBeUndefined();
-    expect(writeResult({ etag: ETAG }).timestamp.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
-    const date = new Date("2026-01-01T00:00:00Z");
-    expect(writeResult({ etag: `W/"0x8D9"`, date }).timestamp.toISOString()).toBe(
-      "2026-01-01T00:00:00.0000000Z",
-    );
-    expect(() => writeResult({})).toThrow(expect.objectContaining({ code: "BackendError" }));
+    expect(writeResult(ETAG).timestamp.toISOString()).toBe("2026-11-22T02:49:12.9327936Z");
+    const date = "Thu, 01 Jan 2026 00:00:00 GMT";
+    expect(writeResult(`W/"0x8D9"`, date).timestamp.toISOString()).toBe("2026-01-01T00:00:00.0000000Z");
+    expect(() => writeResult(undefined)).toThrow(expect.objectContaining({ code: "BackendError" }));
   });
 });

@@ -1,13 +1,13 @@
 import { TableKitError } from "../../model/index.js";
-import type { OpenStoreOptions } from "../backend.js";
-import type { DynamoClient } from "./sdk.js";
+import type { Backend, CommonStoreOptions } from "../backend.js";
+import { type DynamoClient, DynamoDbApi, loadDynamoSdk } from "./sdk.js";
 
 /**
  * Options of a `dynamodb:` store, given to `openStore(url, options)`. Options win over the URL.
  *
  * @example openStore("dynamodb:", { region: "eu-west-1", tablePrefix: "app_" })
  */
-export interface DynamoDbStoreOptions extends OpenStoreOptions {
+export interface DynamoDbStoreOptions extends CommonStoreOptions {
   /** A `DynamoDBClient` to use as is (tablekit does not destroy it on close). */
   readonly client?: DynamoClient;
   /** Endpoint URL, e.g. `http://127.0.0.1:8000` for DynamoDB Local; default: the region's. */
@@ -19,6 +19,16 @@ export interface DynamoDbStoreOptions extends OpenStoreOptions {
   /** Prepended to every DynamoDB table name tablekit creates or lists (letters, digits, `_ - .`). */
   readonly tablePrefix?: string;
 }
+
+/** Every option key (the compiler keeps this list equal to DynamoDbStoreOptions' keys). */
+export const DYNAMODB_OPTION_KEYS: Backend<DynamoDbStoreOptions>["optionKeys"] = {
+  limits: true,
+  client: true,
+  endpoint: true,
+  region: true,
+  credentials: true,
+  tablePrefix: true,
+};
 
 /** Where and how to connect, resolved from the URL and the options. */
 export interface DynamoDbLocation {
@@ -85,4 +95,19 @@ function splitOnce(text: string, separator: string): [string, string?] {
 
 function invalid(location: string, why: string, cause?: unknown): TableKitError {
   return new TableKitError("InvalidStoreUrl", `Invalid store URL dynamodb:${location}: ${why}`, { cause });
+}
+
+/** The SDK client for a location (the caller's, or a new one the store owns), the SDK loaded on first use. */
+export async function connect(
+  where: DynamoDbLocation,
+): Promise<{ readonly api: DynamoDbApi; readonly ownsClient: boolean }> {
+  const sdk = await loadDynamoSdk();
+  const client =
+    where.client ??
+    new sdk.DynamoDBClient({
+      ...(where.region ? { region: where.region } : {}),
+      ...(where.endpoint ? { endpoint: where.endpoint } : {}),
+      ...(where.credentials ? { credentials: where.credentials } : {}),
+    });
+  return { api: new DynamoDbApi(sdk, client), ownsClient: where.client === undefined };
 }

@@ -1,8 +1,9 @@
-import { DateTime, type EdmType, TableKitError, type TypedValue } from "../model/index.js";
+import { float64 } from "../../keys/float64.js";
+import { DateTime, type EdmType, TableKitError, type TypedValue } from "../../model/index.js";
 
 /**
- * How tablekit lays entities out in DynamoDB items (docs/dynamodb.md), shared by the filter
- * translator (`to-dynamodb.ts`) and the dynamodb backend:
+ * How tablekit lays entities out in DynamoDB items (docs/dynamodb.md), shared by the entity codec,
+ * the filter translator and the writes:
  * - the keys are the string attributes `PartitionKey` and `RowKey`, escaped by `encodeKey`;
  * - the Timestamp is `Timestamp`, an ISO string with seven fractional digits;
  * - a property keeps its name for String (`S`), Boolean (`BOOL`), Binary (`B`) and Int32 (`N`);
@@ -76,40 +77,20 @@ export function isPlainDouble(value: number): boolean {
   return Object.is(value, 0) || (m >= PLAIN_DOUBLE_MIN && m <= PLAIN_DOUBLE_MAX);
 }
 
-const scratch = new DataView(new ArrayBuffer(8));
+/** Doubles as 16 hex digits in numeric order (the key codec's encoding; NaN sorts last). */
+const ORDERED_DOUBLE = float64();
 
-/**
- * A Double as 16 hex digits whose string order is numeric order: the IEEE 754 bits with the sign
- * bit flipped for positives and every bit flipped for negatives (-0 sorts just below +0; the one
- * NaN sorts above +Infinity).
- */
+/** A Double as ordered hex text, for the values a DynamoDB number cannot hold. */
 export function encodeDouble(value: number): string {
-  if (Number.isNaN(value)) return "fff8000000000000";
-  scratch.setFloat64(0, value);
-  let hi = scratch.getUint32(0);
-  let lo = scratch.getUint32(4);
-  if (hi & 0x80000000) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  } else {
-    hi = (hi | 0x80000000) >>> 0;
-  }
-  return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
+  return ORDERED_DOUBLE.encode(value);
 }
 
 export function decodeDouble(text: string): number {
-  if (!/^[0-9a-f]{16}$/.test(text)) throw corrupt(`Double ${JSON.stringify(text)}`);
-  let hi = Number.parseInt(text.slice(0, 8), 16);
-  let lo = Number.parseInt(text.slice(8), 16);
-  if (hi & 0x80000000) {
-    hi = (hi & 0x7fffffff) >>> 0;
-  } else {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
+  try {
+    return ORDERED_DOUBLE.decode(text);
+  } catch (cause) {
+    throw corrupt(`Double ${JSON.stringify(text)}`, cause);
   }
-  scratch.setUint32(0, hi);
-  scratch.setUint32(4, lo);
-  return scratch.getFloat64(0);
 }
 
 /** The attribute value a typed value is stored as (also the literal a filter compares with). */
@@ -171,9 +152,10 @@ export function decodeAttribute(attribute: string, av: unknown): [string, TypedV
   throw corrupt(`attribute '${attribute}'`);
 }
 
-export function corrupt(what: string): TableKitError {
+export function corrupt(what: string, cause?: unknown): TableKitError {
   return new TableKitError(
     "BackendError",
     `The DynamoDB item holds an unreadable ${what}: not written by tablekit`,
+    { cause },
   );
 }

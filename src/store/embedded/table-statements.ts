@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { type Db, entityTableName } from "./database.js";
+import { type Db, entityTableName } from "./connection.js";
 
 /** Past this many distinct query shapes per table, the oldest prepared statement is dropped. */
 const MAX_CACHED_QUERIES = 128;
@@ -8,7 +8,7 @@ const MAX_CACHED_QUERIES = 128;
  * One entity table of this process's connection: its SQL name and its prepared statements,
  * built on first use and reused (a statement is compiled once per table, not per call).
  */
-export class TableHandle {
+export class EmbeddedTableStatements {
   readonly sqlName: string;
   private readonly queries = new Map<string, Statement>();
   private getStatement?: Statement;

@@ -122,19 +122,3 @@ function widenDateTime(node: Compare, options: ServerFilterOptions): Widened {
     }
   }
 }
-
-/** The properties a filter reads (other than the system ones), which a `$select` must include. */
-export function filterProperties(node: FilterNode, into: Set<string> = new Set()): Set<string> {
-  switch (node.kind) {
-    case "compare":
-      into.add(node.property);
-      break;
-    case "not":
-      filterProperties(node.operand, into);
-      break;
-    default:
-      filterProperties(node.left, into);
-      filterProperties(node.right, into);
-  }
-  return into;
-}

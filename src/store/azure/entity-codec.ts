@@ -7,10 +7,11 @@ import {
   type StoredEntity,
   TableKitError,
   type TypedValue,
+  timestampOfEtag,
   toTyped,
 } from "../../model/index.js";
-import type { WriteResult } from "../backend.js";
-import { JsonNumber } from "./json-numbers.js";
+import type { WriteResult } from "../table-backend.js";
+import { AzureJsonNumber } from "./json-numbers.js";
 
 /**
  * Entities on the wire, both ways, in the Table service's JSON (OData minimal metadata).
@@ -67,23 +68,10 @@ function doubleJson(n: number): string {
   return /[.e]/.test(text) ? text : `${text}.0`;
 }
 
-/** The Timestamp an ETag stands for (`W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`), if it is one. */
-export function timestampOfEtag(etag: string | undefined): DateTime | undefined {
-  const match = etag ? /datetime'([^']+)'/.exec(etag) : null;
-  if (!match) return undefined;
-  try {
-    return DateTime.parse(decodeURIComponent(match[1]!));
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a write reports: its ETag and the Timestamp it encodes (the service's ETags are Timestamps). */
-export function writeResult(response: { etag?: string; date?: Date }): WriteResult {
-  const { etag } = response;
+export function writeResult(etag: string | undefined, date?: string): WriteResult {
   if (!etag) throw new TableKitError("BackendError", "The service did not return an ETag");
-  const timestamp =
-    timestampOfEtag(etag) ?? (response.date ? DateTime.fromDate(response.date) : DateTime.now());
+  const timestamp = timestampOfEtag(etag) ?? (date ? DateTime.fromDate(new Date(date)) : DateTime.now());
   return { etag, timestamp };
 }
 
@@ -111,12 +99,12 @@ export function decodeEntity(row: Record<string, unknown>): StoredEntity {
 
 function decodeValue(name: string, raw: unknown, annotation: unknown): TypedValue | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const value = raw instanceof JsonNumber ? raw.value : raw;
+  const value = raw instanceof AzureJsonNumber ? raw.value : raw;
   if (annotation === undefined) {
     if (typeof value === "string") return { type: "String", value };
     if (typeof value === "boolean") return { type: "Boolean", value };
     if (typeof value === "number") {
-      const double = raw instanceof JsonNumber ? raw.isDoubleLiteral : false;
+      const double = raw instanceof AzureJsonNumber ? raw.isDoubleLiteral : false;
       return !double && isInt32Number(value) ? { type: "Int32", value } : { type: "Double", value };
     }
     throw new TableKitError("BackendError", `Property '${name}' has a value of no EDM type`);

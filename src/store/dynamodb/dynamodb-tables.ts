@@ -1,9 +1,13 @@
 import { compileFilter, type FilterPredicate } from "../../filter/evaluate.js";
-import { TableKitError } from "../../model/index.js";
-import type { BackendTableQuery, CallOptions } from "../backend.js";
+import { sleep, TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../backend.js";
+import type { Capabilities } from "../capabilities.js";
+import type { BackendTableQuery, TableBackend, TableServiceBackend } from "../table-backend.js";
 import { decodeTableContinuation, encodeTableContinuation } from "./continuation.js";
-import { sdkErrorName, throwIfAborted, toTableKitError } from "./errors.js";
-import type { AttributeMap, BatchGetInput, DynamoApi } from "./sdk.js";
+import { DynamoDbTable } from "./dynamodb-table.js";
+import { sdkErrorName, toTableKitError } from "./errors.js";
+import { DynamoDbKnownPartitions } from "./partition-catalogue.js";
+import type { AttributeMap, BatchGetInput, DynamoDbApi } from "./sdk.js";
 
 /**
  * Tables: one DynamoDB table per tablekit table, named prefix + the name in lower case (tablekit
@@ -24,21 +28,30 @@ const NOT_OURS = new Set(["ResourceNotFoundException", "ValidationException"]);
 /** How long createTable/deleteTable wait for DynamoDB to finish (it takes seconds in the cloud). */
 const WAIT_LIMIT_MS = 5 * 60_000;
 
-export class DynamoTableCatalogue {
+/** The tables of a `dynamodb:` store: the DynamoDB tables under its prefix that tablekit created. */
+export class DynamoDbTables implements TableServiceBackend {
+  /** Partitions with a catalogue marker, shared by every table handle so each is written once a process. */
+  private readonly known = new DynamoDbKnownPartitions();
+
   constructor(
-    private readonly api: DynamoApi,
+    private readonly api: DynamoDbApi,
+    readonly capabilities: Capabilities,
     private readonly prefix: string,
   ) {}
 
+  table(name: string): TableBackend {
+    return new DynamoDbTable(this.api, this.dynamoName(name), this.capabilities.limits, this.known);
+  }
+
   /** The DynamoDB table of a tablekit table. */
-  dynamoName(name: string): string {
+  private dynamoName(name: string): string {
     return this.prefix + name.toLowerCase();
   }
 
   /** Creates the table and waits until it is ACTIVE; TableAlreadyExists in any case of the name. */
-  async create(name: string, options: CallOptions): Promise<void> {
+  async createTable(name: string, options: CallOptions): Promise<void> {
     const tableName = this.dynamoName(name);
-    throwIfAborted(options);
+    this.known.forget(tableName);
     try {
       await this.api.createTable(
         {
@@ -76,9 +89,9 @@ export class DynamoTableCatalogue {
   }
 
   /** Deletes the table with every entity and waits until it is gone; TableNotFound if absent. */
-  async drop(name: string, options: CallOptions): Promise<void> {
+  async deleteTable(name: string, options: CallOptions): Promise<void> {
     const tableName = this.dynamoName(name);
-    throwIfAborted(options);
+    this.known.forget(tableName);
     try {
       await this.api.deleteTable(tableName, options.abortSignal);
     } catch (err) {
@@ -90,6 +103,7 @@ export class DynamoTableCatalogue {
       });
     }
     await this.waitFor(tableName, "GONE", options);
+    this.known.forget(tableName);
   }
 
   /** Waits for a table status, or for the table to be gone; TableNotFound if it vanishes instead. */
@@ -108,12 +122,12 @@ export class DynamoTableCatalogue {
       if (Date.now() - started > WAIT_LIMIT_MS) {
         throw new TableKitError("OperationTimedOut", `DynamoDB table ${tableName} did not become ${status}`);
       }
-      await sleep(delay, options);
+      await sleep(delay, options.abortSignal);
     }
   }
 
   /** Table names as created, in case-insensitive order, filtered on `TableName`. */
-  async list(
+  async listTables(
     query: BackendTableQuery,
     options: CallOptions,
   ): Promise<{ names: string[]; continuation?: string }> {
@@ -122,7 +136,6 @@ export class DynamoTableCatalogue {
     let after = query.continuation === undefined ? undefined : decodeTableContinuation(query.continuation);
     if (after === undefined && this.prefix !== "") after = this.prefix;
     for (;;) {
-      throwIfAborted(options);
       const page = await this.api
         .listTables({ ExclusiveStartTableName: after, Limit: 100 }, options.abortSignal)
         .catch((err) => {
@@ -186,19 +199,4 @@ export class DynamoTableCatalogue {
     }
     return out;
   }
-}
-
-function sleep(ms: number, options: CallOptions): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const signal = options.abortSignal;
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new TableKitError("Aborted", "The operation was aborted", { cause: signal?.reason }));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

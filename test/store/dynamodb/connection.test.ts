@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AZURE_LIMITS } from "../../../src/model/index.js";
 import { dynamodbLimits, layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
-import { parseLocation } from "../../../src/store/dynamodb/location.js";
+import { parseLocation } from "../../../src/store/dynamodb/connection.js";
 
 describe("dynamodb: store URLs", () => {
   it("dynamodb: alone leaves endpoint, region and credentials to the SDK's defaults", () => {

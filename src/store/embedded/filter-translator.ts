@@ -1,7 +1,11 @@
-import type { CompareOp, FilterNode, StringRange } from "../../filter/ast.js";
+import { type CompareOp, type FilterNode, INFIX_OPERATORS, type StringRange } from "../../filter/ast.js";
+import { contains, covers, intersect, isEmpty, pointOf, type StringOrder } from "../../filter/intervals.js";
 import { compareUtf16, ownValue, type TypedValue } from "../../model/index.js";
+import { storedPropertyKey } from "./entity-codec.js";
 import { ordersAgreeAgainst, toStoredKey, utf16Hex } from "./key-order.js";
-import { storedPropertyKey } from "./property-codec.js";
+
+/** The embedded engine orders keys by UTF-16 code units, as the service does (capabilities.keyOrder). */
+const KEY_ORDER: StringOrder = compareUtf16;
 
 /** A parameterised SQL expression; it is 0 or 1, never NULL, so NOT and OR stay two-valued. */
 export interface SqlFragment {
@@ -27,15 +31,6 @@ export const ENTITY_LAYOUT: SqlLayout = {
     Timestamp: { column: "ts", type: "DateTime", storedKey: false },
   },
   propertiesColumn: "p",
-};
-
-const SQL_OPS: Readonly<Record<CompareOp, string>> = {
-  eq: "=",
-  ne: "<>",
-  gt: ">",
-  ge: ">=",
-  lt: "<",
-  le: "<=",
 };
 
 /**
@@ -76,16 +71,16 @@ function systemComparison(
   if (value.type !== column.type) return "0";
   if (value.type === "DateTime") {
     params.push(value.value.ticks);
-    return `(${column.column} ${SQL_OPS[op]} ?)`;
+    return `(${column.column} ${INFIX_OPERATORS[op]} ?)`;
   }
   const s = value.value as string;
   if (!s.isWellFormed() || (!column.storedKey && !ordersAgreeAgainst(s) && op !== "eq" && op !== "ne")) {
     params.push(utf16Hex(s));
-    return `(tk_cmp16(${column.column}, ?, ${column.storedKey ? 1 : 0}) ${SQL_OPS[op]} 0)`;
+    return `(tk_cmp16(${column.column}, ?, ${column.storedKey ? 1 : 0}) ${INFIX_OPERATORS[op]} 0)`;
   }
   // Stored keys are remapped so that their code-point order is code-unit order: remap the literal too.
   params.push(column.storedKey ? toStoredKey(s) : s);
-  return `(${column.column} ${SQL_OPS[op]} ?)`;
+  return `(${column.column} ${INFIX_OPERATORS[op]} ?)`;
 }
 
 function propertyComparison(
@@ -99,7 +94,7 @@ function propertyComparison(
   if (/["\\]/.test(name)) return "0";
   const path = `$."${storedPropertyKey(value.type, name)}"`;
   const extracted = `json_extract(${json}, ?)`;
-  const sqlOp = SQL_OPS[op];
+  const sqlOp = INFIX_OPERATORS[op];
   switch (value.type) {
     case "String": {
       const s = value.value;
@@ -190,61 +185,19 @@ export function simplifyFilter(node: FilterNode, keys: KeyContext): FilterNode |
 function decide(range: StringRange, op: CompareOp, c: string): boolean | undefined {
   switch (op) {
     case "eq":
-      return isPoint(range, c) ? true : contains(range, c) ? undefined : false;
+      return pointOf(range, KEY_ORDER) === c ? true : contains(range, c, KEY_ORDER) ? undefined : false;
     case "ne": {
       const eq = decide(range, "eq", c);
       return eq === undefined ? undefined : !eq;
     }
     default: {
       const inclusive = op === "ge" || op === "le";
-      const above = op === "gt" || op === "ge";
       // The set satisfying the comparison is one ray: [c, ∞), (c, ∞), (-∞, c] or (-∞, c).
-      const ray: StringRange = above
-        ? { lower: { value: c, inclusive } }
-        : { upper: { value: c, inclusive } };
-      if (within(range, ray)) return true;
-      if (disjoint(range, ray)) return false;
+      const ray: StringRange =
+        op === "gt" || op === "ge" ? { lower: { value: c, inclusive } } : { upper: { value: c, inclusive } };
+      if (covers(ray, range, KEY_ORDER)) return true;
+      if (isEmpty(intersect(range, ray, KEY_ORDER), KEY_ORDER)) return false;
       return undefined;
     }
   }
-}
-
-function isPoint(r: StringRange, c: string): boolean {
-  return !!r.lower?.inclusive && !!r.upper?.inclusive && r.lower.value === c && r.upper.value === c;
-}
-
-function contains(r: StringRange, s: string): boolean {
-  if (r.lower) {
-    const c = compareUtf16(s, r.lower.value);
-    if (c < 0 || (c === 0 && !r.lower.inclusive)) return false;
-  }
-  if (r.upper) {
-    const c = compareUtf16(s, r.upper.value);
-    if (c > 0 || (c === 0 && !r.upper.inclusive)) return false;
-  }
-  return true;
-}
-
-/** Every string of `inner` lies in the ray `outer` (one-sided). */
-function within(inner: StringRange, ray: StringRange): boolean {
-  if (ray.lower) {
-    if (!inner.lower) return false;
-    const c = compareUtf16(inner.lower.value, ray.lower.value);
-    return c > 0 || (c === 0 && (ray.lower.inclusive || !inner.lower.inclusive));
-  }
-  if (!inner.upper) return false;
-  const c = compareUtf16(inner.upper.value, ray.upper!.value);
-  return c < 0 || (c === 0 && (ray.upper!.inclusive || !inner.upper.inclusive));
-}
-
-/** No string of `r` lies in the ray (sound: may answer false for some empty intersections). */
-function disjoint(r: StringRange, ray: StringRange): boolean {
-  if (ray.lower) {
-    if (!r.upper) return false;
-    const c = compareUtf16(r.upper.value, ray.lower.value);
-    return c < 0 || (c === 0 && !(r.upper.inclusive && ray.lower.inclusive));
-  }
-  if (!r.lower) return false;
-  const c = compareUtf16(r.lower.value, ray.upper!.value);
-  return c > 0 || (c === 0 && !(r.lower.inclusive && ray.upper!.inclusive));
 }

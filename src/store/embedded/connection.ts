@@ -2,14 +2,25 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { compareUtf16, TableKitError } from "../../model/index.js";
+import type { CommonStoreOptions } from "../backend.js";
 import { fromStoredKey, fromUtf16Hex } from "./key-order.js";
+
+/**
+ * Options of a `file:` or `memory:` store: those every store takes (`limits`). The location is
+ * the URL: `file:./data/app.db`, `memory:` (private) or `memory:NAME` (shared within the process).
+ */
+export type EmbeddedStoreOptions = CommonStoreOptions;
 
 export type Db = Database.Database;
 
 /** Bumped when the on-disk layout changes incompatibly. */
 const FORMAT_VERSION = 1;
 
-/** How long a writer waits for another process's write lock before ServerBusy. */
+/**
+ * How long a call waits for another connection's write lock before ServerBusy. The wait is
+ * asynchronous and abortable (embedded-tables.ts): SQLite's own busy handler, which would block
+ * the thread, is used only while a store opens.
+ */
 export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
@@ -52,6 +63,7 @@ export function openDatabase(location: string, memory: boolean): DatabaseLease {
   try {
     for (const pragma of FILE_PRAGMAS) db.pragma(pragma);
     prepareSchema(db);
+    db.pragma("busy_timeout = 0");
   } catch (err) {
     db.close();
     throw err instanceof TableKitError

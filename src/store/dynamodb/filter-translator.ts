@@ -1,5 +1,13 @@
-import { compareUtf16, type TypedValue } from "../model/index.js";
-import type { CompareOp, FilterNode } from "./ast.js";
+import { type CompareOp, type FilterNode, INFIX_OPERATORS } from "../../filter/ast.js";
+import { orderTest } from "../../filter/evaluate.js";
+import { compareUtf16, type TypedValue } from "../../model/index.js";
+import {
+  allOf,
+  anyOf,
+  type Condition,
+  type DynamoDbExpressionBuilder,
+  negate,
+} from "./expression-builder.js";
 import {
   attributeName,
   type DynamoAttributeValue,
@@ -11,84 +19,13 @@ import {
   PLAIN_DOUBLE_MIN,
   ROW_KEY_ATTRIBUTE,
   TIMESTAMP_ATTRIBUTE,
-} from "./dynamodb-layout.js";
+} from "./item-layout.js";
 
 /**
- * `$filter` as a DynamoDB FilterExpression over tablekit's item layout (`dynamodb-layout.ts`,
+ * `$filter` as a DynamoDB FilterExpression over tablekit's item layout (`item-layout.ts`,
  * docs/dynamodb.md). Building the expression is separate from sending it, so the translation is
  * testable without a server.
  */
-
-/** A condition: an expression string, or a constant where the translation decided it. */
-export type Condition = string | boolean;
-
-export function allOf(...conditions: Condition[]): Condition {
-  if (conditions.includes(false)) return false;
-  const parts = conditions.filter((c): c is string => c !== true);
-  return parts.length === 0 ? true : parts.length === 1 ? parts[0]! : parts.map(group).join(" AND ");
-}
-
-export function anyOf(...conditions: Condition[]): Condition {
-  if (conditions.includes(true)) return true;
-  const parts = conditions.filter((c): c is string => c !== false);
-  return parts.length === 0 ? false : parts.length === 1 ? parts[0]! : parts.map(group).join(" OR ");
-}
-
-/** Parenthesizes a compound condition, so joining it keeps its meaning. */
-function group(condition: string): string {
-  return /\s(AND|OR)\s/.test(condition) ? `(${condition})` : condition;
-}
-
-export function negate(condition: Condition): Condition {
-  return typeof condition === "boolean" ? !condition : `NOT (${condition})`;
-}
-
-/** Allocates `#n` name and `:v` value placeholders for one request's expressions. */
-export class DynamoExpressionBuilder {
-  private readonly names = new Map<string, string>();
-  private readonly values: Record<string, DynamoAttributeValue> = {};
-  private valueCount = 0;
-
-  /** The placeholder of an attribute name (one per distinct name). */
-  name(attribute: string): string {
-    let placeholder = this.names.get(attribute);
-    if (!placeholder) {
-      placeholder = `#n${this.names.size.toString(36)}`;
-      this.names.set(attribute, placeholder);
-    }
-    return placeholder;
-  }
-
-  /** A document path: `#n0.#n1`. */
-  path(...attributes: string[]): string {
-    return attributes.map((a) => this.name(a)).join(".");
-  }
-
-  value(value: DynamoAttributeValue): string {
-    const placeholder = `:v${(this.valueCount++).toString(36)}`;
-    this.values[placeholder] = value;
-    return placeholder;
-  }
-
-  /** The placeholders the given expressions use: DynamoDB rejects unused ones. */
-  used(...expressions: (string | undefined)[]): {
-    ExpressionAttributeNames?: Record<string, string>;
-    ExpressionAttributeValues?: Record<string, DynamoAttributeValue>;
-  } {
-    const text = expressions.join(" ");
-    const names: Record<string, string> = {};
-    for (const [attribute, placeholder] of this.names) {
-      if (new RegExp(`${placeholder}(?![0-9a-z])`).test(text)) names[placeholder] = attribute;
-    }
-    const values: Record<string, DynamoAttributeValue> = {};
-    for (const placeholder of text.match(/:v[0-9a-z]+/g) ?? [])
-      values[placeholder] = this.values[placeholder]!;
-    return {
-      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-    };
-  }
-}
 
 export interface DynamoFilterContext {
   /**
@@ -125,7 +62,7 @@ const onClient = (possible: Condition): Bounds => ({ sub: false, sup: possible, 
  */
 export function toDynamoFilter(
   node: FilterNode,
-  builder: DynamoExpressionBuilder,
+  builder: DynamoDbExpressionBuilder,
   context: DynamoFilterContext = {},
 ): DynamoFilter {
   const { sup, exact } = new Translator(builder, context).bounds(node);
@@ -134,7 +71,7 @@ export function toDynamoFilter(
 
 class Translator {
   constructor(
-    private readonly b: DynamoExpressionBuilder,
+    private readonly b: DynamoDbExpressionBuilder,
     private readonly context: DynamoFilterContext,
   ) {}
 
@@ -160,7 +97,7 @@ class Translator {
     if (property === "PartitionKey" || property === "RowKey") {
       if (literal.type !== "String") return exactly(false);
       const known = property === "PartitionKey" ? this.context.partitionKey : undefined;
-      if (known !== undefined) return exactly(ORDER_TESTS[op](compareUtf16(known, literal.value)));
+      if (known !== undefined) return exactly(orderTest(op)(compareUtf16(known, literal.value)));
       if (this.context.partitionKey !== undefined) return onClient(true);
       const attribute = property === "PartitionKey" ? PARTITION_KEY_ATTRIBUTE : ROW_KEY_ATTRIBUTE;
       return this.ordered(this.b.name(attribute), op, { S: encodeKey(literal.value) }, literal.value);
@@ -189,7 +126,8 @@ class Translator {
    */
   private ordered(path: string, op: CompareOp, value: DynamoAttributeValue, text?: string): Bounds {
     const v = this.b.value(value);
-    const condition = op === "ne" ? `${path} < ${v} OR ${path} > ${v}` : `${path} ${OPERATORS[op]} ${v}`;
+    const condition =
+      op === "ne" ? `${path} < ${v} OR ${path} > ${v}` : `${path} ${INFIX_OPERATORS[op]} ${v}`;
     if (op !== "eq" && op !== "ne" && text !== undefined && /[\ud800-\uffff]/.test(text)) {
       return onClient(`attribute_type(${path}, ${this.b.value({ S: "S" })})`);
     }
@@ -201,7 +139,7 @@ class Translator {
     const is = (value: boolean) => `${path} = ${this.b.value({ BOOL: value })}`;
     const any = () => `attribute_type(${path}, ${this.b.value({ S: "BOOL" })})`;
     const x = Number(literal);
-    const matches = [false, true].filter((candidate) => ORDER_TESTS[op](Number(candidate) - x));
+    const matches = [false, true].filter((candidate) => orderTest(op)(Number(candidate) - x));
     if (matches.length === 0) return exactly(false);
     return exactly(matches.length === 2 ? any() : is(matches[0]!));
   }
@@ -284,21 +222,3 @@ function plainBound(bound: DoubleBound, side: "lower" | "upper"): DoubleBound | 
   if (value < 0 && value > -PLAIN_DOUBLE_MIN) return { value: 0, inclusive: lower };
   return bound;
 }
-
-const OPERATORS: Readonly<Record<CompareOp, string>> = {
-  eq: "=",
-  ne: "<>",
-  gt: ">",
-  ge: ">=",
-  lt: "<",
-  le: "<=",
-};
-
-const ORDER_TESTS: Readonly<Record<CompareOp, (c: number) => boolean>> = {
-  eq: (c) => c === 0,
-  ne: (c) => c !== 0,
-  gt: (c) => c > 0,
-  ge: (c) => c >= 0,
-  lt: (c) => c < 0,
-  le: (c) => c <= 0,
-};

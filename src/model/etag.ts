@@ -1,0 +1,43 @@
+import { DateTime } from "./datetime.js";
+
+/**
+ * The Table service's ETags are its Timestamps: `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`.
+ * Every backend that makes its own ETags (the embedded engine, DynamoDB) makes them here, and each
+ * new version of an entity gets a Timestamp after the previous one, so an ETag never repeats.
+ */
+
+/** The ETag of a Timestamp. */
+export function etagOf(timestamp: DateTime): string {
+  return etagOfIso(timestamp.toISOString());
+}
+
+/** The same, from the Timestamp's ISO text with seven fractional digits. */
+export function etagOfIso(iso: string): string {
+  return `W/"datetime'${iso.replaceAll(":", "%3A")}'"`;
+}
+
+/**
+ * The Timestamp an ETag names (`W/"datetime'…'"`), or undefined when it names none. With `exact`,
+ * only an ETag exactly as `etagOf` makes it: any other matches no version of a backend that makes
+ * its own ETags, so a write conditioned on it fails with 412.
+ */
+export function timestampOfEtag(etag: string, options: { exact?: boolean } = {}): DateTime | undefined {
+  const m = /^W\/"datetime'([^']*)'"$/.exec(etag);
+  if (!m) return undefined;
+  try {
+    const timestamp = DateTime.parse(decodeURIComponent(m[1]!));
+    return !options.exact || etagOf(timestamp) === etag ? timestamp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Timestamp of a new version: now, but always after the version it replaces, so an entity's
+ * ETag never repeats even when the clocks of two writers disagree.
+ */
+export function nextTimestamp(now: DateTime, previous: DateTime | undefined): DateTime {
+  return previous !== undefined && previous.ticks >= now.ticks
+    ? DateTime.fromTicks(previous.ticks + 1n)
+    : now;
+}

@@ -1,0 +1,121 @@
+/**
+ * The public surface: every runtime name each entry point exports. A name added here is a decision
+ * (document it); a name that appears without being added is an internal helper leaking.
+ */
+import { describe, expect, it } from "vitest";
+
+const FILTER = [
+  "DEFAULT_MAX_COMPARISONS",
+  "compareTyped",
+  "comparison",
+  "compileFilter",
+  "countComparisons",
+  "evaluateFilter",
+  "filterToString",
+  "filtersEqual",
+  "formatFilterError",
+  "formatLiteral",
+  "isFilterPropertyName",
+  "keyRangeContains",
+  "keyRanges",
+  "odata",
+  "parseFilter",
+  "where",
+];
+
+const KEYS = [
+  "AZURE_LIMITS",
+  "DYNAMODB_LIMITS",
+  "MAX_UNIQUE_COUNTER",
+  "chronologicalTicks",
+  "compoundKey",
+  "float64",
+  "fnv1a32",
+  "hashBuckets",
+  "hierarchicalKey",
+  "int64",
+  "invertedTicks",
+  "keysBetween",
+  "odataString",
+  "paddedBigInt",
+  "paddedInt",
+  "prefixRange",
+  "prefixSuccessor",
+  "rangeFilter",
+  "signedInt",
+  "uniqueTicks",
+  "validateKeyEverywhere",
+  "validateKeyFor",
+  "versionKey",
+];
+
+const PATTERNS = [
+  "BlockIdAllocator",
+  "ChronologicalLog",
+  "EntityTypes",
+  "EntityTypesReader",
+  "GaplessSequence",
+  "KeyBuilder",
+  "KeySpec",
+  "LogRepository",
+  "Model",
+  "Repository",
+  "SequenceCounter",
+  "VersionedEntity",
+  "VersionedRepository",
+  "defineEntityTypes",
+  "defineLog",
+  "defineModel",
+  "defineVersioned",
+  "field",
+  "partitionToken",
+  "sequentialIdKey",
+];
+
+const ROOT = [
+  ...FILTER,
+  ...PATTERNS,
+  "AZURE_LIMITS",
+  "AccessPolicy",
+  "DEFAULT_SAS_VERSION",
+  "DEFAULT_STORE_URL",
+  "DEVELOPMENT_ACCOUNT",
+  "DYNAMODB_LIMITS",
+  "DateTime",
+  "EDM_TYPES",
+  "ERROR_STATUS",
+  "Store",
+  "Table",
+  "TableKitError",
+  "compareUtf16",
+  "compareUtf8",
+  "entitySize",
+  "generateAccountSas",
+  "generateTableSas",
+  "isTableKitError",
+  "keys",
+  "openStore",
+  "parseSasToken",
+  "utf8ItemSize",
+  "verifySasToken",
+];
+
+const names = (module: object) => Object.keys(module).sort();
+const sorted = (list: string[]) => [...list].sort();
+
+describe("public surface", () => {
+  it("tablekit exports exactly these names", async () => {
+    expect(names(await import("../src/index.js"))).toEqual(sorted(ROOT));
+  });
+
+  it("tablekit/keys, /filter and /patterns export exactly these names", async () => {
+    expect(names(await import("../src/keys/index.js"))).toEqual(sorted(KEYS));
+    expect(names(await import("../src/filter/index.js"))).toEqual(sorted(FILTER));
+    expect(names(await import("../src/patterns/index.js"))).toEqual(sorted(PATTERNS));
+  });
+
+  it("the root's keys namespace is tablekit/keys", async () => {
+    const root = await import("../src/index.js");
+    expect(names(root.keys)).toEqual(sorted(KEYS));
+  });
+});
