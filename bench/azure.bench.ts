@@ -9,13 +9,14 @@
 import { TableClient } from "@azure/data-tables";
 import { DateTime, openStore, type Table } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
+import { rounds, sized } from "./support/bench-mode.js";
 import { type VersusSdkCase, versusSdk } from "./support/versus-sdk.js";
 
-const ROUNDS = 11;
-const INSERTS = 100;
-const READS = 100;
-const PAGED = 10_000;
-const TRANSACTIONS = 4;
+const ROUNDS = rounds(11);
+const INSERTS = sized(100, 5);
+const READS = sized(100, 5);
+const PAGED = sized(10_000, 200);
+const TRANSACTIONS = sized(4, 1);
 
 const server = await startAzurite();
 try {

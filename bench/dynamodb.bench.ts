@@ -22,14 +22,16 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { DateTime, openStore } from "../src/index.js";
 import { startDynamoDbLocal } from "../test/support/dynamodb-local.js";
+import { rounds, sized } from "./support/bench-mode.js";
 import { type VersusSdkCase, versusSdk } from "./support/versus-sdk.js";
 
-const ROUNDS = 11;
-const INSERTS = 100;
-const READS = 100;
-const PAGED = 10_000;
-const TRANSACTIONS = 4;
-const LISTING_ROUNDS = 5;
+const ROUNDS = rounds(11);
+const INSERTS = sized(100, 5);
+const READS = sized(100, 5);
+const PAGED = sized(10_000, 200);
+const TRANSACTIONS = sized(4, 1);
+const LISTING_ROUNDS = rounds(5);
+const WARM_UP_READS = sized(300, 5);
 const WIDE_PARTITIONS = Array.from({ length: 10 }, (_, i) => `p${i}`);
 
 const server = await startDynamoDbLocal();
@@ -258,7 +260,7 @@ try {
   // Warm both client paths and the server's JIT before measuring anything.
   await tkInserts.createEntity(tkEntity("warm", "up"));
   await client.send(new PutItemCommand({ TableName: "BenchRawInserts", Item: rawItem("warm", "up") }));
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < WARM_UP_READS; i++) {
     await tkInserts.getEntity("warm", "up");
     await client.send(
       new GetItemCommand({

@@ -11,6 +11,9 @@ import {
   parseFilter,
 } from "../src/filter/index.js";
 import { DateTime, type TypedValue } from "../src/model/index.js";
+import { sized } from "./support/bench-mode.js";
+
+const MEASURE_MS = sized(300, 5);
 
 const FILTERS = {
   point: "PartitionKey eq 'customers' and RowKey eq '000123'",
@@ -21,7 +24,7 @@ const FILTERS = {
 };
 
 /** Runs `fn` repeatedly for about `ms` after a warm-up; returns operations per second. */
-function measure(fn: () => unknown, opsPerCall = 1, ms = 300): number {
+function measure(fn: () => unknown, opsPerCall = 1, ms = MEASURE_MS): number {
   let sink = 0;
   const deadline = performance.now() + ms / 3;
   while (performance.now() < deadline) sink += fn() ? 1 : 0;

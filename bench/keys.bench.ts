@@ -22,10 +22,11 @@ import {
   versionKey,
 } from "../src/keys/index.js";
 import { DateTime } from "../src/model/index.js";
+import { sized } from "./support/bench-mode.js";
 
 const MAX_TICKS = 3155378975999999999n;
-const N = 1024;
-const MEASURE_MS = 120;
+const N = sized(1024, 16);
+const MEASURE_MS = sized(120, 2);
 
 /** Operations per second of `op` over `inputs`, after a short warm-up. */
 function measure<T>(inputs: readonly T[], op: (x: T) => unknown): number {
@@ -205,29 +206,23 @@ const cases: Case<unknown>[] = [
 const fmt = (n: number | undefined) => (n === undefined ? "—" : Math.round(n).toLocaleString("en-US"));
 const ratio = (a: number, b: number | undefined) => (b === undefined ? "—" : `${(a / b).toFixed(2)}×`);
 
-const rows: string[][] = [];
+const rows: Record<string, string>[] = [];
 for (const c of cases) {
   const keys = c.inputs.map((x) => c.encode(x));
   const encodeOps = measure(c.inputs, c.encode);
   const baseEncodeOps = c.baselineEncode ? measure(c.inputs, c.baselineEncode) : undefined;
   const decodeOps = c.decode ? measure(keys, c.decode) : undefined;
   const baseDecodeOps = c.baselineDecode ? measure(keys, c.baselineDecode) : undefined;
-  rows.push([
-    c.name,
-    fmt(encodeOps),
-    fmt(baseEncodeOps),
-    ratio(encodeOps, baseEncodeOps),
-    fmt(decodeOps),
-    fmt(baseDecodeOps),
-    decodeOps === undefined ? "—" : ratio(decodeOps, baseDecodeOps),
-  ]);
+  rows.push({
+    codec: c.name,
+    "encode ops/s": fmt(encodeOps),
+    "encode baseline": fmt(baseEncodeOps),
+    "encode ratio": ratio(encodeOps, baseEncodeOps),
+    "decode ops/s": fmt(decodeOps),
+    "decode baseline": fmt(baseDecodeOps),
+    "decode ratio": decodeOps === undefined ? "—" : ratio(decodeOps, baseDecodeOps),
+  });
 }
 
-const header = ["codec", "encode ops/s", "baseline", "ratio", "decode ops/s", "baseline", "ratio"];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) =>
-  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
 console.log("Key codecs (ratio = codec ops/s ÷ naive baseline ops/s, same run)\n");
-console.log(line(header));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) console.log(line(r));
+console.table(rows);

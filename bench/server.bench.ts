@@ -15,9 +15,8 @@ import { fileURLToPath } from "node:url";
 import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
+import { sized } from "./support/bench-mode.js";
 
-const SMOKE = process.env.TABLEKIT_BENCH_SMOKE === "1" || process.argv.includes("--smoke");
-const sized = <T>(full: T, tiny: T): T => (SMOKE ? tiny : full);
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
 const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
 const BULK_SERVER_ONLY = sized(1_000_000, 5_000);

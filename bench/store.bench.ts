@@ -14,10 +14,11 @@ import Database from "better-sqlite3";
 import { odata, openStore, type Table } from "../src/index.js";
 import { FILE_PRAGMAS } from "../src/store/embedded/connection.js";
 import { fileBackend } from "../src/store/embedded/index.js";
+import { rounds, sized } from "./support/bench-mode.js";
 
-const MEASURE_MS = Number(process.env.BENCH_MS ?? 1500);
-const BIG = Number(process.env.BENCH_BIG ?? 1_000_000);
-const SMALL = 10_000;
+const MEASURE_MS = Number(process.env.BENCH_MS ?? sized(1500, 20));
+const BIG = Number(process.env.BENCH_BIG ?? sized(1_000_000, 2_000));
+const SMALL = sized(10_000, 500);
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-store-bench-"));
 const rowKey = (i: number) => String(i).padStart(10, "0");
@@ -98,7 +99,7 @@ async function rate(op: Op, ms: number): Promise<number> {
   return ops / ((now - start) / 1000);
 }
 
-const ROUNDS = 4;
+const ROUNDS = rounds(4);
 
 /**
  * Best of ROUNDS interleaved rounds per side (MEASURE_MS in all per side), so a noisy neighbour

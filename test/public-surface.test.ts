@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 const FILTER = [
   "DEFAULT_MAX_COMPARISONS",
+  "DEFAULT_MAX_FILTER_LENGTH",
   "compareTyped",
   "comparison",
   "compileFilter",
@@ -51,6 +52,13 @@ const KEYS = [
 
 const PATTERNS = [
   "BlockIdAllocator",
+  "DataSeries",
+  "HashPartitionedTable",
+  "PeriodTables",
+  "WideEntities",
+  "keyRangeParts",
+  "parallelQuery",
+  "partitionParts",
   "ChronologicalLog",
   "EntityTypes",
   "EntityTypesReader",

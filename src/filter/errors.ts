@@ -2,6 +2,16 @@ import { TableKitError } from "../model/index.js";
 
 /** Widest stretch of the filter echoed in an error message; longer filters are cut around the caret. */
 const WINDOW = 100;
+/** Longest piece of the filter (a literal, a name) quoted in an error's description. */
+const EXCERPT = 40;
+
+/**
+ * A piece of the filter as an error description quotes it: whole when short, else its start, an
+ * ellipsis and its length, so a message stays small whatever the input (`'12345…' (1000000 characters)`).
+ */
+export function excerpt(text: string): string {
+  return text.length <= EXCERPT ? `'${text}'` : `'${text.slice(0, EXCERPT)}…' (${text.length} characters)`;
+}
 
 /**
  * A `$filter` error message: the description, the filter text and a caret under `position`.

@@ -16,5 +16,10 @@ export {
 export { keyRangeContains, keyRanges } from "./key-ranges.js";
 export { formatLiteral } from "./literals.js";
 export { odata } from "./odata.js";
-export { DEFAULT_MAX_COMPARISONS, type ParseFilterOptions, parseFilter } from "./parser.js";
+export {
+  DEFAULT_MAX_COMPARISONS,
+  DEFAULT_MAX_FILTER_LENGTH,
+  type ParseFilterOptions,
+  parseFilter,
+} from "./parser.js";
 export { countComparisons, filtersEqual, filterToString, isFilterPropertyName } from "./print.js";

@@ -1,4 +1,4 @@
-import { filterError } from "./errors.js";
+import { excerpt, filterError } from "./errors.js";
 import { type LiteralPrefix, literalPrefix } from "./literals.js";
 
 /**
@@ -82,7 +82,7 @@ function readNumberToken(text: string, start: number): Token {
   if (NUMBER_FOLLOWER.test(text[end] ?? "")) {
     let stop = end;
     while (stop < text.length && NUMBER_FOLLOWER.test(text[stop]!)) stop++;
-    throw filterError(`Invalid number '${text.slice(start, stop)}'`, text, start);
+    throw filterError(`Invalid number ${excerpt(text.slice(start, stop))}`, text, start);
   }
   return { kind: "number", start, end, text: m[0] };
 }

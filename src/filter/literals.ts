@@ -1,4 +1,5 @@
 import { DateTime, type TypedValue } from "../model/index.js";
+import { excerpt } from "./errors.js";
 
 /**
  * Literal forms of the `$filter` language, both ways: text → TypedValue for the parser, and
@@ -35,31 +36,32 @@ export function readNumber(text: string): TypedValue | LiteralProblem {
   switch (suffix) {
     case "L":
     case "l": {
-      if (!integral) return new LiteralProblem(`Unrecognized Edm.Int64 literal '${text}'`);
+      if (!integral) return new LiteralProblem(`Unrecognized Edm.Int64 literal ${excerpt(text)}`);
       const n = BigInt(body);
       if (n < INT64_MIN || n > INT64_MAX) {
-        return new LiteralProblem(`Edm.Int64 literal '${text}' is out of range`);
+        return new LiteralProblem(`Edm.Int64 literal ${excerpt(text)} is out of range`);
       }
       return { type: "Int64", value: n };
     }
     case "M":
     case "m":
-      return new LiteralProblem(`Edm.Decimal literal '${text}' is not supported by the Table service`);
+      return new LiteralProblem(`Edm.Decimal literal ${excerpt(text)} is not supported by the Table service`);
     case "F":
     case "f":
-      return new LiteralProblem(`Edm.Single literal '${text}' is not supported by the Table service`);
+      return new LiteralProblem(`Edm.Single literal ${excerpt(text)} is not supported by the Table service`);
   }
   if (integral && body === text) {
     const n = BigInt(body);
     if (n < INT32_MIN || n > INT32_MAX) {
       return new LiteralProblem(
-        `Unrecognized Edm.Int32 literal '${text}': it is out of Int32 range (write ${text}L for an Int64)`,
+        `Unrecognized Edm.Int32 literal ${excerpt(text)}: it is out of Int32 range (write ${excerpt(`${text}L`)} for an Int64)`,
       );
     }
     return { type: "Int32", value: Number(n) };
   }
   const value = Number(body);
-  if (!Number.isFinite(value)) return new LiteralProblem(`Edm.Double literal '${text}' is out of range`);
+  if (!Number.isFinite(value))
+    return new LiteralProblem(`Edm.Double literal ${excerpt(text)} is out of range`);
   return { type: "Double", value };
 }
 
@@ -90,20 +92,20 @@ export function readPrefixed(type: LiteralPrefix, content: string): TypedValue |
         return { type, value: DateTime.parse(content) };
       } catch {
         return new LiteralProblem(
-          `Unrecognized Edm.DateTime literal '${content}' (expected e.g. 2008-07-10T00:00:00.0000000Z)`,
+          `Unrecognized Edm.DateTime literal ${excerpt(content)} (expected e.g. 2008-07-10T00:00:00.0000000Z)`,
         );
       }
     case "Guid":
       if (!GUID_PATTERN.test(content)) {
         return new LiteralProblem(
-          `Unrecognized Edm.Guid literal '${content}' (expected 8-4-4-4-12 hexadecimal digits)`,
+          `Unrecognized Edm.Guid literal ${excerpt(content)} (expected 8-4-4-4-12 hexadecimal digits)`,
         );
       }
       return { type, value: content.toLowerCase() };
     case "Binary":
       if (!HEX_PATTERN.test(content)) {
         return new LiteralProblem(
-          `Unrecognized Edm.Binary literal '${content}' (expected an even number of hexadecimal digits)`,
+          `Unrecognized Edm.Binary literal ${excerpt(content)} (expected an even number of hexadecimal digits)`,
         );
       }
       return { type, value: new Uint8Array(Buffer.from(content, "hex")) };

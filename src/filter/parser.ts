@@ -1,6 +1,6 @@
 import type { TypedValue } from "../model/index.js";
 import type { CompareOp, FilterNode } from "./ast.js";
-import { filterError } from "./errors.js";
+import { excerpt, filterError } from "./errors.js";
 import { Lexer, type Token } from "./lexer.js";
 import { LiteralProblem, readNumber, readPrefixed } from "./literals.js";
 
@@ -9,11 +9,19 @@ export interface ParseFilterOptions {
   readonly maxComparisons?: number;
   /** Deepest nesting of parentheses and `not` (a guard for the parser's stack, not a service rule). */
   readonly maxDepth?: number;
+  /** Longest filter, in UTF-16 code units (docs/filter.md says why 32,768). */
+  readonly maxLength?: number;
 }
 
 /** The Table service's limit on comparisons in one `$filter`. */
 export const DEFAULT_MAX_COMPARISONS = 15;
 export const DEFAULT_MAX_DEPTH = 100;
+/**
+ * The longest filter accepted. The Table service documents no number, but a filter travels in the
+ * request URL, which HTTP front ends cap; this fits 15 comparisons of maximum-size keys, and keeps
+ * parsing and error messages small (docs/filter.md).
+ */
+export const DEFAULT_MAX_FILTER_LENGTH = 32_768;
 
 const COMPARE_OPS: ReadonlySet<string> = new Set(["eq", "ne", "gt", "ge", "lt", "le"]);
 const KEYWORDS: ReadonlySet<string> = new Set([...COMPARE_OPS, "and", "or", "not", "true", "false", "null"]);
@@ -39,6 +47,12 @@ type Operand =
  * @example parseFilter("PartitionKey eq 'p1' and Age gt 30")
  */
 export function parseFilter(text: string, options: ParseFilterOptions = {}): FilterNode {
+  const maxLength = options.maxLength ?? DEFAULT_MAX_FILTER_LENGTH;
+  if (text.length > maxLength) {
+    throw filterError(`Filter is ${text.length} characters long; the most is ${maxLength}`, text, maxLength, {
+      limit: maxLength,
+    });
+  }
   return new Parser(text, options).parse();
 }
 
@@ -140,7 +154,7 @@ class Parser {
     const left = this.parseOperand();
     const opToken = this.peek();
     if (opToken.kind !== "word" || !COMPARE_OPS.has(opToken.text)) {
-      const what = left.kind === "property" ? `'${left.name}'` : "a value";
+      const what = left.kind === "property" ? excerpt(left.name) : "a value";
       const hint =
         opToken.kind === "word" && COMPARE_OPS.has(opToken.text.toLowerCase())
           ? ` (operators are lowercase: '${opToken.text.toLowerCase()}')`
@@ -209,9 +223,12 @@ class Parser {
       throw this.error("The Table service has no null literal (a missing property never matches)", t.start);
     }
     if (KEYWORDS.has(t.text))
-      throw this.error(`Expected a property name or a value, not '${t.text}'`, t.start);
+      throw this.error(`Expected a property name or a value, not ${excerpt(t.text)}`, t.start);
     if (this.peek().kind === "open") {
-      throw this.error(`Functions such as '${t.text}(…)' are not supported by the Table service`, t.start);
+      throw this.error(
+        `Functions such as ${excerpt(t.text)}(…) are not supported by the Table service`,
+        t.start,
+      );
     }
     if (t.text === "True" || t.text === "False" || t.text === "TRUE" || t.text === "FALSE") {
       throw this.error(`Boolean literals are lowercase: '${t.text.toLowerCase()}'`, t.start);

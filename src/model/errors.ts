@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   // Client side
   InvalidContinuationToken: 400,
   InvalidStoreUrl: 400,
+  FileNotAccessible: 400,
   NotSupported: 501,
   Aborted: 499,
   OperationTimedOut: 500,

@@ -4,6 +4,15 @@
  */
 
 export { type PartitionTokenOptions, partitionToken } from "./access/partition-token.js";
+export type { FanOutResult } from "./hash/fan-out-writer.js";
+export {
+  type BucketQueryOptions,
+  HashPartitionedTable,
+  type HashPartitionOptions,
+  type LogicalEntity,
+  type PartitionSelector,
+  type WriteManyOptions,
+} from "./hash/hash-partitioned.js";
 export {
   type BlockAllocatorOptions,
   BlockIdAllocator,
@@ -46,9 +55,32 @@ export type {
   Where,
   WriteOptions,
 } from "./model/types.js";
+export {
+  type MergeOrder,
+  type ParallelQueryOptions,
+  type PartEntity,
+  parallelQuery,
+  type QueryPart,
+} from "./parallel/parallel-query.js";
+export { keyRangeParts, partitionParts } from "./parallel/query-parts.js";
+export {
+  type PeriodQueryOptions,
+  type PeriodTable,
+  PeriodTables,
+  type PeriodTablesOptions,
+  type PeriodUnit,
+} from "./periods/period-tables.js";
 export { type Field, type FieldInput, type Fields, type FieldValue, field } from "./schema/field.js";
 export { KeyBuilder, type KeyMatch, KeySpec, type KeyValues, type LeadingValues } from "./schema/key-spec.js";
 export type { InferInput, InferRecord } from "./schema/schema.js";
+export {
+  DataSeries,
+  type DataSeriesOptions,
+  type SeriesKey,
+  type SeriesSnapshot,
+  type SeriesValueType,
+  type SeriesWriteOptions,
+} from "./series/data-series.js";
 export {
   defineVersioned,
   type VersionedDefinition,
@@ -57,3 +89,10 @@ export {
   type VersionRecord,
   type VersionWriteOptions,
 } from "./versions/version-history.js";
+export {
+  WideEntities,
+  type WideRecord,
+  type WideUpdateOptions,
+  type WideWriteResult,
+} from "./wide/wide-entities.js";
+export type { PartPlan } from "./wide/wide-layout.js";

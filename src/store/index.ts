@@ -41,6 +41,7 @@ export {
   type WriteResponse,
 } from "./table.js";
 export type { UpdateMode } from "./table-backend.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
 export {
   type AccessTokenOptions,

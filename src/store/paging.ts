@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { TableKitError } from "../model/index.js";
 
 /** One page of results, as `@azure/data-tables` returns them: an array with its continuation token. */
@@ -21,23 +22,65 @@ export type PageFetcher<T> = (
   continuation: string | undefined,
 ) => Promise<{ items: T[]; continuation?: string }>;
 
-const TOKEN_PREFIX = "tk1.";
+/**
+ * Tokens are `tk2.` and base64url of an 8-byte digest followed by the backend's continuation. The
+ * digest is SHA-256 over the token's scope (which listing, which table, which filter) and the
+ * continuation: a token used with another query, or damaged, is refused. It is a checksum, not a
+ * signature (no key, so tokens survive restarts and work in other processes): docs/api.md.
+ */
+const TOKEN_PREFIX = "tk2.";
+const DIGEST_BYTES = 8;
 
-/** Wraps a backend continuation into the opaque token callers see. */
-export function encodeContinuationToken(backendContinuation: string): string {
-  return TOKEN_PREFIX + Buffer.from(backendContinuation, "utf8").toString("base64url");
+/**
+ * What a token is bound to: entities of one table (names compare case-insensitively) or the table
+ * list, and the filter text exactly as given (blank or absent: none). Select and page size are
+ * not part of it: they do not change where a token resumes.
+ */
+export function tokenScope(listing: "entities" | "tables", tableName: string, filter: unknown): string {
+  // A filter that is not a string fails when the listing starts; here it only has to not throw.
+  const text = typeof filter === "string" && filter.trim() !== "" ? filter : "";
+  return `${listing}\n${String(tableName).toLowerCase()}\n${text}`;
 }
 
-/** Unwraps a caller's token; a token tablekit did not make is InvalidContinuationToken. */
-export function decodeContinuationToken(token: string): string {
-  if (
-    typeof token !== "string" ||
-    !token.startsWith(TOKEN_PREFIX) ||
-    !/^[A-Za-z0-9_-]*$/.test(token.slice(4))
-  ) {
-    throw new TableKitError("InvalidContinuationToken", "The continuation token is malformed");
+function digest(scope: string, continuation: Buffer): Buffer {
+  return createHash("sha256")
+    .update(scope)
+    .update("\n")
+    .update(continuation)
+    .digest()
+    .subarray(0, DIGEST_BYTES);
+}
+
+/** Wraps a backend continuation into the opaque token callers see, bound to `scope`. */
+export function encodeContinuationToken(backendContinuation: string, scope: string): string {
+  const continuation = Buffer.from(backendContinuation, "utf8");
+  return TOKEN_PREFIX + Buffer.concat([digest(scope, continuation), continuation]).toString("base64url");
+}
+
+/**
+ * Unwraps a caller's token: InvalidContinuationToken unless it is well formed and its digest
+ * matches `scope` and the continuation it carries.
+ */
+export function decodeContinuationToken(token: string, scope: string): string {
+  const body = typeof token === "string" && token.startsWith(TOKEN_PREFIX) ? token.slice(4) : undefined;
+  if (body === undefined || !/^[A-Za-z0-9_-]*$/.test(body)) {
+    const older = typeof token === "string" && token.startsWith("tk1.");
+    throw new TableKitError(
+      "InvalidContinuationToken",
+      older
+        ? "The continuation token comes from an older tablekit; start the listing again"
+        : "The continuation token is malformed",
+    );
   }
-  return Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url").toString("utf8");
+  const bytes = Buffer.from(body, "base64url");
+  const continuation = bytes.subarray(DIGEST_BYTES);
+  if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digest(scope, continuation))) {
+    throw new TableKitError(
+      "InvalidContinuationToken",
+      "The continuation token belongs to another query (another table or filter) or was altered",
+    );
+  }
+  return continuation.toString("utf8");
 }
 
 /**
@@ -46,7 +89,7 @@ export function decodeContinuationToken(token: string): string {
  */
 export function pagedIterator<T>(
   fetchPage: PageFetcher<T>,
-  options: { defaultPageSize: number; maxPageSize: number },
+  options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
 ): PagedAsyncIterableIterator<T> {
   async function* pages(settings: PageSettings = {}): AsyncIterableIterator<Page<T>> {
     const size = settings.maxPageSize ?? options.defaultPageSize;
@@ -62,11 +105,11 @@ export function pagedIterator<T>(
     let continuation =
       settings.continuationToken === undefined
         ? undefined
-        : decodeContinuationToken(settings.continuationToken);
+        : decodeContinuationToken(settings.continuationToken, options.tokenScope);
     do {
       const { items, continuation: next } = await fetchPage(size, continuation);
       const page = items as Page<T>;
-      if (next !== undefined) page.continuationToken = encodeContinuationToken(next);
+      if (next !== undefined) page.continuationToken = encodeContinuationToken(next, options.tokenScope);
       continuation = next;
       yield page;
     } while (continuation !== undefined);

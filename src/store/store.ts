@@ -4,7 +4,7 @@ import type { AccessPolicy } from "./access-policy.js";
 import type { BackendStore } from "./backend.js";
 import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
-import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
+import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
 import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
 
@@ -77,11 +77,19 @@ export class Store {
         const call = callOptions(this.lifecycle, options);
         this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
-        const filter = text ? parseFilter(text, { maxComparisons: limits.maxFilterComparisons }) : undefined;
+        // A blank filter is none, as in listEntities.
+        const filter =
+          text === undefined || text.trim() === ""
+            ? undefined
+            : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
         const page = await tables.listTables({ filter, maxPageSize, continuation }, call);
         return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
       },
-      { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
+      {
+        defaultPageSize: limits.maxPageSize,
+        maxPageSize: limits.maxPageSize,
+        tokenScope: tokenScope("tables", "", options?.queryOptions?.filter),
+      },
     );
   }
 

@@ -19,7 +19,7 @@ import {
 import type { AccessOperation, AccessPolicy } from "./access-policy.js";
 import type { CallOptions } from "./backend.js";
 import { callOptions, type OperationOptions, type StoreLifecycle, validateEtag } from "./call-options.js";
-import { type PagedAsyncIterableIterator, pagedIterator } from "./paging.js";
+import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import type {
   BackendAction,
   TableBackend,
@@ -267,7 +267,11 @@ export class Table {
           continuation: page.continuation,
         };
       },
-      { defaultPageSize: limits.maxPageSize, maxPageSize: limits.maxPageSize },
+      {
+        defaultPageSize: limits.maxPageSize,
+        maxPageSize: limits.maxPageSize,
+        tokenScope: tokenScope("entities", this.tableName, options?.queryOptions?.filter),
+      },
     );
   }
 

@@ -78,6 +78,54 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
     expect(entities.map((e) => e.line)).toEqual(lines.map((_, i) => i + 1));
   });
 
+  it("an import of interleaved partitions killed three times finishes with every line written once", async () => {
+    // 7 partitions in turn, rows repeating: transactions commit out of line order.
+    const lines = Array.from({ length: 420 }, (_, i) =>
+      JSON.stringify({ PartitionKey: `p${i % 7}`, RowKey: String(i % 140).padStart(3, "0"), line: i + 1 }),
+    );
+    writeFileSync(join(dir, "mixed.ndjson"), `${lines.join("\n")}\n`);
+    const state = join(dir, "mixed.ndjson.tablekit-import.json");
+    const args = ["import", "Mixed", "mixed.ndjson", "--batch-size", "10", "--window", "60", "--pause", "40"];
+    /** Entities a recorded state counts as written: their line and Timestamp when the run was killed. */
+    const recordedStamps = new Map<string, { line: unknown; stamp: unknown }>();
+    for (const atLeast of [60, 150, 260]) {
+      const killed = await killWhen(
+        args,
+        state,
+        // Killed while the state records lines written out of order.
+        (s) => s.entities! >= atLeast && (s.written as unknown as unknown[]).length > 0,
+      );
+      expect(killed.signal).toBe("SIGKILL");
+      const recorded = JSON.parse(readFileSync(state, "utf8")) as {
+        line: number;
+        written: [number, number][];
+      };
+      const isRecorded = (line: number) =>
+        line <= recorded.line || recorded.written.some(([a, b]) => a <= line && line <= b);
+      for (const e of ndjson((await ok(["export", "Mixed"])).stdout)) {
+        if (isRecorded(e.line as number))
+          recordedStamps.set(`${e.PartitionKey}/${e.RowKey}`, { line: e.line, stamp: e.Timestamp });
+      }
+    }
+    const resumed = await ok(["import", "Mixed", "mixed.ndjson", "--batch-size", "10", "--window", "60"]);
+    expect(resumed.stderr).toMatch(/^resuming after line \d+ and \d+ lines written beyond it/);
+    expect(existsSync(state)).toBe(false);
+    const final = ndjson((await ok(["export", "Mixed"])).stdout);
+    // Every row holds its last line, and no line a state recorded as written was written again.
+    const expected = new Map(
+      lines.map((l) => JSON.parse(l)).map((e) => [`${e.PartitionKey}/${e.RowKey}`, e.line]),
+    );
+    expect(new Map(final.map((e) => [`${e.PartitionKey}/${e.RowKey}`, e.line]))).toEqual(expected);
+    let unchanged = 0;
+    for (const e of final) {
+      const before = recordedStamps.get(`${e.PartitionKey}/${e.RowKey}`);
+      if (before === undefined || before.line !== e.line) continue;
+      expect(e.Timestamp, `line ${e.line}`).toBe(before.stamp);
+      unchanged++;
+    }
+    expect(unchanged).toBeGreaterThan(0);
+  });
+
   it("a bad line N stops the import with exactly lines 1..N-1 written; fixing it and rerunning finishes", async () => {
     const lines = entityLines(20, 2);
     const bad = [...lines];

@@ -144,9 +144,57 @@ export function queriesAndPagingSuite(target: TargetRef): void {
     it("a malformed continuation token is InvalidContinuationToken", async () => {
       const t = await target().freshTable();
       await t.createEntity({ partitionKey: "p", rowKey: "r" });
-      for (const bad of ["garbage", "", "!!!", "tk1.###"]) {
+      for (const bad of ["garbage", "", "!!!", "tk2.###", "tk2.", "tk2.AAAA", "tk1.WyJwIiwiciJd"]) {
         await expectCode(pagesOf(t, { maxPageSize: 5, continuationToken: bad }), "InvalidContinuationToken");
       }
+    });
+
+    it("a token resumes only its own query: another table, another filter or an altered token is refused", async () => {
+      const t = await target().freshTable();
+      const other = await target().freshTable();
+      await seed(t);
+      await seed(other);
+      const filter = "PartitionKey ne 'b'";
+      const first = await t.listEntities({ queryOptions: { filter } }).byPage({ maxPageSize: 2 }).next();
+      const token = (first.value as Page).continuationToken!;
+      expect(token).toMatch(/^tk2\./);
+      const resume = (table: Table, f: string | undefined, continuationToken: string) =>
+        pagesOf(table, { maxPageSize: 50, continuationToken }, f);
+      // Its own query resumes, in a new call, under another table-name case, with another select.
+      const rest = (await resume(t, filter, token)).flat().map(keyOf);
+      expect(rest).toEqual((await keysOf(t, filter)).slice(2));
+      const upper = target().store.table(t.tableName.toUpperCase());
+      expect((await resume(upper, filter, token)).flat().map(keyOf)).toEqual(rest);
+      const selected = t.listEntities({ queryOptions: { filter, select: ["PartitionKey", "RowKey"] } });
+      expect((await collect(selected.byPage({ continuationToken: token }))).flat().map(keyOf)).toEqual(rest);
+      // Anything else is refused before it is read.
+      await expectCode(resume(other, filter, token), "InvalidContinuationToken");
+      await expectCode(resume(t, "PartitionKey ne 'c'", token), "InvalidContinuationToken");
+      await expectCode(resume(t, `${filter} `, token), "InvalidContinuationToken");
+      await expectCode(resume(t, undefined, token), "InvalidContinuationToken");
+      await expectCode(
+        collect(target().store.listTables().byPage({ continuationToken: token })),
+        "InvalidContinuationToken",
+      );
+      const bytes = Buffer.from(token.slice(4), "base64url");
+      for (const at of [0, 7, 8, bytes.length - 1]) {
+        const altered = Buffer.from(bytes);
+        altered[at]! ^= 1;
+        await expectCode(
+          resume(t, filter, `tk2.${altered.toString("base64url")}`),
+          "InvalidContinuationToken",
+        );
+      }
+      await expectCode(resume(t, filter, token.slice(0, -2)), "InvalidContinuationToken");
+    });
+
+    it("a blank filter is no filter, for tokens too", async () => {
+      const t = await target().freshTable();
+      const expected = await seed(t);
+      expect((await pagesOf(t, {}, "  ")).flat().map(keyOf)).toEqual(expected);
+      const first = (await t.listEntities().byPage({ maxPageSize: 5 }).next()).value as Page;
+      const rest = await pagesOf(t, { continuationToken: first.continuationToken! }, " \t ");
+      expect([...first, ...rest.flat()].map(keyOf)).toEqual(expected);
     });
 
     it("the flat iterator yields every entity across many pages", async () => {

@@ -157,5 +157,36 @@ export function tablesSuite(target: TargetRef): void {
       expect(found.map((t) => t.name)).toEqual([`${prefix}b`, `${prefix}c`]);
       for (const name of mine) await store.deleteTable(name);
     });
+
+    it("listTables treats a blank filter as none, as listEntities does", async () => {
+      const { store } = target();
+      const name = target().freshTableName();
+      await store.createTable(name);
+      for (const filter of ["", "  ", "\t\n"]) {
+        const names = (await collect(store.listTables({ queryOptions: { filter } }))).map((t) => t.name);
+        expect(names, JSON.stringify(filter)).toContain(name);
+      }
+      await store.deleteTable(name);
+    });
+
+    it("a listTables token resumes only a listing with the same filter", async () => {
+      const { store } = target();
+      const prefix = target().freshTableName(20);
+      const mine = [`${prefix}a`, `${prefix}b`, `${prefix}c`];
+      for (const name of mine) await store.createTable(name);
+      const filter = `TableName ge '${prefix}a' and TableName lt '${prefix}d'`;
+      const first = (await store.listTables({ queryOptions: { filter } }).byPage({ maxPageSize: 1 }).next())
+        .value!;
+      const continuationToken = first.continuationToken!;
+      expect(continuationToken).toBeDefined();
+      const rest = await collect(
+        store.listTables({ queryOptions: { filter } }).byPage({ continuationToken }),
+      );
+      expect([...first, ...rest.flat()].map((t) => t.name)).toEqual(mine);
+      const other = store.listTables({ queryOptions: { filter: `TableName ge '${prefix}b'` } });
+      await expectCode(collect(other.byPage({ continuationToken })), "InvalidContinuationToken");
+      await expectCode(collect(store.listTables().byPage({ continuationToken })), "InvalidContinuationToken");
+      for (const name of mine) await store.deleteTable(name);
+    });
   });
 }

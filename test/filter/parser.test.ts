@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFilter } from "../../src/filter/index.js";
+import { DEFAULT_MAX_FILTER_LENGTH, parseFilter } from "../../src/filter/index.js";
 import { DateTime } from "../../src/model/index.js";
 import { cmp, filterErrorOf, literalOf, parsed } from "./helpers.js";
 
@@ -288,5 +288,50 @@ describe("parseFilter: limits", () => {
     expect(() => parseFilter(`${"not ".repeat(99)}(A eq 1)`)).not.toThrow();
     expect(filterErrorOf(`${"not ".repeat(100)}(A eq 1)`).details).toEqual({ limit: 100 });
     expect(filterErrorOf(deep(5), { maxDepth: 4 }).position).toBe(4);
+  });
+
+  /** `A eq '…'` padded to exactly `length` characters. */
+  const ofLength = (length: number) => `A eq '${"x".repeat(length - 7)}'`;
+
+  it("accepts a filter of 32,768 characters and rejects one more, pointing past the limit", () => {
+    expect(DEFAULT_MAX_FILTER_LENGTH).toBe(32_768);
+    expect(ofLength(32_768)).toHaveLength(32_768);
+    expect(literalOf(ofLength(32_768))).toEqual({ type: "String", value: "x".repeat(32_761) });
+    const err = filterErrorOf(ofLength(32_769));
+    expect(err.position).toBe(32_768);
+    expect(err.details).toEqual({ limit: 32_768 });
+    expect(err.message).toMatch(/^Filter is 32769 characters long; the most is 32768 at position 32768:/);
+    expect(err.message.length).toBeLessThan(300);
+    expect(() => parseFilter(ofLength(20), { maxLength: 20 })).not.toThrow();
+    expect(filterErrorOf(ofLength(21), { maxLength: 20 }).details).toEqual({ limit: 20 });
+  });
+
+  it("keeps every error message short, whatever the size of the literal or name it quotes", () => {
+    const digits = "9".repeat(30_000);
+    const name = `P${"x".repeat(30_000)}`;
+    const bad = [
+      `A eq ${digits}`, // Int32 out of range
+      `A eq ${digits}L`, // Int64 out of range
+      `A eq ${digits}M`, // Decimal
+      `A eq ${digits}F`, // Single
+      `A eq 1${"e9".repeat(3)}${digits}`, // malformed number
+      `A eq 1e${digits}`, // Double out of range
+      `A eq datetime'${digits}'`,
+      `A eq guid'${digits}'`,
+      `A eq X'${digits}1'`, // an odd number of hex digits
+      `${name} 1`, // expected an operator after a long name
+      `${name}(1) eq 1`, // a function
+    ];
+    for (const text of bad) {
+      const err = filterErrorOf(text);
+      expect(err.message.length, err.message.slice(0, 200)).toBeLessThan(400);
+    }
+    expect(filterErrorOf(`A eq ${digits}`).message).toMatch(
+      /^Unrecognized Edm.Int32 literal '9{40}…' \(30000 characters\): it is out of Int32 range/,
+    );
+    // Short literals are still quoted whole.
+    expect(filterErrorOf("A eq 2147483648").message).toMatch(
+      /^Unrecognized Edm.Int32 literal '2147483648': it is out of Int32 range \(write '2147483648L' for an Int64\)/,
+    );
   });
 });

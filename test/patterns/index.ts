@@ -1,11 +1,16 @@
 import { accessSuite } from "./access-suite.js";
+import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
 import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
+import { parallelSuite } from "./parallel-suite.js";
+import { periodsSuite } from "./periods-suite.js";
+import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
 import { versionsSuite } from "./versions-suite.js";
+import { wideSuite } from "./wide-suite.js";
 
 export type { PatternsSetup, PatternsTarget } from "./target.js";
 
@@ -18,6 +23,11 @@ export const PATTERN_SUITES = [
   logSuite,
   versionsSuite,
   accessSuite,
+  parallelSuite,
+  hashSuite,
+  wideSuite,
+  seriesSuite,
+  periodsSuite,
 ] as const;
 
 /**

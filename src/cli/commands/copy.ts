@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { type NormalizedEntity, normalizeEntity } from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
+import { checkWritable } from "../files.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
 import { entityFromRow, located, rowFromResult } from "../formats/entity-row.js";
 import { choiceOption, positiveInt, resolveStoreUrl, usingStore } from "../options.js";
@@ -84,6 +85,8 @@ export function registerCopy(program: Command): void {
       if (fromUrl === opts.to && toTable.toLowerCase() === tableName.toLowerCase()) {
         throw usageError("the source and the target are the same table");
       }
+      // Files first: a copy that cannot record its state creates nothing.
+      checkWritable(statePathOf(tableName, opts));
       await usingStore(fromUrl, (from) =>
         usingStore(opts.to, (to) =>
           runCopy(from.table(tableName), to, toTable, filter, { ...opts, from, to }),
@@ -110,7 +113,7 @@ async function runCopy(
     filter: filter ?? null,
     mode: opts.mode,
   };
-  const stateFile = new StateFile<CopyState>(opts.state ?? `.tablekit-copy-${source.tableName}.json`);
+  const stateFile = new StateFile<CopyState>(statePathOf(source.tableName, opts));
   if (opts.restart) stateFile.remove();
   const resumed = stateFile.resumable("copy", job);
   if (resumed) err.line(`resuming after ${resumed.entities} entities`);
@@ -192,4 +195,9 @@ async function runCopy(
       err,
     );
   }
+}
+
+/** Where a copy records its progress: `--state`, else a file named after the table in the working directory. */
+function statePathOf(tableName: string, opts: Pick<CopyOptions, "state">): string {
+  return opts.state ?? `.tablekit-copy-${tableName}.json`;
 }

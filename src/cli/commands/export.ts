@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import type { Store, Table } from "../../store/index.js";
+import { checkWritable } from "../files.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
 import { ColumnCollector, csvHeader, csvRow, type PropertyColumn } from "../formats/csv-entity.js";
 import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
@@ -66,6 +67,11 @@ export function registerExport(program: Command): void {
       ),
   ).action(async (tableName: string, opts: ExportOptions) => {
     const filter = filterFromOptions(opts);
+    // Files first: an export that cannot write its output or its state creates nothing.
+    if (opts.out) {
+      checkWritable(opts.out);
+      checkWritable(`${opts.out}.tablekit-export.json`);
+    }
     await usingStore(opts.store, (store) => runExport(store, tableName, filter, opts));
   });
 }

@@ -38,7 +38,7 @@ export function registerQuery(program: Command): void {
       .addOption(choiceOption("-o, --output <format>", "output format", OUTPUT_FORMATS, "table"))
       .addHelpText(
         "after",
-        `\nExamples:\n  tablekit query Employees --partition Sales --filter "Age gt 30"\n  tablekit query Orders --top 50 -o ndjson\n  tablekit query Orders --top 50 --continue tk1.…`,
+        `\nExamples:\n  tablekit query Employees --partition Sales --filter "Age gt 30"\n  tablekit query Orders --top 50 -o ndjson\n  tablekit query Orders --top 50 --continue tk2.…`,
       ),
   ).action(async (tableName: string, opts: QueryOptions) => {
     const filter = filterFromOptions(opts);

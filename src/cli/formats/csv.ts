@@ -11,11 +11,12 @@ export interface CsvField {
   readonly quoted: boolean;
 }
 
-/** One record: its fields, the lines it spans, and the byte offset after its last line. */
+/** One record: its fields, the lines it spans, and the byte offsets where it starts and ends. */
 export interface CsvRecord {
   readonly fields: CsvField[];
   readonly line: number;
   readonly endLine: number;
+  readonly offset: number;
   readonly endOffset: number;
 }
 
@@ -31,7 +32,7 @@ export function csvLine(fields: readonly (string | undefined)[]): string {
   return fields.map(csvField).join(",");
 }
 
-/** Thrown for malformed CSV; the caller adds the code and line. */
+/** Thrown for malformed CSV, with the line its record starts on; the caller adds the code and line. */
 export class CsvSyntaxError extends Error {
   constructor(
     message: string,
@@ -43,7 +44,8 @@ export class CsvSyntaxError extends Error {
 
 /**
  * Records of CSV text given as lines; a quoted field may span lines (the record keeps the line
- * it started on). Blank lines between records are skipped.
+ * it started on). Blank lines between records are skipped. An error names the line its record
+ * starts on, as every other error of a record does: that is the line a resumed import starts at.
  */
 export async function* readCsv(lines: AsyncIterable<InputLine>): AsyncGenerator<CsvRecord> {
   let fields: CsvField[] = [];
@@ -51,11 +53,16 @@ export async function* readCsv(lines: AsyncIterable<InputLine>): AsyncGenerator<
   let quoted = false;
   let inQuotes = false;
   let startLine = 0;
+  let startOffset = 0;
   let previousBreak = "";
-  for await (const { line, text: input, lineBreak, endOffset } of lines) {
+  /** An error of the record being read: at its first line, saying where inside it when it spans several. */
+  const syntaxError = (message: string, line: number) =>
+    new CsvSyntaxError(line === startLine ? message : `${message} (found on line ${line})`, startLine);
+  for await (const { line, text: input, lineBreak, offset, endOffset } of lines) {
     if (!inQuotes) {
       if (input === "") continue;
       startLine = line;
+      startOffset = offset;
       fields = [];
       text = "";
       quoted = false;
@@ -74,7 +81,7 @@ export async function* readCsv(lines: AsyncIterable<InputLine>): AsyncGenerator<
           inQuotes = false;
           const next = input[i + 1];
           if (next !== undefined && next !== ",") {
-            throw new CsvSyntaxError(`unexpected ${JSON.stringify(next)} after a closing quote`, line);
+            throw syntaxError(`unexpected ${JSON.stringify(next)} after a closing quote`, line);
           }
         }
       } else if (c === ",") {
@@ -85,17 +92,14 @@ export async function* readCsv(lines: AsyncIterable<InputLine>): AsyncGenerator<
         inQuotes = true;
         quoted = true;
       } else if (c === '"') {
-        throw new CsvSyntaxError(
-          "a quote inside an unquoted field (quote the whole field and double it)",
-          line,
-        );
+        throw syntaxError("a quote inside an unquoted field (quote the whole field and double it)", line);
       } else {
         text += c;
       }
     }
     if (!inQuotes) {
       fields.push({ text, quoted });
-      yield { fields, line: startLine, endLine: line, endOffset };
+      yield { fields, line: startLine, endLine: line, offset: startOffset, endOffset };
     }
   }
   if (inQuotes) throw new CsvSyntaxError("a quoted field is not closed", startLine);

@@ -1,13 +1,22 @@
 /** Reading entities a user hands to `put`: one JSON object, a JSON array, or NDJSON. */
 import { createReadStream } from "node:fs";
+import { fileError } from "../../model/file-error.js";
 import { TableKitError } from "../../model/index.js";
 import { atLine, type EntityRow, located } from "./entity-row.js";
 import { readLines } from "./lines.js";
 import { decodeTypedJson } from "./typed-json.js";
 
-/** A stream of the file's bytes, or of stdin for `-`. */
+/** A stream of the file's bytes, or of stdin for `-`; a file that cannot be read is FileNotAccessible. */
 export function openInput(path: string): AsyncIterable<Buffer> {
-  return path === "-" ? process.stdin : createReadStream(path);
+  return path === "-" ? process.stdin : readFile(path);
+}
+
+async function* readFile(path: string): AsyncGenerator<Buffer> {
+  try {
+    yield* createReadStream(path);
+  } catch (err) {
+    throw fileError(err, "read", path);
+  }
 }
 
 /** An entity read from input, with where it was (`line 3`, `item 0`) for messages. */
@@ -23,7 +32,10 @@ export interface InputEntity {
 export async function readEntities(source: AsyncIterable<Buffer>): Promise<InputEntity[]> {
   const chunks: Buffer[] = [];
   for await (const chunk of source) chunks.push(chunk);
-  const text = Buffer.concat(chunks).toString("utf8");
+  // Through readLines: a byte-order mark dropped, invalid UTF-8 refused with its line number.
+  const lines: string[] = [];
+  for await (const { text, lineBreak } of readLines([Buffer.concat(chunks)])) lines.push(text + lineBreak);
+  const text = lines.join("");
   let whole: unknown;
   try {
     whole = JSON.parse(text);

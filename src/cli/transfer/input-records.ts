@@ -1,7 +1,7 @@
 /**
  * The records of an import file, NDJSON or typed CSV, each with the lines it spans and the byte
- * offset after it (for resuming and for the progress bar). Parsing is deferred to `parse()`, so
- * a resumed import skips committed lines without parsing them.
+ * offsets where it starts and ends (for resuming and for the progress bar). Parsing is deferred to
+ * `parse()`, so a resumed import skips committed lines without parsing them.
  */
 import { TableKitError } from "../../model/index.js";
 import { CsvSyntaxError, readCsv } from "../formats/csv.js";
@@ -17,6 +17,7 @@ export interface InputRecord {
   /** First and last line of the record (they differ only for CSV fields holding line breaks). */
   readonly line: number;
   readonly endLine: number;
+  readonly offset: number;
   readonly endOffset: number;
   /** The entity, or a TableKitError naming the line. */
   parse(): EntityRow;
@@ -34,9 +35,9 @@ export async function* inputRecords(
 ): AsyncGenerator<InputRecord> {
   const lines = readLines(source);
   if (format === "ndjson") {
-    for await (const { line, text, endOffset } of lines) {
+    for await (const { line, text, offset, endOffset } of lines) {
       if (text.trim() === "") continue;
-      yield { line, endLine: line, endOffset, parse: () => parseNdjsonLine(text, line) };
+      yield { line, endLine: line, offset, endOffset, parse: () => parseNdjsonLine(text, line) };
     }
     return;
   }
@@ -55,6 +56,7 @@ export async function* inputRecords(
       yield {
         line: record.line,
         endLine: record.endLine,
+        offset: record.offset,
         endOffset: record.endOffset,
         parse: () => {
           try {

@@ -2,7 +2,8 @@
  * The small JSON file that makes import, export and copy resumable: written (atomically, by
  * rename) after each committed step, removed when the work completes.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { fileError } from "../../model/file-error.js";
 import { TableKitError } from "../../model/index.js";
 
 /** What every state file holds, besides the command's own progress. */
@@ -18,9 +19,15 @@ export class StateFile<T extends StateHeader> {
 
   /** The recorded state, or undefined when there is none. */
   read(): T | undefined {
-    if (!existsSync(this.path)) return undefined;
+    let text: string;
     try {
-      return JSON.parse(readFileSync(this.path, "utf8")) as T;
+      text = readFileSync(this.path, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw fileError(err, "read the resume state", this.path);
+    }
+    try {
+      return JSON.parse(text) as T;
     } catch (cause) {
       throw new TableKitError(
         "InvalidInput",
@@ -50,11 +57,19 @@ export class StateFile<T extends StateHeader> {
 
   write(state: T): void {
     const temporary = `${this.path}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
-    renameSync(temporary, this.path);
+    try {
+      writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
+      renameSync(temporary, this.path);
+    } catch (err) {
+      throw fileError(err, "write the resume state", this.path);
+    }
   }
 
   remove(): void {
-    rmSync(this.path, { force: true });
+    try {
+      rmSync(this.path, { force: true });
+    } catch (err) {
+      throw fileError(err, "remove the resume state", this.path);
+    }
   }
 }

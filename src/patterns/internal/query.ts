@@ -82,10 +82,16 @@ export function entityQuery<T>(
     }
   }
 
+  return queryOfPages(pages);
+}
+
+/** The `Query` over a page source: items, `toArray`, `first` (a page of one) and `byPage` itself. */
+export function queryOfPages<T>(
+  pages: (settings?: PageSettings) => AsyncIterableIterator<Page<T>>,
+): Query<T> {
   async function* items(): AsyncIterableIterator<T> {
     for await (const page of pages()) yield* page;
   }
-
   return {
     [Symbol.asyncIterator]: items,
     byPage: pages,
@@ -103,30 +109,39 @@ export function entityQuery<T>(
 
 /**
  * A query built on first use, so a bad argument rejects the first `next()` (as `listEntities`
- * does) instead of throwing where the query is made.
+ * does) instead of throwing where the query is made. `make` may be async (a query whose parts
+ * come from a listing).
  */
-export function deferQuery<T>(make: () => Query<T>): Query<T> {
-  let built: Query<T> | undefined;
+export function deferQuery<T>(make: () => Query<T> | Promise<Query<T>>): Query<T> {
+  let built: Promise<Query<T>> | undefined;
   const get = () => {
-    built ??= make();
+    built ??= (async () => make())();
     return built;
   };
   return {
-    [Symbol.asyncIterator]: () => lazyIterator(() => get()[Symbol.asyncIterator]()),
-    byPage: (settings) => lazyIterator(() => get().byPage(settings)),
-    toArray: async () => get().toArray(),
-    first: async () => get().first(),
+    [Symbol.asyncIterator]: () => lazyIterator(async () => (await get())[Symbol.asyncIterator]()),
+    byPage: (settings) => lazyIterator(async () => (await get()).byPage(settings)),
+    toArray: async () => (await get()).toArray(),
+    first: async () => (await get()).first(),
   };
 }
 
-function lazyIterator<T>(make: () => AsyncIterator<T>): AsyncIterableIterator<T> {
-  let it: AsyncIterator<T> | undefined;
+/** A query with no items. */
+export function emptyQuery<T>(): Query<T> {
+  return queryOfPages(async function* () {});
+}
+
+function lazyIterator<T>(make: () => Promise<AsyncIterator<T>>): AsyncIterableIterator<T> {
+  let it: Promise<AsyncIterator<T>> | undefined;
   const self: AsyncIterableIterator<T> = {
     next: async () => {
       it ??= make();
-      return it.next();
+      return (await it).next();
     },
-    return: async (value?: unknown) => (it?.return ? it.return(value) : { done: true, value: value as T }),
+    return: async (value?: unknown) => {
+      const iterator = it ? await it : undefined;
+      return iterator?.return ? iterator.return(value) : { done: true, value: value as T };
+    },
     [Symbol.asyncIterator]: () => self,
   };
   return self;

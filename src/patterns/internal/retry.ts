@@ -1,7 +1,7 @@
-import { isTableKitError, TableKitError } from "../../model/index.js";
+import { isTableKitError, sleep, TableKitError } from "../../model/index.js";
 
 /** The abortable wait between attempts (the model's one). */
-export { sleep } from "../../model/index.js";
+export { sleep };
 
 /** How a pattern retries a write that lost an optimistic-concurrency race. */
 export interface RetryOptions {
@@ -61,4 +61,54 @@ export function retriesExhausted(what: string, attempts: number, cause: unknown)
     `${what}: still conflicting after ${attempts} attempts; retry later, or reduce contention (larger id blocks, more partitions)`,
     { cause, details: { attempts } },
   );
+}
+
+/** The default of writes that retry when the store throttles them (the Azure SDKs retry 503 too). */
+export const BUSY_RETRY: RetryOptions = Object.freeze({ maxAttempts: 8, baseDelayMs: 25, maxDelayMs: 2000 });
+
+/**
+ * Runs `work`, and again after a backoff while the store answers ServerBusy (throttled: nothing was
+ * done), at most `policy.maxAttempts` times in all; then the last ServerBusy is thrown. `onBusy`
+ * counts the refusals.
+ */
+export async function retryWhileBusy<T>(
+  work: () => Promise<T>,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  onBusy?: () => void,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isTableKitError(err, "ServerBusy")) throw err;
+      onBusy?.();
+      if (attempt >= policy.maxAttempts) throw err;
+      await sleep(backoffDelay(policy, attempt), signal);
+    }
+  }
+}
+
+/**
+ * Runs a read-modify-conditional-write `attempt` again, after a backoff, each time it lost a race
+ * (412, 409, or 404 when a concurrent writer removed what it read), at most `policy.maxAttempts`
+ * times; then ConcurrencyRetriesExhausted naming `what`. `onConflict` counts the lost races.
+ */
+export async function retryLostRaces<T>(
+  what: string,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+  onConflict?: () => void,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isConcurrencyConflict(err) && !isTableKitError(err, "ResourceNotFound")) throw err;
+      onConflict?.();
+      if (n >= policy.maxAttempts) throw retriesExhausted(what, n, err);
+      await sleep(backoffDelay(policy, n), signal);
+    }
+  }
 }

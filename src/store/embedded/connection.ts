@@ -1,15 +1,20 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { fileError } from "../../model/file-error.js";
 import { compareUtf16, TableKitError } from "../../model/index.js";
 import type { CommonStoreOptions } from "../backend.js";
+import type { ThrottleOptions, ThrottleProfile } from "../throttling.js";
 import { fromStoredKey, fromUtf16Hex } from "./key-order.js";
 
 /**
- * Options of a `file:` or `memory:` store: those every store takes (`limits`). The location is
- * the URL: `file:./data/app.db`, `memory:` (private) or `memory:NAME` (shared within the process).
+ * Options of a `file:` or `memory:` store: those every store takes (`limits`), and `throttle`, the
+ * services' scalability targets (docs/throttling.md). The location is the URL: `file:./data/app.db`,
+ * `memory:` (private) or `memory:NAME` (shared within the process).
  */
-export type EmbeddedStoreOptions = CommonStoreOptions;
+export interface EmbeddedStoreOptions extends CommonStoreOptions {
+  readonly throttle?: ThrottleOptions | ThrottleProfile;
+}
 
 export type Db = Database.Database;
 
@@ -53,12 +58,12 @@ export function openDatabase(location: string, memory: boolean): DatabaseLease {
   if (location === "")
     throw new TableKitError("InvalidStoreUrl", "file: needs a path, e.g. file:./data/app.db");
   const path = resolve(location);
+  makeDirectories(dirname(path));
   let db: Db;
   try {
-    mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (err) {
-    throw new TableKitError("BackendError", `Cannot open the database file ${path}`, { cause: err });
+    throw fileError(err, "open the database file", path);
   }
   try {
     for (const pragma of FILE_PRAGMAS) db.pragma(pragma);
@@ -66,11 +71,43 @@ export function openDatabase(location: string, memory: boolean): DatabaseLease {
     db.pragma("busy_timeout = 0");
   } catch (err) {
     db.close();
-    throw err instanceof TableKitError
-      ? err
-      : new TableKitError("BackendError", `${path} is not a usable tablekit database`, { cause: err });
+    if (err instanceof TableKitError) throw err;
+    if (/^SQLITE_(CANTOPEN|READONLY|PERM)/.test(String((err as { code?: unknown }).code)))
+      throw fileError(err, "write the database file", path);
+    throw new TableKitError("BackendError", `${path} is not a usable tablekit database`, { cause: err });
   }
   return { db, release: () => db.close() };
+}
+
+/**
+ * Creates `dir` and its missing parents, one level at a time: `mkdirSync(…, { recursive: true })`
+ * retries forever where mkdir fails with ENOENT under an existing parent (procfs does that).
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  let at = dir;
+  for (;;) {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(at, { throwIfNoEntry: false });
+    } catch (err) {
+      throw fileError(err, "create the directory", dir);
+    }
+    if (stat) {
+      if (!stat.isDirectory()) throw fileError({ code: "ENOTDIR" }, "create the directory", dir);
+      break;
+    }
+    missing.push(at);
+    if (dirname(at) === at) break;
+    at = dirname(at);
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      throw fileError(err, "create the directory", d);
+    }
+  }
 }
 
 function openMemory(name: string): DatabaseLease {

@@ -1,11 +1,21 @@
-import type { Backend } from "../backend.js";
+import type { Backend, BackendStore } from "../backend.js";
+import { throttleFromLocation, throttling } from "../throttling.js";
 import { embeddedCapabilities } from "./capabilities.js";
 import { type EmbeddedStoreOptions, openDatabase } from "./connection.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 export type { EmbeddedStoreOptions } from "./connection.js";
 
-const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = { limits: true };
+const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = { limits: true, throttle: true };
+
+/** Opens the database, wrapped in the throttling emulator when `?throttle=` or the option asks for it. */
+async function open(location: string, options: EmbeddedStoreOptions, memory: boolean): Promise<BackendStore> {
+  const { location: path, throttle = options.throttle } = throttleFromLocation(location);
+  const throttled = throttle === undefined ? undefined : throttling(throttle); // bad settings fail first
+  const lease = openDatabase(path, memory);
+  const store = new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
+  return throttled ? throttled(store) : store;
+}
 
 /**
  * The embedded engine on SQLite, `file:PATH`: one database file, WAL, shared safely by several
@@ -13,17 +23,11 @@ const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = { limits: true }
  */
 export const fileBackend: Backend<EmbeddedStoreOptions> = {
   optionKeys,
-  async open(location, options) {
-    const lease = openDatabase(location, false);
-    return new EmbeddedStore(lease, embeddedCapabilities({ memory: false, limits: options.limits }));
-  },
+  open: (location, options) => open(location, options, false),
 };
 
 /** The embedded engine in memory, `memory:` (private) or `memory:NAME` (shared within the process). */
 export const memoryBackend: Backend<EmbeddedStoreOptions> = {
   optionKeys,
-  async open(location, options) {
-    const lease = openDatabase(location, true);
-    return new EmbeddedStore(lease, embeddedCapabilities({ memory: true, limits: options.limits }));
-  },
+  open: (location, options) => open(location, options, true),
 };

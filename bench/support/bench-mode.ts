@@ -1,0 +1,18 @@
+/**
+ * Full runs or smoke runs. `npm run bench -- --smoke` (or `TABLEKIT_BENCH_SMOKE=1`) runs every
+ * benchmark at tiny sizes and one round, so CI notices a broken benchmark in seconds; the numbers
+ * it prints mean nothing. Every benchmark takes its sizes, rounds and durations from here.
+ */
+
+/** True in a smoke run. */
+export const SMOKE = process.env.TABLEKIT_BENCH_SMOKE === "1" || process.argv.includes("--smoke");
+
+/** `full` in a measuring run, `tiny` in a smoke run (sizes, counts, milliseconds). */
+export function sized<T>(full: T, tiny: T): T {
+  return SMOKE ? tiny : full;
+}
+
+/** Measured rounds: `full`, or one in a smoke run. */
+export function rounds(full: number): number {
+  return SMOKE ? 1 : full;
+}

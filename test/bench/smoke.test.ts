@@ -1,0 +1,51 @@
+/**
+ * Every benchmark runs in smoke mode (tiny sizes, one round) and prints its result table, so a
+ * benchmark that breaks fails CI instead of waiting for the next measuring run.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { checkIds, IdRuns } from "../../bench/support/id-runs.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+function runSmoke(): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "run.ts"), "--smoke"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+  return new Promise((done, fail) => {
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, output }));
+  });
+}
+
+describe("benchmarks", () => {
+  it("npm run bench -- --smoke runs every benchmark to its result table", { timeout: 240_000 }, async () => {
+    const benches = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts"));
+    expect(benches.length).toBeGreaterThan(0);
+    const { code, output } = await runSmoke();
+    expect(code, output).toBe(0);
+    for (const file of benches) expect(output).toContain(`=== ${file} ===`);
+    expect(output).toContain(`smoke run: ${benches.length} of ${benches.length} benchmarks passed`);
+  });
+
+  it("checks more ids for duplicates than a Set can hold", () => {
+    // 2^24 + 1 ids: one past what a Set holds (the RangeError the ids benchmark used to hit).
+    const count = 2 ** 24 + 1;
+    const a = new IdRuns();
+    const b = new IdRuns();
+    for (let id = 1; id <= count; id++) (id % 1000 < 500 ? a : b).add(id);
+    expect(a.count + b.count).toBe(count);
+    expect(checkIds([a, b], count)).toEqual({ duplicates: 0, inRange: true });
+    expect(checkIds([a, b], count - 1)).toEqual({ duplicates: 0, inRange: false });
+    b.add(7);
+    b.add(8);
+    expect(checkIds([a, b], count)).toEqual({ duplicates: 2, inRange: true });
+  });
+});
