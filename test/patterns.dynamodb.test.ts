@@ -1,7 +1,8 @@
 import { runPatterns } from "./patterns/index.js";
-import { startDynamoDbLocal } from "./support/dynamodb-local.js";
 import { targetOnServer } from "./support/server-target.js";
+import { startAwsWorld } from "./support/worlds.js";
 
-// Every pattern suite, unchanged, against the real DynamoDB Local jar (in memory, telemetry off).
-const name = "dynamodb (DynamoDB Local)";
-runPatterns({ name, open: () => targetOnServer(name, startDynamoDbLocal) });
+// Every pattern suite, unchanged, against DynamoDB Local (tables, and the table-backed queue on
+// them) with s3rver for blobs: the world of a DynamoDB user.
+const name = "dynamodb (DynamoDB Local + s3rver)";
+runPatterns({ name, open: () => targetOnServer(name, startAwsWorld) });

@@ -76,6 +76,7 @@ const PATTERNS = [
   "defineModel",
   "defineVersioned",
   "field",
+  "partitionToken",
   "sequentialIdKey",
 ];
 
@@ -83,21 +84,35 @@ const ROOT = [
   ...FILTER,
   ...PATTERNS,
   "AZURE_LIMITS",
+  "AZURE_QUEUE_LIMITS",
+  // The blob port (docs/blobs.md)
+  "AppendBlobClient",
+  "BlobClient",
+  "BlobContainer",
+  "BlockBlobClient",
+  "AccessPolicy",
+  "DEFAULT_SAS_VERSION",
   "DEFAULT_STORE_URL",
+  "DEVELOPMENT_ACCOUNT",
   "DYNAMODB_LIMITS",
   "DateTime",
   "EDM_TYPES",
   "ERROR_STATUS",
+  "Queue",
   "Store",
   "Table",
   "TableKitError",
   "compareUtf16",
   "compareUtf8",
   "entitySize",
+  "generateAccountSas",
+  "generateTableSas",
   "isTableKitError",
   "keys",
   "openStore",
+  "parseSasToken",
   "utf8ItemSize",
+  "verifySasToken",
 ];
 
 const names = (module: object) => Object.keys(module).sort();

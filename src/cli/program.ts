@@ -1,5 +1,6 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
 import { registerDemo } from "./commands/demo.js";
@@ -9,13 +10,17 @@ import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerPut } from "./commands/put.js";
 import { registerQuery } from "./commands/query.js";
+import { registerQueue } from "./commands/queue.js";
+import { registerServe } from "./commands/serve.js";
 import { registerTables } from "./commands/tables.js";
 import { terminal } from "./output/terminal.js";
 
 /** Builds the program. Errors are thrown (exitOverride), never `process.exit`ed, so stores close. */
 export function buildProgram(version: string): Command {
   const program = new Command("tablekit")
-    .description("Partition-key/row-key tables from the terminal: query, import, export, copy, and a demo")
+    .description(
+      "Partition-key/row-key tables from the terminal: query, import, export, copy, a demo, and an Azure Table server",
+    )
     .version(version, "-V, --version")
     .exitOverride()
     .configureOutput({
@@ -34,5 +39,8 @@ export function buildProgram(version: string): Command {
   registerImport(program);
   registerExport(program);
   registerCopy(program);
+  registerQueue(program);
+  registerBlob(program);
+  registerServe(program);
   return program;
 }

@@ -7,4 +7,5 @@ export * from "./etag.js";
 export * from "./limits.js";
 export * from "./order.js";
 export * from "./own.js";
+export * from "./queue-limits.js";
 export * from "./validate.js";

@@ -1,5 +1,9 @@
 import type { Limits } from "../model/index.js";
+import type { BlobServiceBackend } from "./blob-backend.js";
+import type { BlobStoreOptions } from "./blob-options.js";
+import type { QueueServiceBackend } from "./queue-backend.js";
 import type { TableServiceBackend } from "./table-backend.js";
+import type { TableQueueOptions } from "./table-queue/connection.js";
 
 /**
  * What a URL scheme opens: one backend per port the URL configures, plus `close()`. The core
@@ -9,7 +13,10 @@ import type { TableServiceBackend } from "./table-backend.js";
 export interface BackendStore {
   /** The table port. */
   readonly tables: TableServiceBackend;
-  // The queue and blob ports add theirs here: `queues?`, `blobs?` (absent: not served by this URL).
+  /** The queue port, when the URL serves one of its own (absent: `openStore` chooses, docs/queues.md). */
+  readonly queues?: QueueServiceBackend;
+  /** The blob port (absent: `store.container()` is NotSupported). */
+  readonly blobs?: BlobServiceBackend;
   /** Releases clients, connections, files. The core calls it once, and no backend method after it. */
   close(): Promise<void>;
 }
@@ -20,9 +27,17 @@ export interface CallOptions {
 }
 
 /** Options every scheme accepts (each scheme's options type extends this one). */
-export interface CommonStoreOptions {
+export interface CommonStoreOptions extends BlobStoreOptions {
   /** Override limits (tests use this to shrink the page time budget). */
   readonly limits?: Partial<Limits>;
+  /**
+   * Which queue port the store gets: `"native"` (the backend's own: embedded, Azure Queue Storage),
+   * `"table"` (the table-backed queue, built on the store's tables), `"none"` (`store.queue()` is
+   * NotSupported). Default: the backend's own when it has one, else the table-backed queue.
+   */
+  readonly queues?: "native" | "table" | "none";
+  /** The table-backed queue's settings (docs/queues.md). */
+  readonly tableQueue?: TableQueueOptions;
 }
 
 /**

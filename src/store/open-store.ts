@@ -1,9 +1,13 @@
 import { ownValue, TableKitError } from "../model/index.js";
 import type { AzureStoreOptions } from "./azure/connection.js";
-import type { Backend, CommonStoreOptions } from "./backend.js";
+import type { Backend, BackendStore, CommonStoreOptions } from "./backend.js";
+import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
 import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
 import type { EmbeddedStoreOptions } from "./embedded/connection.js";
+import { withQueuePort } from "./queue-port.js";
+import type { SasAccount } from "./sas-token.js";
 import { Store } from "./store.js";
+import { accessOfToken, type StoredAccessPolicy } from "./verify-sas.js";
 
 /**
  * The options of each URL scheme, each the exported options type of its backend folder. A new
@@ -29,6 +33,25 @@ export type StoreOptions<Url extends string = string> = Url extends `${infer Sch
   : StoreOptionsByScheme[StoreScheme];
 
 /**
+ * Options every scheme takes beside its own: a shared access signature the core enforces, so the
+ * store can do only what the token allows (docs/patterns/scoped-access.md).
+ */
+export interface AccessOptions {
+  /** A table or account SAS (a query string), verified against `accessAccount` when the store opens. */
+  readonly accessToken?: string;
+  /** The account the token is signed for; default the development account `devstoreaccount1`. */
+  readonly accessAccount?: SasAccount;
+  /** Stored access policies by table and id, for tokens that name one (`si`). */
+  readonly accessPolicies?: (tableName: string, id: string) => StoredAccessPolicy | undefined;
+}
+
+const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions>]: true } = {
+  accessToken: true,
+  accessAccount: true,
+  accessPolicies: true,
+};
+
+/**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
  * `file:PATH` and `memory:` are the embedded engine.
  */
@@ -51,7 +74,7 @@ export const DEFAULT_STORE_URL = "file:./tablekit.db";
  */
 export async function openStore<Url extends string>(
   url: Url = DEFAULT_STORE_URL as Url,
-  options?: StoreOptions<Url>,
+  options?: StoreOptions<Url> & AccessOptions,
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
@@ -68,8 +91,52 @@ export async function openStore<Url extends string>(
     );
   }
   const backend = await load();
-  const checked = checkOptions(scheme!, options ?? {}, backend.optionKeys);
-  return new Store(await backend.open(match[2]!, checked), redact(url));
+  const checked = checkOptions(scheme!, options ?? {}, { ...backend.optionKeys, ...ACCESS_OPTION_KEYS });
+  const {
+    s3: s3Option,
+    accessToken,
+    accessAccount,
+    accessPolicies,
+    ...own
+  } = checked as CommonStoreOptions & AccessOptions;
+  // A token that does not verify fails before anything is opened.
+  const access =
+    accessToken === undefined
+      ? undefined
+      : accessOfToken(accessToken, {
+          ...(accessAccount ? { account: accessAccount } : {}),
+          ...(accessPolicies ? { policies: accessPolicies } : {}),
+        });
+  // `s3` is the core's, common to every scheme: it gives the store S3 blobs (docs/blobs.md).
+  const { location, s3, region } = s3FromUrl(scheme!, match[2]!, s3Option);
+  const opened = await backend.open(location, own);
+  const shownUrl = redact(url);
+  let bundle = opened;
+  try {
+    if (s3) bundle = await withS3Blobs(opened, s3, region);
+    return new Store(await withQueuePort(bundle, own, shownUrl), shownUrl, access);
+  } catch (err) {
+    await bundle.close();
+    throw err;
+  }
+}
+
+/** Gives a store S3 as its blob port; closing the store closes both. */
+async function withS3Blobs(
+  store: BackendStore,
+  s3: S3BlobOptions,
+  region: string | undefined,
+): Promise<BackendStore> {
+  const blobs = await (await import("./s3/index.js")).openS3Store(s3, region ? { region } : {});
+  return {
+    tables: store.tables,
+    ...(store.queues ? { queues: store.queues } : {}),
+    blobs: blobs.blobs,
+    close: async () => {
+      await store.close();
+      await blobs.close();
+    },
+  };
 }
 
 /** The options, if every key is one the scheme takes; InvalidInput naming the first that is not. */

@@ -32,14 +32,19 @@ const TOKEN_PREFIX = "tk2.";
 const DIGEST_BYTES = 8;
 
 /**
- * What a token is bound to: entities of one table (names compare case-insensitively) or the table
- * list, and the filter text exactly as given (blank or absent: none). Select and page size are
+ * What a token is bound to: entities of one table (names compare case-insensitively), the table
+ * list or the queue list, and the filter text (or queue-name prefix) exactly as given (blank or
+ * absent: none). Select and page size are
  * not part of it: they do not change where a token resumes.
  */
-export function tokenScope(listing: "entities" | "tables", tableName: string, filter: unknown): string {
-  // A filter that is not a string fails when the listing starts; here it only has to not throw.
-  const text = typeof filter === "string" && filter.trim() !== "" ? filter : "";
-  return `${listing}\n${String(tableName).toLowerCase()}\n${text}`;
+export function tokenScope(
+  listing: "entities" | "tables" | "queues",
+  resourceName: string,
+  query: unknown,
+): string {
+  // A filter (or prefix) that is not a string fails when the listing starts; here it only has to not throw.
+  const text = typeof query === "string" && query.trim() !== "" ? query : "";
+  return `${listing}\n${String(resourceName).toLowerCase()}\n${text}`;
 }
 
 function digest(scope: string, continuation: Buffer): Buffer {

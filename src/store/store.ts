@@ -1,25 +1,70 @@
 import { parseFilter } from "../filter/index.js";
-import { validateTableName } from "../model/index.js";
+import { TableKitError, validateTableName } from "../model/index.js";
+import type { AccessPolicy } from "./access-policy.js";
 import type { BackendStore } from "./backend.js";
+import type { BlobCapabilities } from "./blob-backend.js";
+import { BlobContainer } from "./blob-container.js";
+import type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
+import {
+  type BlobPort,
+  blobPort,
+  type ContainerItem,
+  type ListContainersOptions,
+  type ListContainersSegment,
+  listContainers,
+} from "./blob-port.js";
 import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
 import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
+import { Queue } from "./queue.js";
+import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
+import { validateQueueName } from "./queue-validation.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
+import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
   queryOptions?: { filter?: string };
 }
 
-/** A table store: the tables of one embedded database, Azure account or DynamoDB region. */
+export interface ListQueuesOptions extends OperationOptions {
+  /** Only queues whose name starts with this text. */
+  prefix?: string;
+}
+
+/** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
 export class Store {
-  private readonly lifecycle: { closed: boolean } = { closed: false };
+  private readonly lifecycle: { closed: boolean };
 
   constructor(
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
-  ) {}
+    /** What a verified access token allows; absent means everything (docs/patterns/scoped-access.md). */
+    readonly access?: AccessPolicy,
+    /** A view made by `scoped()` shares its parent's lifecycle and leaves closing to the parent. */
+    private readonly parentLifecycle?: { closed: boolean },
+  ) {
+    this.lifecycle = parentLifecycle ?? { closed: false };
+  }
+
+  /**
+   * A view of this store that can do only what a shared access signature allows, verified against
+   * `options.account` (default: the development account). The same tokens work against Azure,
+   * Azurite and `tablekit serve` (docs/patterns/scoped-access.md).
+   */
+  withAccessToken(token: string, options?: AccessTokenOptions): Store {
+    return this.scoped(accessOfToken(token, options));
+  }
+
+  /**
+   * A view of this store that can do only what `access` allows (no I/O, nothing copied): the
+   * server makes one per request from the request's token. Closing the view closes nothing.
+   */
+  scoped(access: AccessPolicy): Store {
+    assertOpen(this.lifecycle);
+    return new Store(this.backend, this.url, access, this.lifecycle);
+  }
 
   /** What this store's table backend can do, as data. */
   get capabilities(): Capabilities {
@@ -29,7 +74,7 @@ export class Store {
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
     assertOpen(this.lifecycle);
-    return new Table(this.backend.tables, name, this.lifecycle);
+    return new Table(this.backend.tables, name, this.lifecycle, this.access);
   }
 
   /** Creates a table; an existing one is success (as `TableServiceClient.createTable`) unless `failIfExists`. */
@@ -49,6 +94,7 @@ export class Store {
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = callOptions(this.lifecycle, options);
+        this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
         // A blank filter is none, as in listEntities.
         const filter =
@@ -66,9 +112,116 @@ export class Store {
     );
   }
 
-  /** Releases the store's resources; any later call on it or its tables is InvalidInput. */
+  /** What this store's queue backend can do; undefined when the store has no queue port. */
+  get queueCapabilities(): QueueCapabilities | undefined {
+    return this.backend.queues?.capabilities;
+  }
+
+  /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
+  queue(name: string): Queue {
+    assertOpen(this.lifecycle);
+    return new Queue(this.queuePort(), name, this.lifecycle);
+  }
+
+  /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
+  async createQueue(name: string, options?: OperationOptions): Promise<Queue> {
+    const queue = this.queue(name);
+    await queue.create(options);
+    return queue;
+  }
+
+  /** Deletes a queue and its messages; QueueNotFound when it does not exist. */
+  async deleteQueue(name: string, options?: OperationOptions): Promise<void> {
+    await this.queue(name).delete(options);
+  }
+
+  /** Queues in name order, each as `{ name }`; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
+  listQueues(options?: ListQueuesOptions): PagedAsyncIterableIterator<{ name: string }> {
+    const queues = this.queuePort();
+    const limits = queues.capabilities.limits;
+    return pagedIterator(
+      async (maxPageSize, continuation) => {
+        const call = callOptions(this.lifecycle, options);
+        const prefix = options?.prefix;
+        if (prefix !== undefined && typeof prefix !== "string") {
+          throw new TableKitError("InvalidInput", "prefix must be a string");
+        }
+        const page = await queues.listQueues({ prefix, maxPageSize, continuation }, call);
+        return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
+      },
+      {
+        defaultPageSize: limits.maxListPageSize,
+        maxPageSize: limits.maxListPageSize,
+        tokenScope: tokenScope("queues", "", options?.prefix),
+      },
+    );
+  }
+
+  /** Checks a queue name against this store's rules without touching the store. */
+  validateQueueName(name: string): string {
+    return validateQueueName(name, this.queuePort().capabilities.limits);
+  }
+
+  private queuePort(): QueueServiceBackend {
+    this.assertNoTableToken("queues");
+    if (!this.backend.queues) {
+      throw new TableKitError(
+        "NotSupported",
+        `The store ${this.url} has no queue port (opened with queues: "none")`,
+      );
+    }
+    return this.backend.queues;
+  }
+
+  // --- Blobs (docs/blobs.md): like @azure/storage-blob's BlobServiceClient ---
+
+  /** What this store's blob backend can do, as data; undefined when the store has no blob port. */
+  get blobCapabilities(): BlobCapabilities | undefined {
+    return this.backend.blobs?.capabilities;
+  }
+
+  /** A handle on a container (no I/O); NotSupported when the store has no blob port. */
+  container(name: string): BlobContainer {
+    return new BlobContainer(this.blobs(), name);
+  }
+
+  /** Creates a container (ContainerAlreadyExists when it exists) and returns its handle. */
+  async createContainer(name: string, options?: OperationOptions): Promise<BlobContainer> {
+    const container = this.container(name);
+    await container.create(options);
+    return container;
+  }
+
+  /** Deletes a container and every blob in it (ContainerNotFound when absent). */
+  async deleteContainer(name: string, options?: OperationOptions): Promise<void> {
+    await this.container(name).delete(options);
+  }
+
+  /** Containers in name order; `byPage()` yields `{ containerItems, continuationToken }`. */
+  listContainers(
+    options?: ListContainersOptions,
+  ): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
+    return listContainers(this.blobs(), options);
+  }
+
+  private blobs(): BlobPort {
+    this.assertNoTableToken("blobs");
+    return blobPort(this.backend.blobs, this.lifecycle, this.url);
+  }
+
+  /** A store scoped by a Table service token reaches no other service (tokens are per service). */
+  private assertNoTableToken(port: "queues" | "blobs"): void {
+    if (this.access) {
+      throw new TableKitError(
+        "AuthorizationServiceMismatch",
+        `This store is scoped by a Table service access token, which does not reach ${port}`,
+      );
+    }
+  }
+
+  /** Releases the store's resources; any later call on it or its tables, queues and containers is InvalidInput. */
   async close(): Promise<void> {
-    if (this.lifecycle.closed) return;
+    if (this.parentLifecycle || this.lifecycle.closed) return;
     this.lifecycle.closed = true;
     await this.backend.close();
   }

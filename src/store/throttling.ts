@@ -126,6 +126,9 @@ export function throttling(
   const limiter = new Limiter(typeof options === "string" ? { profile: options } : (options ?? {}));
   return (backend) => ({
     tables: new ThrottledTables(backend.tables, limiter),
+    // The emulator throttles the table port; the other ports pass through (it models the Table service's targets).
+    ...(backend.queues ? { queues: backend.queues } : {}),
+    ...(backend.blobs ? { blobs: backend.blobs } : {}),
     close: () => backend.close(),
   });
 }

@@ -21,6 +21,11 @@ const COMMANDS = [
   ["import"],
   ["export"],
   ["copy"],
+  ["blob", "put"],
+  ["blob", "get"],
+  ["blob", "ls"],
+  ["blob", "rm"],
+  ["blob", "containers", "create"],
   ["demo"],
 ];
 

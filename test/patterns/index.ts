@@ -1,3 +1,4 @@
+import { accessSuite } from "./access-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
@@ -21,6 +22,7 @@ export const PATTERN_SUITES = [
   idsSuite,
   logSuite,
   versionsSuite,
+  accessSuite,
   parallelSuite,
   hashSuite,
   wideSuite,

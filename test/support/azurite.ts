@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stopper } from "./child-stop.js";
 
 /** Azurite's fixed development account (public, documented; not a secret). */
 export const AZURITE_ACCOUNT = "devstoreaccount1";
@@ -21,6 +22,8 @@ export interface Azurite {
   readonly tableConnectionString: string;
   /** `azure:<tableConnectionString>`, for `openStore`. */
   readonly storeUrl: string;
+  /** The Azurite process (benchmarks read its CPU time and memory). */
+  readonly pid: number;
   /** Stops the process (idempotent); resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -61,25 +64,14 @@ export async function startAzurite(options: { timeoutMs?: number } = {}): Promis
     cleanup();
     throw err;
   }
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      cleanup();
-    })();
-    return stopped;
-  };
+  const stop = stopper(child, exited, cleanup);
   const credentials = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY}`;
   return {
     endpoints,
     connectionString: `${credentials};BlobEndpoint=${endpoints.blob};QueueEndpoint=${endpoints.queue};TableEndpoint=${endpoints.table};`,
     tableConnectionString: `${credentials};TableEndpoint=${endpoints.table};`,
     storeUrl: `azure:${credentials};TableEndpoint=${endpoints.table};`,
+    pid: child.pid!,
     stop,
   };
 }

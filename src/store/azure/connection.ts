@@ -23,6 +23,8 @@ export interface AzureStoreOptions extends CommonStoreOptions {
   readonly url?: string;
   readonly credential?: object;
   readonly sasToken?: string;
+  /** The Queue service's URL, when `url` names only the Table service (docs/queues.md). */
+  readonly queueUrl?: string;
   /**
    * Talking to Azurite (or another emulator): work around its departures from the service
    * (docs/azure.md). Default: true when the endpoint is on a loopback host or the
@@ -31,6 +33,8 @@ export interface AzureStoreOptions extends CommonStoreOptions {
   readonly emulator?: boolean;
   /** Passed to the SDK's clients (retryOptions, userAgentOptions, allowInsecureConnection, …). */
   readonly clientOptions?: AzureClientOptions;
+  /** The Blob service URL, when the URL or connection string names none (docs/blobs.md). */
+  readonly blobUrl?: string;
 }
 
 /** Every option key (the compiler keeps this list equal to AzureStoreOptions' keys). */
@@ -42,6 +46,11 @@ export const AZURE_OPTION_KEYS: Backend<AzureStoreOptions>["optionKeys"] = {
   sasToken: true,
   emulator: true,
   clientOptions: true,
+  queueUrl: true,
+  queues: true,
+  tableQueue: true,
+  blobUrl: true,
+  s3: true,
 };
 
 /** A response: its status, headers and body text. */

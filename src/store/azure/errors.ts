@@ -29,11 +29,29 @@ const BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   503: "ServerBusy",
 };
 
-/** Our code for a service error code and HTTP status. */
+/** Our code for a Table service error code and HTTP status. */
 export function codeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
-  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
+  // Renamed first: the Table service's RequestBodyTooLarge is EntityTooLarge, and the
+  // query-parameter codes are the queue port's own (a blob code of the same name exists too).
   if (serviceCode && Object.hasOwn(RENAMED, serviceCode)) return RENAMED[serviceCode]!;
+  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
   return (status !== undefined && BY_STATUS[status]) || "BackendError";
+}
+
+/** Queue Storage's codes with another name here; its own (QueueNotFound, PopReceiptMismatch, …) map one to one. */
+const QUEUE_RENAMED: Readonly<Record<string, ErrorCode>> = {
+  InvalidHeaderValue: "InvalidInput",
+  InvalidUri: "InvalidInput",
+  InvalidXmlDocument: "InvalidInput",
+  MessageTooLarge: "RequestBodyTooLarge",
+  InternalError: "BackendError",
+};
+
+/** Our code for a Queue service error code and HTTP status. */
+export function queueCodeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
+  if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
+  if (serviceCode && Object.hasOwn(QUEUE_RENAMED, serviceCode)) return QUEUE_RENAMED[serviceCode]!;
+  return (status !== undefined && status !== 404 && BY_STATUS[status]) || "BackendError";
 }
 
 /** The service's message without the RequestId/Time lines it appends. */
@@ -87,4 +105,35 @@ export function toTransactionError(error: TableKitError, actionCount: number): T
     details: error.details,
   });
   return index < actionCount ? stripped.withIndex(index) : stripped;
+}
+
+/** What `@azure/storage-queue` throws for an error response (a RestError). */
+interface QueueRestError {
+  name?: string;
+  message?: string;
+  statusCode?: number;
+  code?: string;
+  details?: { errorCode?: string };
+}
+
+/**
+ * One `@azure/storage-queue` call with the caller's signal; its failure as a TableKitError with the
+ * Queue service's code (from `details.errorCode`, else `code`) and its message.
+ */
+export async function queueSdkCall<T>(
+  call: { readonly abortSignal?: AbortSignal },
+  work: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  try {
+    return await work(call.abortSignal ? { abortSignal: call.abortSignal } : {});
+  } catch (err) {
+    const e = (err ?? {}) as QueueRestError;
+    if (e.name !== "RestError" || e.statusCode === undefined) throw toTableKitError(err, call.abortSignal);
+    const serviceCode = e.details?.errorCode ?? e.code;
+    const message = serviceMessage(e.message ?? "") || `The service answered ${e.statusCode}`;
+    throw new TableKitError(queueCodeFor(serviceCode, e.statusCode), message, {
+      cause: err,
+      details: { status: e.statusCode, ...(serviceCode ? { serviceCode } : {}) },
+    });
+  }
 }

@@ -1,7 +1,12 @@
 import type { Backend } from "../backend.js";
+import { AzureContainers } from "./azure-containers.js";
+import { AzureQueues } from "./azure-queues.js";
 import { AzureStore } from "./azure-store.js";
-import { azureCapabilities } from "./capabilities.js";
+import { azureBlobCapabilities } from "./blob-capabilities.js";
+import { blobTargetOf } from "./blob-connection.js";
+import { azureCapabilities, azureQueueCapabilities } from "./capabilities.js";
 import { AZURE_OPTION_KEYS, AzureConnection, type AzureStoreOptions } from "./connection.js";
+import { queueTargetOf } from "./queue-connection.js";
 import { loadAzureSdk } from "./sdk.js";
 
 export type { AzureStoreOptions } from "./connection.js";
@@ -9,14 +14,40 @@ export type { AzureStoreOptions } from "./connection.js";
 /**
  * The `azure:` backend: Azure Table Storage, Cosmos DB's Table API, or Azurite, through the
  * optional peer dependencies `@azure/data-tables` and `@azure/core-rest-pipeline` (loaded here, on
- * first use, and nowhere else).
+ * first use, and nowhere else); its Queue service through `@azure/storage-queue`, loaded on the
+ * first queue call.
  *
  * @example openStore("azure:DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…;EndpointSuffix=core.windows.net")
  */
 export const azureBackend: Backend<AzureStoreOptions> = {
   optionKeys: AZURE_OPTION_KEYS,
   async open(location, options) {
-    const connection = AzureConnection.open(await loadAzureSdk(), location, options);
-    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator));
+    const sdk = await loadAzureSdk();
+    const connection = AzureConnection.open(sdk, location, options);
+    const queueTarget = queueTargetOf(location, options);
+    const queues = queueTarget
+      ? new AzureQueues(
+          queueTarget,
+          options,
+          azureQueueCapabilities(connection.emulator),
+          connection.emulator,
+        )
+      : undefined;
+    // The blob port, when the settings name a Blob service (docs/blobs.md); its SDK loads on first use.
+    const credential =
+      options.credential ??
+      (options.sasToken ? new sdk.tables.AzureSASCredential(options.sasToken) : undefined);
+    const blobTarget = blobTargetOf(location.trim(), options, credential);
+    const blobs = blobTarget
+      ? new AzureContainers(
+          blobTarget,
+          azureBlobCapabilities(connection.emulator),
+          options.clientOptions ?? {},
+        )
+      : undefined;
+    return new AzureStore(connection, azureCapabilities(options.limits, connection.emulator), {
+      ...(queues ? { queues } : {}),
+      ...(blobs ? { blobs } : {}),
+    });
   },
 };

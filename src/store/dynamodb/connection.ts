@@ -23,11 +23,14 @@ export interface DynamoDbStoreOptions extends CommonStoreOptions {
 /** Every option key (the compiler keeps this list equal to DynamoDbStoreOptions' keys). */
 export const DYNAMODB_OPTION_KEYS: Backend<DynamoDbStoreOptions>["optionKeys"] = {
   limits: true,
+  s3: true,
   client: true,
   endpoint: true,
   region: true,
   credentials: true,
   tablePrefix: true,
+  queues: true,
+  tableQueue: true,
 };
 
 /** Where and how to connect, resolved from the URL and the options. */

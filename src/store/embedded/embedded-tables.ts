@@ -1,16 +1,13 @@
 import type { Transaction } from "better-sqlite3";
-import { sleep } from "../../model/index.js";
 import type { CallOptions } from "../backend.js";
 import type { Capabilities } from "../capabilities.js";
 import type { BackendTableQuery, TableBackend, TableServiceBackend } from "../table-backend.js";
-import { BUSY_TIMEOUT_MS, type DatabaseLease } from "./connection.js";
+import type { DatabaseLease } from "./connection.js";
 import { EmbeddedTable } from "./embedded-table.js";
-import { isBusy, isNoSuchTable, toTableKitError } from "./errors.js";
+import { isNoSuchTable } from "./errors.js";
+import { withLockWait } from "./lock-wait.js";
 import { EmbeddedTableCatalogue, tableNotFound } from "./table-catalogue.js";
 import { EmbeddedTableStatements } from "./table-statements.js";
-
-/** The longest pause between two attempts to take a lock another connection holds. */
-const MAX_BUSY_PAUSE_MS = 25;
 
 /**
  * The tables of one SQLite database. Every call does its work synchronously inside one SQLite
@@ -62,22 +59,9 @@ export class EmbeddedTables implements TableServiceBackend {
     this.statements.clear();
   }
 
-  /**
-   * Runs `work` (synchronous: one statement or one transaction). When another connection holds
-   * the lock it needs, nothing was done: wait, abortably, and run it again.
-   */
-  async run<T>(call: CallOptions, work: () => T): Promise<T> {
-    let deadline: number | undefined;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return work();
-      } catch (err) {
-        if (!isBusy(err)) throw toTableKitError(err);
-        deadline ??= performance.now() + BUSY_TIMEOUT_MS;
-        if (performance.now() >= deadline) throw toTableKitError(err);
-      }
-      await sleep(Math.min(MAX_BUSY_PAUSE_MS, 2 ** attempt), call.abortSignal);
-    }
+  /** Runs `work`, waiting (abortably) while another connection holds the lock it needs. */
+  run<T>(call: CallOptions, work: () => T): Promise<T> {
+    return withLockWait(call, work);
   }
 
   /** Runs `work` in an IMMEDIATE transaction: it holds the write lock from the first read on. */

@@ -1,19 +1,32 @@
 import type { Backend, BackendStore } from "../backend.js";
 import { throttleFromLocation, throttling } from "../throttling.js";
-import { embeddedCapabilities } from "./capabilities.js";
+import { embeddedCapabilities, embeddedQueueCapabilities } from "./capabilities.js";
 import { type EmbeddedStoreOptions, openDatabase } from "./connection.js";
 import { EmbeddedStore } from "./embedded-store.js";
 
 export type { EmbeddedStoreOptions } from "./connection.js";
 
-const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = { limits: true, throttle: true };
+const optionKeys: Backend<EmbeddedStoreOptions>["optionKeys"] = {
+  limits: true,
+  throttle: true,
+  queues: true,
+  tableQueue: true,
+  s3: true,
+};
 
 /** Opens the database, wrapped in the throttling emulator when `?throttle=` or the option asks for it. */
 async function open(location: string, options: EmbeddedStoreOptions, memory: boolean): Promise<BackendStore> {
   const { location: path, throttle = options.throttle } = throttleFromLocation(location);
   const throttled = throttle === undefined ? undefined : throttling(throttle); // bad settings fail first
   const lease = openDatabase(path, memory);
-  const store = new EmbeddedStore(lease, embeddedCapabilities({ memory, limits: options.limits }));
+  let store: EmbeddedStore;
+  try {
+    const capabilities = embeddedCapabilities({ memory, limits: options.limits });
+    store = new EmbeddedStore(lease, capabilities, embeddedQueueCapabilities({ memory }));
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
   return throttled ? throttled(store) : store;
 }
 

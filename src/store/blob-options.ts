@@ -1,0 +1,68 @@
+import { TableKitError } from "../model/index.js";
+
+/**
+ * Blobs on Amazon S3 for any store: `openStore(url, { s3: { … } })`, or on a `dynamodb:` URL the
+ * parameters `s3=aws` (the region's S3) or `s3=<endpoint URL>`, and `s3BucketPrefix=<prefix>`.
+ * Each container is one bucket named `<bucketPrefix><container>`. docs/blobs.md has the details.
+ *
+ * @example openStore("dynamodb:?region=eu-west-1&s3=aws&s3BucketPrefix=myapp-")
+ * @example openStore("dynamodb:?region=eu-west-1", { s3: { bucketPrefix: "myapp-" } })
+ */
+export interface S3BlobOptions {
+  /** An `S3Client` of `@aws-sdk/client-s3` to use as is (tablekit does not destroy it on close). */
+  readonly client?: { send(command: unknown, options?: object): Promise<unknown> };
+  /** Endpoint URL of an S3-compatible server (path-style addressing); default: the region's S3. */
+  readonly endpoint?: string;
+  /** Default: the table store's `region` URL parameter, else the SDK's (AWS_REGION, shared config). */
+  readonly region?: string;
+  /** Credentials or a provider, as the SDK takes them; default: the SDK's default chain. */
+  readonly credentials?: unknown;
+  /** Prepended to every container name to make its bucket name (bucket names are global on AWS). */
+  readonly bucketPrefix?: string;
+  /**
+   * The server departs from S3 the way s3rver does (docs/blobs.md): no conditional writes, and
+   * workarounds for the rest. Default: true on a loopback endpoint.
+   */
+  readonly emulator?: boolean;
+  /** The server applies If-Match / If-None-Match to PUT and DELETE. Default: `!emulator`. */
+  readonly conditionalWrites?: boolean;
+}
+
+/** The options every scheme takes beside its own: where its blobs live, when not where its tables do. */
+export interface BlobStoreOptions {
+  /** Blobs on Amazon S3 (or an S3-compatible server) for this store, replacing its own blob port. */
+  readonly s3?: S3BlobOptions;
+}
+
+const URL_PARAMS = ["s3", "s3BucketPrefix"] as const;
+
+/**
+ * Takes the S3 parameters off a `dynamodb:` location (the table backend never sees them) and
+ * merges them under the `s3` option, which wins. Other schemes' locations pass through unchanged.
+ */
+export function s3FromUrl(
+  scheme: string,
+  location: string,
+  option: S3BlobOptions | undefined,
+): { location: string; s3?: S3BlobOptions; region?: string } {
+  const q = location.indexOf("?");
+  if (scheme !== "dynamodb" || q < 0) return { location, ...(option ? { s3: option } : {}) };
+  const params = new URLSearchParams(location.slice(q + 1));
+  const region = params.get("region") ?? undefined;
+  const where = params.get("s3");
+  const bucketPrefix = params.get("s3BucketPrefix");
+  for (const p of URL_PARAMS) params.delete(p);
+  const rest = params.toString();
+  const stripped = location.slice(0, q) + (rest ? `?${rest}` : "");
+  if (where === null && bucketPrefix === null) {
+    return { location: stripped, ...(option ? { s3: option } : {}), ...(region ? { region } : {}) };
+  }
+  if (where !== null && where !== "aws" && !/^https?:\/\//.test(where)) {
+    throw new TableKitError("InvalidStoreUrl", `s3=${where}: use s3=aws or s3=http(s)://host:port`);
+  }
+  const fromUrl: S3BlobOptions = {
+    ...(where && where !== "aws" ? { endpoint: where } : {}),
+    ...(bucketPrefix !== null ? { bucketPrefix } : {}),
+  };
+  return { location: stripped, s3: { ...fromUrl, ...option }, ...(region ? { region } : {}) };
+}

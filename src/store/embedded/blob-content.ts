@@ -1,0 +1,214 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  createReadStream,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+
+/**
+ * Where blob bytes live. Rows in SQLite say which content a blob has; content is written whole
+ * before its row commits and removed after the row that named it is gone, so a reader that holds
+ * content never sees it change (appends only add bytes past every reader's length).
+ */
+export interface EmbeddedBlobContent {
+  /** Starts new content; nothing refers to it until a row does. */
+  create(): ContentWriter;
+  /**
+   * Opens `count` bytes at `offset` of content `id`, synchronously: once this returns, the bytes
+   * stay readable whatever writers do next. Undefined when the content is gone (a writer replaced
+   * it between the caller's row read and now: read the row again).
+   */
+  open(id: string, offset: number, count: number): Readable | undefined;
+  /** Writes `bytes` at `offset` (an append, inside the caller's write transaction), durably. */
+  writeAt(id: string, offset: number, bytes: Uint8Array): void;
+  /** Forgets content no row refers to any more. */
+  remove(id: string): void;
+}
+
+export interface ContentWriter {
+  readonly id: string;
+  write(chunk: Uint8Array): Promise<void>;
+  /** Makes the bytes durable; returns how many were written. */
+  finish(): Promise<number>;
+  /** Throws away what was written. */
+  discard(): Promise<void>;
+}
+
+/** A fresh content id: 128 random bits in hex. */
+function newId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+const WRITE_CHUNK = 1024 * 1024;
+
+/** Read in 1 MiB pieces: large enough for fs throughput, small enough to bound memory. */
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * Content as files beside the database (`app.db.blobs/ab/ab12…`): bytes stream in and out at file
+ * speed with bounded memory, and an open file stays readable after a writer unlinks it.
+ */
+export class EmbeddedFileContent implements EmbeddedBlobContent {
+  private readonly made = new Set<string>();
+
+  constructor(private readonly root: string) {}
+
+  private path(id: string): string {
+    return join(this.root, id.slice(0, 2), id);
+  }
+
+  create(): ContentWriter {
+    const id = newId();
+    const dir = join(this.root, id.slice(0, 2));
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
+    const path = this.path(id);
+    const handle = open(path, "wx");
+    let written = 0;
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await (await handle).close();
+    };
+    return {
+      id,
+      async write(chunk) {
+        const h = await handle;
+        let done = 0;
+        // Large bodies go in 1 MiB writes, as fs.writeFile does: one huge write is slower.
+        while (done < chunk.byteLength) {
+          const length = Math.min(WRITE_CHUNK, chunk.byteLength - done);
+          const { bytesWritten } = await h.write(chunk, done, length);
+          done += bytesWritten;
+        }
+        written += chunk.byteLength;
+      },
+      async finish() {
+        const h = await handle;
+        await h.datasync();
+        await close();
+        return written;
+      },
+      async discard() {
+        await close().catch(() => {});
+        rmSync(path, { force: true });
+      },
+    };
+  }
+
+  open(id: string, offset: number, count: number): Readable | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.path(id), "r");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
+    }
+    if (count === 0) {
+      closeSync(fd);
+      return Readable.from([]);
+    }
+    return createReadStream("", {
+      fd,
+      start: offset,
+      end: offset + count - 1,
+      highWaterMark: READ_CHUNK,
+      autoClose: true,
+    });
+  }
+
+  writeAt(id: string, offset: number, bytes: Uint8Array): void {
+    const fd = openSync(this.path(id), "r+");
+    try {
+      let done = 0;
+      while (done < bytes.byteLength)
+        done += writeSync(fd, bytes, done, bytes.byteLength - done, offset + done);
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  remove(id: string): void {
+    try {
+      unlinkSync(this.path(id));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+}
+
+/** Content in process memory, for `memory:` stores (shared by every store of one in-memory database). */
+export class EmbeddedMemoryContent implements EmbeddedBlobContent {
+  private readonly contents = new Map<string, { chunks: Buffer[]; length: number }>();
+
+  create(): ContentWriter {
+    const id = newId();
+    const content = { chunks: [] as Buffer[], length: 0 };
+    const contents = this.contents;
+    return {
+      id,
+      async write(chunk) {
+        content.chunks.push(Buffer.from(chunk)); // a copy: the caller may reuse its buffer
+        content.length += chunk.byteLength;
+      },
+      async finish() {
+        contents.set(id, content);
+        return content.length;
+      },
+      async discard() {
+        content.chunks = [];
+      },
+    };
+  }
+
+  open(id: string, offset: number, count: number): Readable | undefined {
+    const content = this.contents.get(id);
+    if (!content) return undefined;
+    const end = offset + count;
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const chunk of content.chunks) {
+      if (at >= end) break;
+      const next = at + chunk.length;
+      if (next > offset)
+        parts.push(chunk.subarray(Math.max(0, offset - at), Math.min(chunk.length, end - at)));
+      at = next;
+    }
+    return Readable.from(parts, { objectMode: false });
+  }
+
+  writeAt(id: string, offset: number, bytes: Uint8Array): void {
+    const content = this.contents.get(id)!;
+    if (content.length > offset) {
+      // Bytes past `offset` belong to an append whose row never committed: drop them, as the file
+      // store overwrites them. Readers keep the chunks they hold: none is changed in place.
+      let at = 0;
+      const kept: Buffer[] = [];
+      for (const chunk of content.chunks) {
+        if (at >= offset) break;
+        kept.push(chunk.subarray(0, Math.min(chunk.length, offset - at)));
+        at += chunk.length;
+      }
+      content.chunks = kept;
+      content.length = offset;
+    }
+    content.chunks.push(Buffer.from(bytes));
+    content.length += bytes.byteLength;
+  }
+
+  remove(id: string): void {
+    this.contents.delete(id);
+  }
+}

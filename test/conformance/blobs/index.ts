@@ -1,0 +1,29 @@
+import { abortSuite } from "./abort.js";
+import { appendsSuite } from "./appends.js";
+import { conditionsSuite } from "./conditions.js";
+import { containersSuite } from "./containers.js";
+import { type BlobSetup, registerBlobSuites } from "./factory.js";
+import { limitsSuite } from "./limits-and-bad-input.js";
+import { listingSuite } from "./listing.js";
+import { rangesSuite } from "./ranges.js";
+import { roundTripsSuite } from "./round-trips.js";
+
+export type { BlobSetup, BlobTarget } from "./factory.js";
+export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
+
+/** Every blob feature suite, in the order they are registered. */
+export const BLOB_SUITES = [
+  containersSuite,
+  roundTripsSuite,
+  rangesSuite,
+  conditionsSuite,
+  listingSuite,
+  appendsSuite,
+  limitsSuite,
+  abortSuite,
+] as const;
+
+/** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */
+export function runBlobConformance(setup: BlobSetup): void {
+  registerBlobSuites(setup, BLOB_SUITES);
+}
