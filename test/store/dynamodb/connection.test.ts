@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AZURE_LIMITS } from "../../../src/model/index.js";
 import { dynamodbLimits, layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
-import { connect, parseLocation } from "../../../src/store/dynamodb/connection.js";
+import { parseLocation } from "../../../src/store/dynamodb/connection.js";
 
 describe("dynamodb: store URLs", () => {
   it("dynamodb: alone leaves endpoint, region and credentials to the SDK's defaults", () => {
@@ -58,23 +58,6 @@ describe("dynamodb: store URLs", () => {
 });
 
 describe("dynamodb limits", () => {
-  it("tablekit's own client leaves out the SDK's logger middleware; a caller's client is kept as it is", async () => {
-    const { DynamoDBClient } = await import("@aws-sdk/client-dynamodb");
-    const names = (client: unknown) =>
-      (client as { middlewareStack: { identify(): string[] } }).middlewareStack.identify();
-    const logger = (name: string) => name.startsWith("loggerMiddleware");
-    const own = await connect(parseLocation("//127.0.0.1:1", {}));
-    const theirs = new DynamoDBClient({ region: "us-east-1" });
-    const given = await connect(parseLocation("", { client: theirs }));
-    // The SDK still names it so (else removing it by name would silently stop working).
-    expect(names(theirs).some(logger)).toBe(true);
-    expect(names(own.api.client).some(logger)).toBe(false);
-    expect(names(own.api.client).length).toBe(names(theirs).length - 1);
-    expect(given.api.client).toBe(theirs);
-    own.api.client.destroy?.();
-    theirs.destroy();
-  });
-
   it("start from Azure's and measure keys in UTF-8, at most 1,024 bytes (DynamoDB's sort key)", () => {
     const limits = dynamodbLimits();
     expect(limits).toMatchObject({ ...AZURE_LIMITS, keyEncoding: "utf8", maxKeyBytes: 1024 });
