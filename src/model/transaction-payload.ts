@@ -7,8 +7,8 @@ import type { Limits } from "./limits.js";
  * The size of an entity group transaction as the Table service limits it: the bytes of the
  * `POST /$batch` request body (4 MiB at most), as tablekit's Azure backend writes it — one
  * multipart changeset, each action an HTTP sub-request whose JSON body annotates every property
- * with its EDM type, Binary as base64 and strings as JSON-escaped UTF-8. One function for every
- * backend, so a transaction accepted anywhere is accepted everywhere; docs/limits.md spells the
+ * with its EDM type, Binary as base64 and strings as JSON-escaped UTF-8 (an upper bound where the
+ * form varies: the account URL, a merge's method). One function for every backend, so a transaction accepted anywhere is accepted everywhere; docs/limits.md spells the
  * formula out, and a unit test holds it equal to the bytes the Azure backend sends.
  */
 
@@ -22,7 +22,12 @@ export type PayloadAction =
       readonly mode: "Merge" | "Replace";
       readonly etag: string;
     }
-  | { readonly kind: "delete"; readonly partitionKey: string; readonly rowKey: string; readonly etag: string };
+  | {
+      readonly kind: "delete";
+      readonly partitionKey: string;
+      readonly rowKey: string;
+      readonly etag: string;
+    };
 
 /**
  * The account URL each sub-request's absolute URL starts with, counted at this many bytes whatever
@@ -72,6 +77,11 @@ const header = (name: string, value: string) => name.length + ": ".length + valu
 const ACCEPT = header("Accept", "application/json;odata=minimalmetadata");
 const CONTENT_TYPE = header("Content-Type", "application/json");
 const PREFER = header("Prefer", "return-no-content");
+/**
+ * A merge is `PATCH`, or on Cosmos DB `POST` with `X-HTTP-Method: MERGE`: counted as the longer
+ * form, so one count bounds both.
+ */
+const MERGE_METHOD_BYTES = Math.max("PATCH ".length, "POST ".length + header("X-HTTP-Method", "MERGE"));
 
 export interface PayloadOptions {
   /** The account URL's length in bytes (default `PAYLOAD_ACCOUNT_URL_BYTES`). */
@@ -101,11 +111,23 @@ export function maxActionPayloadBytes(limits: Limits): number {
  * The bytes one action adds to a transaction's request body: its sub-request — delimiter, MIME
  * headers, request line (method, account URL, path, version), headers and JSON body.
  */
-export function actionPayloadBytes(table: string, action: PayloadAction, options: PayloadOptions = {}): number {
+export function actionPayloadBytes(
+  table: string,
+  action: PayloadAction,
+  options: PayloadOptions = {},
+): number {
   const url = (options.accountUrlBytes ?? PAYLOAD_ACCOUNT_URL_BYTES) + "/".length + table.length;
   switch (action.kind) {
     case "create":
-      return PART_FIXED_BYTES + "POST ".length + url + ACCEPT + CONTENT_TYPE + PREFER + entityJsonBytes(action.entity);
+      return (
+        PART_FIXED_BYTES +
+        "POST ".length +
+        url +
+        ACCEPT +
+        CONTENT_TYPE +
+        PREFER +
+        entityJsonBytes(action.entity)
+      );
     case "delete":
       return (
         PART_FIXED_BYTES +
@@ -120,7 +142,7 @@ export function actionPayloadBytes(table: string, action: PayloadAction, options
       const ifMatch = action.kind === "update" ? header("If-Match", action.etag) : 0;
       return (
         PART_FIXED_BYTES +
-        (mode === "Replace" ? "PUT " : "PATCH ").length +
+        (mode === "Replace" ? "PUT ".length : MERGE_METHOD_BYTES) +
         url +
         keyPathBytes(entity.partitionKey, entity.rowKey) +
         ACCEPT +
@@ -140,7 +162,10 @@ function keyPathBytes(partitionKey: string, rowKey: string): number {
 
 /** `{"PartitionKey":…,"RowKey":…,"name@odata.type":"Edm.Type","name":value,…}` in UTF-8. */
 function entityJsonBytes(entity: NormalizedEntity): number {
-  let bytes = '{"PartitionKey":,"RowKey":}'.length + jsonStringBytes(entity.partitionKey) + jsonStringBytes(entity.rowKey);
+  let bytes =
+    '{"PartitionKey":,"RowKey":}'.length +
+    jsonStringBytes(entity.partitionKey) +
+    jsonStringBytes(entity.rowKey);
   for (const [name, tv] of entity.properties) {
     const quotedName = jsonStringBytes(name);
     // ,"name@odata.type":"Edm.Type" and ,"name":value

@@ -107,7 +107,11 @@ export async function importRecords(
       const input = entityFromRow(record.parse());
       const { partitionKey, rowKey } = input;
       const entity = normalized(input, limits, record.line);
-      const size = actionPayloadBytes(options.table.tableName, { kind: "upsert", entity, mode: options.mode });
+      const size = actionPayloadBytes(options.table.tableName, {
+        kind: "upsert",
+        entity,
+        mode: options.mode,
+      });
       item = { partitionKey, rowKey, size, input, line: record.line, slot: ledger.open(record) };
     } catch (error) {
       // A bad line N: write every line before it, so the state says "up to N-1", then stop.

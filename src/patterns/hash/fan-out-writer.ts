@@ -51,11 +51,7 @@ export async function writeFannedOut(
         : { kind: "upsert", entity: normalized, mode: "Replace" };
     const size = actionPayloadBytes(table.tableName, action);
     let chunk = open.get(entity.partitionKey);
-    if (
-      !chunk ||
-      chunk.actions.length >= limits.maxTransactionOperations ||
-      chunk.bytes + size > maxBytes
-    ) {
+    if (!chunk || chunk.actions.length >= limits.maxTransactionOperations || chunk.bytes + size > maxBytes) {
       chunk = { actions: [], bytes: 0 };
       open.set(entity.partitionKey, chunk);
       chunks.push({ partitionKey: entity.partitionKey, actions: chunk.actions });
