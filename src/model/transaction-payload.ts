@@ -12,7 +12,7 @@ import type { Limits } from "./limits.js";
  * formula out, and a unit test holds it equal to the bytes the Azure backend sends.
  */
 
-/** One write of a transaction, as the core has validated it (the store's `BackendAction`). */
+/** One write, as the core has validated it (the store's `BackendAction`): what a payload is counted of. */
 export type PayloadAction =
   | { readonly kind: "create"; readonly entity: NormalizedEntity }
   | { readonly kind: "upsert"; readonly entity: NormalizedEntity; readonly mode: "Merge" | "Replace" }
@@ -20,12 +20,14 @@ export type PayloadAction =
       readonly kind: "update";
       readonly entity: NormalizedEntity;
       readonly mode: "Merge" | "Replace";
+      /** `*` or an ETag. */
       readonly etag: string;
     }
   | {
       readonly kind: "delete";
       readonly partitionKey: string;
       readonly rowKey: string;
+      /** `*` or an ETag. */
       readonly etag: string;
     };
 
