@@ -1,5 +1,5 @@
 import type { FilterNode, KeyRange } from "../filter/ast.js";
-import type { DateTime, NormalizedEntity, PayloadAction, StoredEntity } from "../model/index.js";
+import type { DateTime, PayloadAction, StoredEntity } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 import type { Capabilities } from "./capabilities.js";
 
