@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
 import { dirname, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -50,7 +50,8 @@ export function blobLogSuite(target: PatternsRef): void {
       const container = await store.createContainer(`logs-${randomAlphanumeric(12).toLowerCase()}`);
       return { container, log: new BlobLog(store, { container, source: "queue", ...options }) };
     };
-    const names = async (container: BlobContainer) => (await collect(container.listBlobsFlat())).map((b) => b.name);
+    const names = async (container: BlobContainer) =>
+      (await collect(container.listBlobsFlat())).map((b) => b.name);
 
     it("writes the seed's queue log as NDJSON blobs named by time and reads 15:04-15:06 from those two folders only", async () => {
       const { container, log } = await setup({ periodMinutes: 1 });
@@ -63,15 +64,24 @@ export function blobLogSuite(target: PatternsRef): void {
       const file = log.mode === "append" ? "000001\\.log" : "000001-[0-9a-f]{10}\\.log";
       const stored = await names(container);
       expect(stored).toHaveLength(6); // 15:03:30 to 15:08:20
-      stored.forEach((name, i) => expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`)));
+      for (const [i, name] of stored.entries()) {
+        expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`));
+      }
       const text = (await container.getBlobClient(stored[1]!).downloadToBuffer()).toString("utf8");
       expect(text.split("\n")[0]).toBe('{"time":"2014-07-31T15:04:00.000Z","level":"info","n":3}');
       expect(text.endsWith("\n")).toBe(true);
 
       const range = { from: utc("15:04:00"), to: utc("15:06:00") };
-      expect(log.prefixes(range.from, range.to)).toEqual(["queue/2014/07/31/1504/", "queue/2014/07/31/1505/"]);
+      expect(log.prefixes(range.from, range.to)).toEqual([
+        "queue/2014/07/31/1504/",
+        "queue/2014/07/31/1505/",
+      ]);
       const watched = watchDownloads(container);
-      const reader = new BlobLog(target().store, { container: watched.container, source: "queue", periodMinutes: 1 });
+      const reader = new BlobLog(target().store, {
+        container: watched.container,
+        source: "queue",
+        periodMinutes: 1,
+      });
       const read = await collect(reader.read(range));
       expect(fieldsOf(read).map((f) => f.n)).toEqual(Array.from({ length: 12 }, (_, i) => i + 3));
       expect(read[0]).toEqual({ time: utc("15:04:00"), fields: { level: "info", n: 3 }, blob: stored[1] });
@@ -83,7 +93,9 @@ export function blobLogSuite(target: PatternsRef): void {
       for (let i = 0; i < 30; i++) w.write({ n: i }, { at: new Date(start + i * 10_000) });
       await w.close();
       expect((await names(hourly.container))[0]).toMatch(new RegExp(`^queue/2014/07/31/1500/${file}$`));
-      expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(fieldsOf(read).map((f) => f.n));
+      expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(
+        fieldsOf(read).map((f) => f.n),
+      );
     });
 
     it("flushes by size and by time; what is still buffered is not on the store; close flushes the rest", async () => {
@@ -122,7 +134,9 @@ export function blobLogSuite(target: PatternsRef): void {
       expect(read).toHaveLength(600);
       expect(new Set(read.map((f) => `${f.id}/${f.n}`)).size).toBe(600);
       for (let id = 0; id < 4; id++) {
-        expect(read.filter((f) => f.id === id).map((f) => f.n)).toEqual(Array.from({ length: 150 }, (_, n) => n));
+        expect(read.filter((f) => f.id === id).map((f) => f.n)).toEqual(
+          Array.from({ length: 150 }, (_, n) => n),
+        );
       }
       const stored = await names(container);
       if (log.mode === "append") expect(stored).toEqual(["queue/2014/07/31/1800/000001.log"]);
@@ -154,13 +168,23 @@ export function blobLogSuite(target: PatternsRef): void {
             () => "exited",
             (err: { signal?: string }) => err.signal ?? Promise.reject(err),
           );
-        expect(await Promise.all([run("queue", "write:a:300"), run("queue", "write:b:300"), run("crash", "crash:20:15:25")]))
-          .toEqual(["exited", "exited", "SIGKILL"]);
+        expect(
+          await Promise.all([
+            run("queue", "write:a:300"),
+            run("queue", "write:b:300"),
+            run("crash", "crash:20:15:25"),
+          ]),
+        ).toEqual(["exited", "exited", "SIGKILL"]);
         const read = fieldsOf(await collect(log.read(ALL)));
         expect(new Set(read.map((f) => `${f.id}/${f.n}`)).size).toBe(600);
         expect(read).toHaveLength(600);
-        const crashed = fieldsOf(await collect(new BlobLog(target().store, { container, source: "crash" }).read(ALL)));
-        expect(crashed.map((f) => f.phase)).toEqual([...Array(20).fill("flushed"), ...Array(15).fill("timed")]);
+        const crashed = fieldsOf(
+          await collect(new BlobLog(target().store, { container, source: "crash" }).read(ALL)),
+        );
+        expect(crashed.map((f) => f.phase)).toEqual([
+          ...Array(20).fill("flushed"),
+          ...Array(15).fill("timed"),
+        ]);
         expect(crashed.map((f) => f.n)).toEqual(Array.from({ length: 35 }, (_, n) => n));
       },
       120_000,
@@ -179,7 +203,9 @@ export function blobLogSuite(target: PatternsRef): void {
       for (const b of blobs) expect(b.properties.contentLength).toBeLessThanOrEqual(1000);
       expect(blobs.map((b) => log.names.parse(b.name)?.number)).toEqual(blobs.map((_, i) => i + 1));
       if (log.mode === "append") expect(writer.stats.rollovers).toBe(blobs.length - 1);
-      expect(fieldsOf(await collect(log.read(ALL))).map((f) => f.n)).toEqual(Array.from({ length: 50 }, (_, n) => n));
+      expect(fieldsOf(await collect(log.read(ALL))).map((f) => f.n)).toEqual(
+        Array.from({ length: 50 }, (_, n) => n),
+      );
 
       const big = log.writer();
       const line = (pad: number) => ({ pad: "x".repeat(pad) });
@@ -215,10 +241,16 @@ export function blobLogSuite(target: PatternsRef): void {
       const writer = log.writer();
       const at = utc("18:00:00");
       for (const bad of [null, [1], "text", { time: "x" }]) {
-        expect(() => writer.write(bad as never, { at })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
+        expect(() => writer.write(bad as never, { at })).toThrow(
+          expect.objectContaining({ code: "InvalidInput" }),
+        );
       }
-      expect(() => writer.write({ big: 1n }, { at })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
-      expect(() => writer.write({}, { at: new Date(Number.NaN) })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
+      expect(() => writer.write({ big: 1n }, { at })).toThrow(
+        expect.objectContaining({ code: "InvalidInput" }),
+      );
+      expect(() => writer.write({}, { at: new Date(Number.NaN) })).toThrow(
+        expect.objectContaining({ code: "InvalidInput" }),
+      );
       expect(() => writer.write({}, { at: new Date("+010000-01-01T00:00:00Z") })).toThrow(
         expect.objectContaining({ code: "OutOfRangeInput" }),
       );
@@ -235,10 +267,13 @@ export function blobLogSuite(target: PatternsRef): void {
       invalid({ maxBlobBytes: 0 });
       invalid({ mode: "stream" as "block" });
       const caps = store.blobCapabilities!;
-      if (caps.appendBlobs && caps.conditionalWrites) expect(new BlobLog(store, { container, source: "q", mode: "append" }).mode).toBe("append");
+      if (caps.appendBlobs && caps.conditionalWrites)
+        expect(new BlobLog(store, { container, source: "q", mode: "append" }).mode).toBe("append");
       else invalid({ mode: "append" }, "NotSupported");
       expect(() => log.writer({ flushBytes: 0 })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
-      await expect(collect(log.read({ from: new Date(Number.NaN), to: at }))).rejects.toMatchObject({ code: "InvalidInput" });
+      await expect(collect(log.read({ from: new Date(Number.NaN), to: at }))).rejects.toMatchObject({
+        code: "InvalidInput",
+      });
     });
   });
 }

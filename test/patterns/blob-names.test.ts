@@ -23,7 +23,9 @@ describe("log blob names", () => {
     expect(() => names.blobName("queue/2014/07/31/1830/", 1_000_000)).toThrow(
       expect.objectContaining({ code: "OutOfRangeInput" }),
     );
-    expect(() => names.periodOf(at("+010000-01-01T00:00:00Z"))).toThrow(expect.objectContaining({ code: "OutOfRangeInput" }));
+    expect(() => names.periodOf(at("+010000-01-01T00:00:00Z"))).toThrow(
+      expect.objectContaining({ code: "OutOfRangeInput" }),
+    );
     expect(names.periodOf(at("0001-01-01T00:00:00Z"))).toBe("queue/0001/01/01/0000/");
   });
 
@@ -32,17 +34,30 @@ describe("log blob names", () => {
       [1, "2014-07-31T15:04Z", "2014-07-31T15:06Z", ["queue/2014/07/31/1504/", "queue/2014/07/31/1505/"]],
       [60, "2014-07-31T15:04Z", "2014-07-31T15:06Z", ["queue/2014/07/31/15"]],
       [1, "2014-07-31T00:00Z", "2014-08-01T00:00Z", ["queue/2014/07/31/"]],
-      [1, "2014-07-31T15:30Z", "2014-07-31T17:00Z", ["queue/2014/07/31/153", "queue/2014/07/31/154", "queue/2014/07/31/155", "queue/2014/07/31/16"]],
+      [
+        1,
+        "2014-07-31T15:30Z",
+        "2014-07-31T17:00Z",
+        ["queue/2014/07/31/153", "queue/2014/07/31/154", "queue/2014/07/31/155", "queue/2014/07/31/16"],
+      ],
       [1, "2014-07-10T00:00Z", "2014-07-20T00:00Z", ["queue/2014/07/1"]],
       [1, "2014-01-01T00:00Z", "2015-01-01T00:00Z", ["queue/2014/"]],
       [1, "2020-01-01T00:00Z", "2030-01-01T00:00Z", ["queue/202"]],
       [1, "2014-02-20T00:00Z", "2014-03-01T00:00Z", ["queue/2014/02/2"]],
       [1, "2016-02-20T00:00Z", "2016-03-01T00:00Z", ["queue/2016/02/2"]],
       [15, "2014-07-31T15:10Z", "2014-07-31T16:50Z", ["queue/2014/07/31/15", "queue/2014/07/31/16"]],
-      [1, "2014-12-31T23:59:30Z", "2015-01-01T00:00:30Z", ["queue/2014/12/31/2359/", "queue/2015/01/01/0000/"]],
+      [
+        1,
+        "2014-12-31T23:59:30Z",
+        "2015-01-01T00:00:30Z",
+        ["queue/2014/12/31/2359/", "queue/2015/01/01/0000/"],
+      ],
     ];
     for (const [period, from, to, expected] of cases) {
-      expect(new LogNames("queue", period).prefixes(at(from), at(to)), `${period} min, ${from} to ${to}`).toEqual(expected);
+      expect(
+        new LogNames("queue", period).prefixes(at(from), at(to)),
+        `${period} min, ${from} to ${to}`,
+      ).toEqual(expected);
     }
     expect(names.prefixes(at("2014-07-31T15:04Z"), at("2014-07-31T15:04Z"))).toEqual([]);
   });
@@ -51,7 +66,7 @@ describe("log blob names", () => {
     const random = seededRandom(13);
     const base = at("2016-02-27T20:00Z"); // across a leap day and a month end
     for (let run = 0; run < 32; run++) {
-      const period = ([1, 5, 15, 60] as const)[run % 4];
+      const period = ([1, 5, 15, 60] as const)[run % 4]!;
       const log = new LogNames("src", period);
       const from = base + Math.floor(random() * 3 * 24 * 60) * MINUTE + Math.floor(random() * MINUTE);
       const to = from + 1 + Math.floor(random() * random() * 2 * 24 * 60 * MINUTE);
@@ -74,13 +89,33 @@ describe("log blob names", () => {
 });
 
 describe("large entity blob names", () => {
-  const caps = { maxBlobNameLength: 1024, blobNameUnit: "utf8" } as ConstructorParameters<typeof LargeBlobNames>[1];
+  const caps = { maxBlobNameLength: 1024, blobNameUnit: "utf8" } as ConstructorParameters<
+    typeof LargeBlobNames
+  >[1];
 
   it("escape keys reversibly into one safe segment", () => {
-    const samples = ["", ".", "..", "a.b.", "~", "~7E", "a b", "x@y+z%", "é\u{1F600}", "'q'", "Sales", "000223", "a\u00a0b"];
+    const samples = [
+      "",
+      ".",
+      "..",
+      "a.b.",
+      "~",
+      "~7E",
+      "a b",
+      "x@y+z%",
+      "é\u{1F600}",
+      "'q'",
+      "Sales",
+      "000223",
+      "a\u00a0b",
+    ];
     const random = seededRandom(7);
     for (let i = 0; i < 200; i++) {
-      samples.push(Array.from({ length: 1 + Math.floor(random() * 12) }, () => String.fromCodePoint(32 + Math.floor(random() * 300))).join(""));
+      samples.push(
+        Array.from({ length: 1 + Math.floor(random() * 12) }, () =>
+          String.fromCodePoint(32 + Math.floor(random() * 300)),
+        ).join(""),
+      );
     }
     for (const key of samples) {
       const segment = encodeKeySegment(key);
@@ -103,10 +138,16 @@ describe("large entity blob names", () => {
     expect(names.fresh("Sales", "000223", "Photo")).not.toBe(a);
     expect(names.parse(a)).toEqual({ partitionKey: "Sales", rowKey: "000223" });
     expect(names.parse(names.fresh("", "a b", "P".repeat(255)))).toEqual({ partitionKey: "", rowKey: "a b" });
-    for (const other of ["Employees/Sales/000223/notes.txt", "Other/Sales/000223/Photo.0123456789abcdef0123", "Employees/a/b/c/Photo.0123456789abcdef0123"]) {
+    for (const other of [
+      "Employees/Sales/000223/notes.txt",
+      "Other/Sales/000223/Photo.0123456789abcdef0123",
+      "Employees/a/b/c/Photo.0123456789abcdef0123",
+    ]) {
       expect(names.parse(other)).toBeUndefined();
     }
     const short = new LargeBlobNames("x".repeat(900), caps);
-    expect(() => short.fresh("k".repeat(100), "r", "Photo")).toThrow(expect.objectContaining({ code: "KeyValueTooLarge" }));
+    expect(() => short.fresh("k".repeat(100), "r", "Photo")).toThrow(
+      expect.objectContaining({ code: "KeyValueTooLarge" }),
+    );
   });
 });

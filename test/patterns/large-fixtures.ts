@@ -8,7 +8,10 @@ import type { LargeEntities, LargeEntityStep } from "../../src/patterns/index.js
 export const PARTITION = "Sales";
 
 /** Version A or B of employee `rowKey`: every large value says which version it belongs to. */
-export function version(rowKey: string, v: "A" | "B"): Record<string, unknown> & { partitionKey: string; rowKey: string } {
+export function version(
+  rowKey: string,
+  v: "A" | "B",
+): Record<string, unknown> & { partitionKey: string; rowKey: string } {
   const photo = new Uint8Array(70_000).fill(v.charCodeAt(0));
   if (v === "A") {
     return {
@@ -36,8 +39,16 @@ export function versionOf(record: Record<string, unknown>): "A" | "B" | "torn" {
   const v = record.Version;
   if (v !== "A" && v !== "B") return "torn";
   const expected = version(String(record.rowKey), v);
-  const names = Object.keys(record).filter((n) => !["partitionKey", "rowKey", "etag", "timestamp"].includes(n));
-  if (names.sort().join() !== Object.keys(expected).filter((n) => n !== "partitionKey" && n !== "rowKey").sort().join()) {
+  const names = Object.keys(record).filter(
+    (n) => !["partitionKey", "rowKey", "etag", "timestamp"].includes(n),
+  );
+  if (
+    names.sort().join() !==
+    Object.keys(expected)
+      .filter((n) => n !== "partitionKey" && n !== "rowKey")
+      .sort()
+      .join()
+  ) {
     return "torn";
   }
   for (const name of names) {

@@ -6,7 +6,7 @@ import { type BlobContainer, DateTime, type Table } from "../../src/index.js";
 import { LargeEntities, type LargeEntitiesOptions } from "../../src/patterns/index.js";
 import { randomAlphanumeric } from "../conformance/factory.js";
 import { collect, expectCode, expectEmpty, expectSameValue } from "../conformance/helpers.js";
-import { PARTITION, SCENARIOS, dieAtStep, version, versionOf } from "./large-fixtures.js";
+import { dieAtStep, PARTITION, SCENARIOS, version, versionOf } from "./large-fixtures.js";
 import { instrumented } from "./query-helpers.js";
 import { itWhen, type PatternsRef } from "./target.js";
 
@@ -17,7 +17,8 @@ const PHOTO = new Uint8Array(200_000).map((_, i) => i % 251);
 
 class Crash extends Error {}
 
-const scenarioList = () => Object.entries(SCENARIOS) as [keyof typeof SCENARIOS, (typeof SCENARIOS)["create"]][];
+const scenarioList = () =>
+  Object.entries(SCENARIOS) as [keyof typeof SCENARIOS, (typeof SCENARIOS)["create"]][];
 
 /** Large entities (seed 001): large values in blobs, a manifest in the entity, crash-safe writes. */
 export function largeSuite(target: PatternsRef): void {
@@ -71,7 +72,9 @@ export function largeSuite(target: PatternsRef): void {
       const limits = target().capabilities.limits;
       // 13 Strings of 32,000 ASCII characters: 64,000 bytes each as UTF-16 (a property holds them),
       // 832,000 in all (an Azure entity holds them), 416,000 as UTF-8 (a DynamoDB item does not).
-      const texts = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`T${i}`, `${i}`.padEnd(32_000, "x")]));
+      const texts = Object.fromEntries(
+        Array.from({ length: 13 }, (_, i) => [`T${i}`, `${i}`.padEnd(32_000, "x")]),
+      );
       const plan = large.plan({ ...KEY, ...texts });
       const utf8 = 13 * 32_000;
       if (limits.maxItemBytes !== undefined && utf8 > limits.maxItemBytes) {
@@ -82,12 +85,19 @@ export function largeSuite(target: PatternsRef): void {
       expect(await large.get(KEY.partitionKey, KEY.rowKey)).toMatchObject(texts);
       // offloadAbove sends smaller values to blobs too; 64 KiB + 1 byte never fits a property.
       const eager = await setup({ offloadAbove: 1000 });
-      expect(eager.large.plan({ ...KEY, a: "x".repeat(500), b: "x".repeat(501), c: new Uint8Array(1001) })).toEqual({
+      expect(
+        eager.large.plan({ ...KEY, a: "x".repeat(500), b: "x".repeat(501), c: new Uint8Array(1001) }),
+      ).toEqual({
         inline: ["a"],
         offloaded: ["b", "c"],
       });
-      expect(large.plan({ ...KEY, at: new Uint8Array(limits.maxBinaryBytes), past: new Uint8Array(limits.maxBinaryBytes + 1) }))
-        .toEqual({ inline: ["at"], offloaded: ["past"] });
+      expect(
+        large.plan({
+          ...KEY,
+          at: new Uint8Array(limits.maxBinaryBytes),
+          past: new Uint8Array(limits.maxBinaryBytes + 1),
+        }),
+      ).toEqual({ inline: ["at"], offloaded: ["past"] });
     });
 
     it("writes keep entity and blobs consistent: merges keep blobs, replacements delete the old ones, equal values reuse theirs", async () => {
@@ -118,7 +128,10 @@ export function largeSuite(target: PatternsRef): void {
       await large.upsert({ partitionKey: "Sales", rowKey: "000224", Photo: PHOTO });
       const upserted = await large.upsert({ partitionKey: "Sales", rowKey: "000224", Name: "Lee" });
       expect(upserted).toMatchObject({ uploaded: 0, deleted: 1, blobs: {} });
-      await expectCode(large.delete(KEY.partitionKey, KEY.rowKey, { etag: first.etag }), "UpdateConditionNotSatisfied");
+      await expectCode(
+        large.delete(KEY.partitionKey, KEY.rowKey, { etag: first.etag }),
+        "UpdateConditionNotSatisfied",
+      );
       await large.delete(KEY.partitionKey, KEY.rowKey);
       await large.delete("Sales", "000224");
       await expectEmpty(table);
@@ -136,22 +149,41 @@ export function largeSuite(target: PatternsRef): void {
       const { container, large } = await setup();
       const keys = ["", ".", "..", "a.b.", "~", "a b", "x@y+z%", "é\u{1F600}", "'quoted'"];
       for (const rowKey of keys) await large.create({ partitionKey: rowKey, rowKey, Photo: PHOTO });
-      for (const rowKey of keys) expectSameValue((await large.get(rowKey, rowKey)).Photo, PHOTO, `Photo of ${rowKey}`);
-      expect(await large.cleanup({ graceMs: 0 })).toMatchObject({ scanned: keys.length, referenced: keys.length, orphans: 0 });
-      const atLimit = "k".repeat(200);
-      await large.create({ partitionKey: atLimit, rowKey: "~".repeat(66) /* 198 bytes escaped */, Photo: PHOTO });
-      const before = (await blobNames(container)).length;
-      await expectCode(large.create({ partitionKey: "k".repeat(201), rowKey: "r", Photo: PHOTO }), "KeyValueTooLarge", {
-        details: { key: "PartitionKey", size: 201, limit: 200 },
+      for (const rowKey of keys)
+        expectSameValue((await large.get(rowKey, rowKey)).Photo, PHOTO, `Photo of ${rowKey}`);
+      expect(await large.cleanup({ graceMs: 0 })).toMatchObject({
+        scanned: keys.length,
+        referenced: keys.length,
+        orphans: 0,
       });
-      await expectCode(large.create({ partitionKey: "p", rowKey: "~".repeat(67), Photo: PHOTO }), "KeyValueTooLarge");
+      const atLimit = "k".repeat(200);
+      await large.create({
+        partitionKey: atLimit,
+        rowKey: "~".repeat(66) /* 198 bytes escaped */,
+        Photo: PHOTO,
+      });
+      const before = (await blobNames(container)).length;
+      await expectCode(
+        large.create({ partitionKey: "k".repeat(201), rowKey: "r", Photo: PHOTO }),
+        "KeyValueTooLarge",
+        {
+          details: { key: "PartitionKey", size: 201, limit: 200 },
+        },
+      );
+      await expectCode(
+        large.create({ partitionKey: "p", rowKey: "~".repeat(67), Photo: PHOTO }),
+        "KeyValueTooLarge",
+      );
       expect(await blobNames(container)).toHaveLength(before);
     });
 
     it("refuses bad input before writing anything", async () => {
       const { table, container, large } = await setup();
       await expectCode(large.create({ ...KEY, tkLargeBlobs: "{}" }), "InvalidInput");
-      await expectCode(large.create({ ...KEY, Photo: PHOTO, Bad: `x${"\ud800"}`.repeat(40_000) }), "InvalidInput");
+      await expectCode(
+        large.create({ ...KEY, Photo: PHOTO, Bad: `x${"\ud800"}`.repeat(40_000) }),
+        "InvalidInput",
+      );
       await expectCode(large.create({ ...KEY, "1bad": 1 }), "PropertyNameInvalid");
       const tooMany = Object.fromEntries(Array.from({ length: 253 }, (_, i) => [`p${i}`, i]));
       await expectCode(large.create({ ...KEY, ...tooMany, Photo: PHOTO }), "TooManyProperties");
@@ -199,7 +231,15 @@ export function largeSuite(target: PatternsRef): void {
         const run = (scenario: string, rowKey: string, k: number) =>
           new Promise<NodeJS.Signals | null>((done, fail) => {
             const worker = join(root, "test", "patterns", "large-worker.ts");
-            const args = [worker, target().sharedUrl!, table.tableName, container.containerName, scenario, rowKey, `${k}`];
+            const args = [
+              worker,
+              target().sharedUrl!,
+              table.tableName,
+              container.containerName,
+              scenario,
+              rowKey,
+              `${k}`,
+            ];
             execFile(process.execPath, ["--import", "tsx", ...args], { cwd: root }, (err) => {
               if (err && (err as { signal?: string }).signal !== "SIGKILL") fail(err);
               else done(err ? "SIGKILL" : null);
@@ -257,7 +297,12 @@ export function largeSuite(target: PatternsRef): void {
       const large = new LargeEntities(store, table, { container });
       expect(await large.cleanup()).toEqual({ scanned: 7, referenced: 0, young: 6, orphans: 0, foreign: 1 });
       const found: string[] = [];
-      const dry = await large.cleanup({ graceMs: 0, dryRun: true, pageSize: 2, onOrphan: (n) => found.push(n) });
+      const dry = await large.cleanup({
+        graceMs: 0,
+        dryRun: true,
+        pageSize: 2,
+        onOrphan: (n) => found.push(n),
+      });
       expect(dry).toEqual({ scanned: 7, referenced: 0, young: 0, orphans: 6, foreign: 1 });
       expect(found.sort()).toEqual((await blobNames(container)).filter((n) => n !== foreign).sort());
       expect(await large.cleanup({ graceMs: 0, pageSize: 2 })).toMatchObject({ orphans: 6 });
