@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type BlobContainer, DateTime, type Table } from "../../src/index.js";
+import { type BlobContainer, DateTime } from "../../src/index.js";
 import { LargeEntities, type LargeEntitiesOptions } from "../../src/patterns/index.js";
 import { randomAlphanumeric } from "../conformance/factory.js";
 import { collect, expectCode, expectEmpty, expectSameValue } from "../conformance/helpers.js";
