@@ -240,7 +240,7 @@ export function blobLogSuite(target: PatternsRef): void {
       const store = target().store;
       const writer = log.writer();
       const at = utc("18:00:00");
-      for (const bad of [null, [1], "text", { time: "x" }]) {
+      for (const bad of [null, [1], "text", { time: "x" }, { toJSON: () => "x" }]) {
         expect(() => writer.write(bad as never, { at })).toThrow(
           expect.objectContaining({ code: "InvalidInput" }),
         );

@@ -60,6 +60,9 @@ function pad(n: number, width: number): string {
  * logs (seed 001: `queue/2014/07/31/1800/000001.log`).
  */
 export class LogNames {
+  /** The last period named: consecutive records mostly share it. */
+  private last: { start: number; folder: string } | undefined;
+
   constructor(
     readonly source: string,
     readonly periodMinutes: PeriodMinutes,
@@ -80,6 +83,14 @@ export class LogNames {
 
   /** The folder of the period holding `ms`: `<source>/yyyy/MM/dd/HHmm/`. */
   periodOf(ms: number): string {
+    const last = this.last;
+    if (last && ms >= last.start && ms < last.start + this.periodMinutes * 60_000) return last.folder;
+    const folder = this.folderOf(ms);
+    this.last = { start: ms - mod(ms, this.periodMinutes * 60_000), folder };
+    return folder;
+  }
+
+  private folderOf(ms: number): string {
     const t = new Date(ms);
     const year = t.getUTCFullYear();
     if (!(year >= 0 && year <= 9999)) {

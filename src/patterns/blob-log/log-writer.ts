@@ -23,11 +23,11 @@ export interface WriteLogOptions {
 }
 
 interface Pending {
-  readonly line: Uint8Array;
+  readonly line: string;
+  /** The line's length in UTF-8 bytes. */
+  readonly bytes: number;
   readonly ms: number;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * A buffered writer of NDJSON records to time-named blobs (seed 001's Storage Analytics): `write`
@@ -75,17 +75,18 @@ export class BlobLogWriter {
     if (this.closed) throw new TableKitError("InvalidInput", "The log writer is closed");
     const ms = timeOf(options.at);
     const period = this.names.periodOf(ms);
-    const line = encoder.encode(`${lineOf(fields, ms)}\n`);
-    if (line.byteLength > this.sink.maxChunkBytes) {
+    const line = `${lineOf(fields, ms)}\n`;
+    const bytes = Buffer.byteLength(line, "utf8");
+    if (bytes > this.sink.maxChunkBytes) {
       throw new TableKitError(
         "RequestBodyTooLarge",
-        `A log record of ${line.byteLength} bytes is larger than one blob write (${this.sink.maxChunkBytes})`,
+        `A log record of ${bytes} bytes is larger than one blob write (${this.sink.maxChunkBytes})`,
       );
     }
-    const list = this.buffers.get(period) ?? [];
-    list.push({ line, ms });
-    this.buffers.set(period, list);
-    this.buffered += line.byteLength;
+    let list = this.buffers.get(period);
+    if (!list) this.buffers.set(period, (list = []));
+    list.push({ line, bytes, ms });
+    this.buffered += bytes;
     this.stats.records++;
     if (this.buffered >= this.flushBytes) this.background();
     else this.timer ??= setTimeout(() => this.background(), this.flushIntervalMs).unref();
@@ -174,22 +175,20 @@ export class BlobLogWriter {
 function cut(records: readonly Pending[], start: number, max: number): { chunk: LogChunk; end: number } {
   let end = start;
   let bytes = 0;
-  while (end < records.length && (end === start || bytes + records[end]!.line.byteLength <= max)) {
-    bytes += records[end]!.line.byteLength;
-    end++;
-  }
-  const out = new Uint8Array(bytes);
-  let at = 0;
   let firstMs = Number.POSITIVE_INFINITY;
   let lastMs = Number.NEGATIVE_INFINITY;
-  for (let i = start; i < end; i++) {
-    const r = records[i]!;
-    out.set(r.line, at);
-    at += r.line.byteLength;
+  while (end < records.length && (end === start || bytes + records[end]!.bytes <= max)) {
+    const r = records[end]!;
+    bytes += r.bytes;
     firstMs = Math.min(firstMs, r.ms);
     lastMs = Math.max(lastMs, r.ms);
+    end++;
   }
-  return { chunk: { bytes: out, records: end - start, firstMs, lastMs }, end };
+  const text = records
+    .slice(start, end)
+    .map((r) => r.line)
+    .join("");
+  return { chunk: { bytes: Buffer.from(text, "utf8"), records: end - start, firstMs, lastMs }, end };
 }
 
 function lineOf(fields: LogFields, ms: number): string {
@@ -202,13 +201,16 @@ function lineOf(fields: LogFields, ms: number): string {
       "A log record must not name `time`: the writer sets it (use `at`)",
     );
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = JSON.stringify({ time: new Date(ms).toISOString(), ...fields });
+    text = JSON.stringify(fields);
   } catch (err) {
     throw new TableKitError("InvalidInput", "A log record must be JSON-serializable", { cause: err });
   }
-  return text;
+  if (!text?.startsWith("{"))
+    throw new TableKitError("InvalidInput", "A log record must serialize to a JSON object");
+  const time = `{"time":"${new Date(ms).toISOString()}"`;
+  return text === "{}" ? `${time}}` : `${time},${text.slice(1)}`;
 }
 
 function timeOf(at: Date | undefined): number {
