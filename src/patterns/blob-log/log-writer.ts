@@ -83,9 +83,9 @@ export class BlobLogWriter {
         `A log record of ${bytes} bytes is larger than one blob write (${this.sink.maxChunkBytes})`,
       );
     }
-    let list = this.buffers.get(period);
-    if (!list) this.buffers.set(period, (list = []));
-    list.push({ line, bytes, ms });
+    const list = this.buffers.get(period);
+    if (list) list.push({ line, bytes, ms });
+    else this.buffers.set(period, [{ line, bytes, ms }]);
     this.buffered += bytes;
     this.stats.records++;
     if (this.buffered >= this.flushBytes) this.background();

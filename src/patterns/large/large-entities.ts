@@ -1,8 +1,5 @@
 import {
-  fromTypedValue,
   isTableKitError,
-  type NormalizedEntity,
-  type PropertyInput,
   type PropertyOutput,
   setOwn,
   type TableEntity,
@@ -12,6 +9,7 @@ import {
   typedProperties,
 } from "../../model/index.js";
 import type { BlobContainer, OperationOptions, Store, Table, UpdateMode } from "../../store/index.js";
+import { checkRecordEtag, plainEntity, recordKeys, recordNotFound } from "../internal/records.js";
 import { type RetryOptions, type RetryPolicy, retryLostRaces, retryPolicy } from "../internal/retry.js";
 import { LargeBlobNames } from "./blob-names.js";
 import { cleanupOrphans, type LargeCleanupOptions, type LargeCleanupReport } from "./large-cleanup.js";
@@ -109,7 +107,7 @@ export class LargeEntities {
 
   /** Which properties a record would keep in the entity and which in blobs (no I/O). */
   plan(record: TableEntity<Record<string, unknown>>): { inline: string[]; offloaded: string[] } {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "large");
     const plan = this.layout.split(partitionKey, rowKey, asValues(this.layout.properties(record)));
     return { inline: [...plan.inline.keys()], offloaded: [...plan.offloaded.keys()] };
   }
@@ -119,7 +117,7 @@ export class LargeEntities {
     record: TableEntity<Record<string, unknown>>,
     options: OperationOptions = {},
   ): Promise<LargeWriteResult> {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "large");
     const plan = this.layout.split(partitionKey, rowKey, asValues(this.layout.properties(record)));
     return this.write(partitionKey, rowKey, plan, undefined, options);
   }
@@ -174,11 +172,11 @@ export class LargeEntities {
     const manifest = await this.attempts(etag, options, async () => {
       const stored = await this.read(partitionKey, rowKey, options);
       if (!stored) return undefined;
-      checkEtag(stored.etag, etag);
+      checkRecordEtag(stored.etag, etag);
       await this.table.deleteEntity(partitionKey, rowKey, { ...signal(options), etag: stored.etag });
       return stored.manifest;
     });
-    if (!manifest) throw notFound(partitionKey, rowKey);
+    if (!manifest) throw recordNotFound(partitionKey, rowKey);
     await this.onStep({ kind: "entityDeleted" });
     await this.deleteBlobs([...manifest.values()].map((p) => p.blob));
   }
@@ -199,7 +197,7 @@ export class LargeEntities {
     options: OperationOptions,
     insert: boolean,
   ): Promise<LargeWriteResult> {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "large");
     if (mode !== "Merge" && mode !== "Replace") {
       throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
     }
@@ -217,12 +215,12 @@ export class LargeEntities {
           options,
         );
       }
-      checkEtag(stored.etag, etag);
+      checkRecordEtag(stored.etag, etag);
       const values = mode === "Replace" ? given : new Map([...stored.values, ...given]);
       const plan = this.layout.split(partitionKey, rowKey, values);
       return this.write(partitionKey, rowKey, plan, stored, options);
     });
-    if (!result) throw notFound(partitionKey, rowKey);
+    if (!result) throw recordNotFound(partitionKey, rowKey);
     return result;
   }
 
@@ -344,12 +342,6 @@ function asValues(properties: ReadonlyMap<string, TypedValue>): Map<string, Plan
   return new Map([...properties].map(([name, value]) => [name, { kind: "value", value } as const]));
 }
 
-function plainEntity(entity: NormalizedEntity): TableEntity<Record<string, PropertyInput>> {
-  const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
-  for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
-  return out as TableEntity<Record<string, PropertyInput>>;
-}
-
 function signal(options: OperationOptions): OperationOptions {
   return options.abortSignal ? { abortSignal: options.abortSignal } : {};
 }
@@ -362,27 +354,4 @@ function checkGrace(graceMs: number): number {
     );
   }
   return graceMs;
-}
-
-function checkKeys(record: unknown): { partitionKey: string; rowKey: string } {
-  const r = record as { partitionKey?: unknown; rowKey?: unknown } | null;
-  if (typeof r?.partitionKey !== "string" || typeof r.rowKey !== "string") {
-    throw new TableKitError("InvalidInput", "A large record needs a string partitionKey and rowKey");
-  }
-  return { partitionKey: r.partitionKey, rowKey: r.rowKey };
-}
-
-function checkEtag(stored: string, etag: string): void {
-  if (etag !== "*" && stored !== etag) {
-    throw new TableKitError(
-      "UpdateConditionNotSatisfied",
-      "The record was changed since it was read (ETag mismatch)",
-    );
-  }
-}
-
-function notFound(partitionKey: string, rowKey: string): TableKitError {
-  return new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
-    details: { partitionKey, rowKey },
-  });
 }

@@ -1,7 +1,5 @@
 import { odata } from "../../filter/index.js";
 import {
-  fromTypedValue,
-  type PropertyInput,
   type PropertyOutput,
   setOwn,
   type TableEntity,
@@ -12,6 +10,7 @@ import {
   typedValuesEqual,
 } from "../../model/index.js";
 import type { OperationOptions, Store, Table, TransactionAction, UpdateMode } from "../../store/index.js";
+import { checkRecordEtag, plainEntity, recordKeys, recordNotFound } from "../internal/records.js";
 import {
   backoffDelay,
   type RetryOptions,
@@ -82,7 +81,7 @@ export class WideEntities {
 
   /** The parts a record would be written as (no I/O): their RowKeys and properties. */
   plan(record: TableEntity<Record<string, unknown>>): PartPlan[] {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "wide");
     return this.layout.split(partitionKey, rowKey, this.layout.properties(record));
   }
 
@@ -100,7 +99,7 @@ export class WideEntities {
   /** The whole record with one range query (more only when a concurrent write tore the read); ResourceNotFound if absent. */
   async get(partitionKey: string, rowKey: string, options: OperationOptions = {}): Promise<WideRecord> {
     const stored = await this.read(partitionKey, rowKey, options);
-    if (!stored) throw notFound(partitionKey, rowKey);
+    if (!stored) throw recordNotFound(partitionKey, rowKey);
     const part0 = stored.parts[0]!.entity;
     const out: Record<string, unknown> = { partitionKey, rowKey };
     for (const part of stored.parts) {
@@ -139,14 +138,14 @@ export class WideEntities {
     const deleted = await this.attempts(options.etag ?? "*", options, async () => {
       const stored = await this.read(partitionKey, rowKey, options);
       if (!stored) return false;
-      checkEtag(stored, options.etag ?? "*");
+      checkRecordEtag(stored.parts[0]!.etag, options.etag ?? "*");
       const actions = stored.parts.map(
         (p): TransactionAction => ["delete", { partitionKey, rowKey: p.rowKey }, { etag: p.etag }],
       );
       await this.table.submitTransaction(actions, options);
       return true;
     });
-    if (!deleted) throw notFound(partitionKey, rowKey);
+    if (!deleted) throw recordNotFound(partitionKey, rowKey);
   }
 
   private async rewrite(
@@ -156,7 +155,7 @@ export class WideEntities {
     options: OperationOptions,
     insert: boolean,
   ): Promise<WideWriteResult> {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "wide");
     if (mode !== "Merge" && mode !== "Replace") {
       throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
     }
@@ -165,12 +164,12 @@ export class WideEntities {
     const result = await this.attempts(etag, options, async () => {
       const stored = await this.read(partitionKey, rowKey, options);
       if (!stored) return insert ? this.create(record, options) : undefined;
-      checkEtag(stored, etag);
+      checkRecordEtag(stored.parts[0]!.etag, etag);
       const properties = mode === "Replace" ? given : merged(stored, given);
       const plan = this.layout.split(partitionKey, rowKey, properties);
       return this.submit(partitionKey, plan, this.changes(record, stored, plan), options);
     });
-    if (!result) throw notFound(partitionKey, rowKey);
+    if (!result) throw recordNotFound(partitionKey, rowKey);
     return result;
   }
 
@@ -217,9 +216,7 @@ export class WideEntities {
       versions.slice(1),
       versions[part.index],
     );
-    const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
-    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
-    return out as TableEntity<Record<string, PropertyInput>>;
+    return plainEntity(entity);
   }
 
   private async submit(
@@ -314,27 +311,4 @@ function sameProperties(a: ReadonlyMap<string, TypedValue>, b: ReadonlyMap<strin
     if (name !== otherName || !typedValuesEqual(value, otherValue)) return false;
   }
   return true;
-}
-
-function checkKeys(record: unknown): { partitionKey: string; rowKey: string } {
-  const r = record as { partitionKey?: unknown; rowKey?: unknown } | null;
-  if (typeof r?.partitionKey !== "string" || typeof r.rowKey !== "string") {
-    throw new TableKitError("InvalidInput", "A wide record needs a string partitionKey and rowKey");
-  }
-  return { partitionKey: r.partitionKey, rowKey: r.rowKey };
-}
-
-function checkEtag(stored: StoredRecord, etag: string): void {
-  if (etag !== "*" && stored.parts[0]!.etag !== etag) {
-    throw new TableKitError(
-      "UpdateConditionNotSatisfied",
-      "The record was changed since it was read (ETag mismatch)",
-    );
-  }
-}
-
-function notFound(partitionKey: string, rowKey: string): TableKitError {
-  return new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
-    details: { partitionKey, rowKey },
-  });
 }
