@@ -3,6 +3,7 @@
  * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
  */
 
+export { type PartitionTokenOptions, partitionToken } from "./access/partition-token.js";
 export {
   BlobLog,
   type BlobLogEntry,
