@@ -6,6 +6,7 @@ import {
   type TableEntity,
   TableKitError,
 } from "../../model/index.js";
+import type { UpdateMode } from "../../store/index.js";
 
 /** The keys of a record a pattern stores over several entities or blobs; InvalidInput without them. */
 export function recordKeys(record: unknown, what: string): { partitionKey: string; rowKey: string } {
@@ -38,4 +39,11 @@ export function plainEntity(entity: NormalizedEntity): TableEntity<Record<string
   const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
   for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
   return out as TableEntity<Record<string, PropertyInput>>;
+}
+
+/** The update modes a record pattern takes; InvalidInput for anything else. */
+export function checkUpdateMode(mode: UpdateMode): void {
+  if (mode !== "Merge" && mode !== "Replace") {
+    throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
+  }
 }

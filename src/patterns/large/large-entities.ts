@@ -9,8 +9,14 @@ import {
   typedProperties,
 } from "../../model/index.js";
 import type { BlobContainer, OperationOptions, Store, Table, UpdateMode } from "../../store/index.js";
-import { checkRecordEtag, plainEntity, recordKeys, recordNotFound } from "../internal/records.js";
-import { type RetryOptions, type RetryPolicy, retryLostRaces, retryPolicy } from "../internal/retry.js";
+import {
+  checkRecordEtag,
+  checkUpdateMode,
+  plainEntity,
+  recordKeys,
+  recordNotFound,
+} from "../internal/records.js";
+import { type RetryOptions, type RetryPolicy, retryPolicy, retryUnlessPinned } from "../internal/retry.js";
 import { LargeBlobNames } from "./blob-names.js";
 import { cleanupOrphans, type LargeCleanupOptions, type LargeCleanupReport } from "./large-cleanup.js";
 import {
@@ -198,9 +204,7 @@ export class LargeEntities {
     insert: boolean,
   ): Promise<LargeWriteResult> {
     const { partitionKey, rowKey } = recordKeys(record, "large");
-    if (mode !== "Merge" && mode !== "Replace") {
-      throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
-    }
+    checkUpdateMode(mode);
     const given = asValues(this.layout.properties(record));
     if (mode === "Replace") this.layout.split(partitionKey, rowKey, given); // bad input fails before any I/O
     const result = await this.attempts(etag, options, async () => {
@@ -326,9 +330,7 @@ export class LargeEntities {
   }
 
   private attempts<T>(etag: string, options: OperationOptions, work: () => Promise<T>): Promise<T> {
-    return etag === "*"
-      ? retryLostRaces("Large entity write", this.policy, options.abortSignal, work)
-      : work();
+    return retryUnlessPinned(etag, "Large entity write", this.policy, options.abortSignal, work);
   }
 }
 

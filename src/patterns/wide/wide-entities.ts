@@ -10,14 +10,20 @@ import {
   typedValuesEqual,
 } from "../../model/index.js";
 import type { OperationOptions, Store, Table, TransactionAction, UpdateMode } from "../../store/index.js";
-import { checkRecordEtag, plainEntity, recordKeys, recordNotFound } from "../internal/records.js";
+import {
+  checkRecordEtag,
+  checkUpdateMode,
+  plainEntity,
+  recordKeys,
+  recordNotFound,
+} from "../internal/records.js";
 import {
   backoffDelay,
   type RetryOptions,
   type RetryPolicy,
   retriesExhausted,
-  retryLostRaces,
   retryPolicy,
+  retryUnlessPinned,
   sleep,
 } from "../internal/retry.js";
 import { MANIFEST_PROPERTY, newVersion, type PartPlan, VERSION_PROPERTY, WideLayout } from "./wide-layout.js";
@@ -156,9 +162,7 @@ export class WideEntities {
     insert: boolean,
   ): Promise<WideWriteResult> {
     const { partitionKey, rowKey } = recordKeys(record, "wide");
-    if (mode !== "Merge" && mode !== "Replace") {
-      throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
-    }
+    checkUpdateMode(mode);
     const given = this.layout.properties(record);
     if (mode === "Replace") this.layout.split(partitionKey, rowKey, given); // bad input fails before any read
     const result = await this.attempts(etag, options, async () => {
@@ -231,11 +235,8 @@ export class WideEntities {
     return { etag, parts: plan.length, written: actions.length };
   }
 
-  /** Runs `work`; with `*`, again after a backoff each time a concurrent writer got there first. */
   private attempts<T>(etag: string, options: OperationOptions, work: () => Promise<T>): Promise<T> {
-    return etag === "*"
-      ? retryLostRaces("Wide entity write", this.policy, options.abortSignal, work)
-      : work();
+    return retryUnlessPinned(etag, "Wide entity write", this.policy, options.abortSignal, work);
   }
 
   /**
