@@ -4,7 +4,8 @@
  * as on S3) and by one table write per record (the hot-partition design: PartitionKey the minute,
  * RowKey the time), plus entity group transactions of 100 (the best a table can do). Prints
  * records/s, store writes per 10,000 records, and the time to read every record back, on the
- * embedded engine (`file:`) and on Azurite.
+ * embedded engine (`file:`), on Azurite, and on DynamoDB Local with s3rver (block blobs only: S3 has no
+ * append).
  * Run: npx tsx bench/log-blobs.bench.ts (or npm run bench -- log-blobs; --smoke for tiny sizes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store, type TransactionAction } from "../src/index.js";
 import { BlobLog } from "../src/patterns/index.js";
-import { startAzurite } from "../test/support/azurite.js";
+import { startAwsWorld, startAzureWorld } from "../test/support/worlds.js";
 import { rounds, sized } from "./support/bench-mode.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-log-bench-"));
@@ -138,13 +139,19 @@ try {
   const embedded = await openStore(`file:${join(dir, "bench.db")}`);
   rows.push(...(await compare("embedded (file:)", embedded, sized(100_000, 2_000), sized(20_000, 500))));
   await embedded.close();
-  const azurite = await startAzurite();
-  try {
-    const azure = await openStore(`azure:${azurite.connectionString}`);
-    rows.push(...(await compare("Azurite", azure, sized(20_000, 500), sized(2_000, 100))));
-    await azure.close();
-  } finally {
-    await azurite.stop();
+  const worlds = [
+    ["Azurite", startAzureWorld, sized(20_000, 500), sized(2_000, 100)],
+    ["DynamoDB Local + s3rver", startAwsWorld, sized(20_000, 500), sized(1_000, 50)],
+  ] as const;
+  for (const [world, start, n, tableN] of worlds) {
+    const server = await start();
+    try {
+      const store = await openStore(server.storeUrl, server.storeOptions);
+      rows.push(...(await compare(world, store, n, tableN)));
+      await store.close();
+    } finally {
+      await server.stop();
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -3,12 +3,13 @@ import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { BlobContainer } from "../../src/index.js";
 import { BlobLog, type BlobLogEntry, type BlobLogOptions } from "../../src/patterns/index.js";
 import { randomAlphanumeric } from "../conformance/factory.js";
 import { collect, expectCode } from "../conformance/helpers.js";
-import { itWhen, type PatternsRef } from "./target.js";
+import { itWithBlobs, SHARED } from "./blob-gate.js";
+import type { PatternsRef } from "./target.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const utc = (text: string) => new Date(`2014-07-31T${text}Z`);
@@ -53,74 +54,82 @@ export function blobLogSuite(target: PatternsRef): void {
     const names = async (container: BlobContainer) =>
       (await collect(container.listBlobsFlat())).map((b) => b.name);
 
-    it("writes the seed's queue log as NDJSON blobs named by time and reads 15:04-15:06 from those two folders only", async () => {
-      const { container, log } = await setup({ periodMinutes: 1 });
-      const writer = log.writer();
-      const start = utc("15:03:30").getTime();
-      for (let i = 0; i < 30; i++) {
-        writer.write({ level: i % 4 === 0 ? "error" : "info", n: i }, { at: new Date(start + i * 10_000) });
-      }
-      await writer.close();
-      const file = log.mode === "append" ? "000001\\.log" : "000001-[0-9a-f]{10}\\.log";
-      const stored = await names(container);
-      expect(stored).toHaveLength(6); // 15:03:30 to 15:08:20
-      for (const [i, name] of stored.entries()) {
-        expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`));
-      }
-      const text = (await container.getBlobClient(stored[1]!).downloadToBuffer()).toString("utf8");
-      expect(text.split("\n")[0]).toBe('{"time":"2014-07-31T15:04:00.000Z","level":"info","n":3}');
-      expect(text.endsWith("\n")).toBe(true);
+    itWithBlobs(
+      target,
+      "writes the seed's queue log as NDJSON blobs named by time and reads 15:04-15:06 from those two folders only",
+      async () => {
+        const { container, log } = await setup({ periodMinutes: 1 });
+        const writer = log.writer();
+        const start = utc("15:03:30").getTime();
+        for (let i = 0; i < 30; i++) {
+          writer.write({ level: i % 4 === 0 ? "error" : "info", n: i }, { at: new Date(start + i * 10_000) });
+        }
+        await writer.close();
+        const file = log.mode === "append" ? "000001\\.log" : "000001-[0-9a-f]{10}\\.log";
+        const stored = await names(container);
+        expect(stored).toHaveLength(6); // 15:03:30 to 15:08:20
+        for (const [i, name] of stored.entries()) {
+          expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`));
+        }
+        const text = (await container.getBlobClient(stored[1]!).downloadToBuffer()).toString("utf8");
+        expect(text.split("\n")[0]).toBe('{"time":"2014-07-31T15:04:00.000Z","level":"info","n":3}');
+        expect(text.endsWith("\n")).toBe(true);
 
-      const range = { from: utc("15:04:00"), to: utc("15:06:00") };
-      expect(log.prefixes(range.from, range.to)).toEqual([
-        "queue/2014/07/31/1504/",
-        "queue/2014/07/31/1505/",
-      ]);
-      const watched = watchDownloads(container);
-      const reader = new BlobLog(target().store, {
-        container: watched.container,
-        source: "queue",
-        periodMinutes: 1,
-      });
-      const read = await collect(reader.read(range));
-      expect(fieldsOf(read).map((f) => f.n)).toEqual(Array.from({ length: 12 }, (_, i) => i + 3));
-      expect(read[0]).toEqual({ time: utc("15:04:00"), fields: { level: "info", n: 3 }, blob: stored[1] });
-      expect(watched.downloaded).toEqual([stored[1], stored[2]]);
-      expect(await collect(reader.blobs(range))).toEqual([stored[1], stored[2]]);
-      // The seed's hourly folders: one blob per hour, a read of two minutes filters it.
-      const hourly = await setup();
-      const w = hourly.log.writer();
-      for (let i = 0; i < 30; i++) w.write({ n: i }, { at: new Date(start + i * 10_000) });
-      await w.close();
-      expect((await names(hourly.container))[0]).toMatch(new RegExp(`^queue/2014/07/31/1500/${file}$`));
-      expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(
-        fieldsOf(read).map((f) => f.n),
-      );
-    });
+        const range = { from: utc("15:04:00"), to: utc("15:06:00") };
+        expect(log.prefixes(range.from, range.to)).toEqual([
+          "queue/2014/07/31/1504/",
+          "queue/2014/07/31/1505/",
+        ]);
+        const watched = watchDownloads(container);
+        const reader = new BlobLog(target().store, {
+          container: watched.container,
+          source: "queue",
+          periodMinutes: 1,
+        });
+        const read = await collect(reader.read(range));
+        expect(fieldsOf(read).map((f) => f.n)).toEqual(Array.from({ length: 12 }, (_, i) => i + 3));
+        expect(read[0]).toEqual({ time: utc("15:04:00"), fields: { level: "info", n: 3 }, blob: stored[1] });
+        expect(watched.downloaded).toEqual([stored[1], stored[2]]);
+        expect(await collect(reader.blobs(range))).toEqual([stored[1], stored[2]]);
+        // The seed's hourly folders: one blob per hour, a read of two minutes filters it.
+        const hourly = await setup();
+        const w = hourly.log.writer();
+        for (let i = 0; i < 30; i++) w.write({ n: i }, { at: new Date(start + i * 10_000) });
+        await w.close();
+        expect((await names(hourly.container))[0]).toMatch(new RegExp(`^queue/2014/07/31/1500/${file}$`));
+        expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(
+          fieldsOf(read).map((f) => f.n),
+        );
+      },
+    );
 
-    it("flushes by size and by time; what is still buffered is not on the store; close flushes the rest", async () => {
-      const { log } = await setup();
-      const stored = async () => (await collect(log.read(ALL))).length;
-      const bySize = log.writer({ flushBytes: 1000, flushIntervalMs: 600_000 });
-      for (let i = 0; i < 5; i++) bySize.write({ n: i }, { at: utc("18:00:00") });
-      expect(bySize.bufferedBytes).toBeGreaterThan(0);
-      expect(await stored()).toBe(0);
-      expect(bySize.stats.blobWrites).toBe(0);
-      let i = 5;
-      while (bySize.stats.flushes === 0) bySize.write({ n: i++ }, { at: utc("18:00:00") });
-      await eventually(async () => (await stored()) >= 1000 / 50);
-      await bySize.close();
-      expect(await stored()).toBe(i);
-      expect(bySize.stats).toMatchObject({ records: i, flushedRecords: i, failures: 0 });
-      const byTime = log.writer({ flushIntervalMs: 50 });
-      for (let j = 0; j < 3; j++) byTime.write({ n: j }, { at: utc("19:00:00") });
-      await eventually(async () => (await stored()) === i + 3);
-      expect(byTime.stats.flushes).toBe(1);
-      await byTime.close();
-      expect(() => byTime.write({ n: 0 })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
-    });
+    itWithBlobs(
+      target,
+      "flushes by size and by time; what is still buffered is not on the store; close flushes the rest",
+      async () => {
+        const { log } = await setup();
+        const stored = async () => (await collect(log.read(ALL))).length;
+        const bySize = log.writer({ flushBytes: 1000, flushIntervalMs: 600_000 });
+        for (let i = 0; i < 5; i++) bySize.write({ n: i }, { at: utc("18:00:00") });
+        expect(bySize.bufferedBytes).toBeGreaterThan(0);
+        expect(await stored()).toBe(0);
+        expect(bySize.stats.blobWrites).toBe(0);
+        let i = 5;
+        while (bySize.stats.flushes === 0) bySize.write({ n: i++ }, { at: utc("18:00:00") });
+        await eventually(async () => (await stored()) >= 1000 / 50);
+        await bySize.close();
+        expect(await stored()).toBe(i);
+        expect(bySize.stats).toMatchObject({ records: i, flushedRecords: i, failures: 0 });
+        const byTime = log.writer({ flushIntervalMs: 50 });
+        for (let j = 0; j < 3; j++) byTime.write({ n: j }, { at: utc("19:00:00") });
+        await eventually(async () => (await stored()) === i + 3);
+        expect(byTime.stats.flushes).toBe(1);
+        await byTime.close();
+        expect(() => byTime.write({ n: 0 })).toThrow(expect.objectContaining({ code: "InvalidInput" }));
+      },
+    );
 
-    it("several writers of one source lose and duplicate nothing", async () => {
+    itWithBlobs(target, "several writers of one source lose and duplicate nothing", async () => {
       const { container, log } = await setup();
       const writers = Array.from({ length: 4 }, () => log.writer({ flushBytes: 600 }));
       for (let n = 0; n < 150; n++) {
@@ -143,10 +152,8 @@ export function blobLogSuite(target: PatternsRef): void {
       else expect(new Set(stored.map((n) => n.split("-")[1])).size).toBe(4);
     });
 
-    itWhen(
+    itWithBlobs(
       target,
-      (c, t) => c.multiProcess && t.sharedUrl !== undefined,
-      "the store cannot be shared between processes",
       "two writer processes of one source lose and duplicate nothing; a killed writer loses only what it had not flushed",
       async () => {
         const { container, log } = await setup();
@@ -187,39 +194,43 @@ export function blobLogSuite(target: PatternsRef): void {
         ]);
         expect(crashed.map((f) => f.n)).toEqual(Array.from({ length: 35 }, (_, n) => n));
       },
-      120_000,
+      { timeout: 120_000, also: SHARED },
     );
 
-    it("moves to the next numbered blob at the size cap; a record as large as one write is accepted, one byte more is not", async () => {
-      const { container, log } = await setup({ maxBlobBytes: 1000 });
-      const writer = log.writer({ flushBytes: 300 });
-      for (let n = 0; n < 50; n++) {
-        writer.write({ n }, { at: utc("18:00:00") });
-        if (n % 5 === 4) await writer.flush();
-      }
-      await writer.close();
-      const blobs = await collect(container.listBlobsFlat());
-      expect(blobs.length).toBeGreaterThanOrEqual(3);
-      for (const b of blobs) expect(b.properties.contentLength).toBeLessThanOrEqual(1000);
-      expect(blobs.map((b) => log.names.parse(b.name)?.number)).toEqual(blobs.map((_, i) => i + 1));
-      if (log.mode === "append") expect(writer.stats.rollovers).toBe(blobs.length - 1);
-      expect(fieldsOf(await collect(log.read(ALL))).map((f) => f.n)).toEqual(
-        Array.from({ length: 50 }, (_, n) => n),
-      );
+    itWithBlobs(
+      target,
+      "moves to the next numbered blob at the size cap; a record as large as one write is accepted, one byte more is not",
+      async () => {
+        const { container, log } = await setup({ maxBlobBytes: 1000 });
+        const writer = log.writer({ flushBytes: 300 });
+        for (let n = 0; n < 50; n++) {
+          writer.write({ n }, { at: utc("18:00:00") });
+          if (n % 5 === 4) await writer.flush();
+        }
+        await writer.close();
+        const blobs = await collect(container.listBlobsFlat());
+        expect(blobs.length).toBeGreaterThanOrEqual(3);
+        for (const b of blobs) expect(b.properties.contentLength).toBeLessThanOrEqual(1000);
+        expect(blobs.map((b) => log.names.parse(b.name)?.number)).toEqual(blobs.map((_, i) => i + 1));
+        if (log.mode === "append") expect(writer.stats.rollovers).toBe(blobs.length - 1);
+        expect(fieldsOf(await collect(log.read(ALL))).map((f) => f.n)).toEqual(
+          Array.from({ length: 50 }, (_, n) => n),
+        );
 
-      const big = log.writer();
-      const line = (pad: number) => ({ pad: "x".repeat(pad) });
-      const overhead = `${JSON.stringify({ time: utc("20:00:00").toISOString(), ...line(0) })}\n`.length;
-      big.write(line(1000 - overhead), { at: utc("20:00:00") });
-      expect(() => big.write(line(1001 - overhead), { at: utc("20:00:00") })).toThrow(
-        expect.objectContaining({ code: "RequestBodyTooLarge" }),
-      );
-      await big.close();
-      const at20 = await collect(log.read({ from: utc("20:00:00"), to: utc("21:00:00") }));
-      expect(at20.map((e) => (e.fields.pad as string).length)).toEqual([1000 - overhead]);
-    });
+        const big = log.writer();
+        const line = (pad: number) => ({ pad: "x".repeat(pad) });
+        const overhead = `${JSON.stringify({ time: utc("20:00:00").toISOString(), ...line(0) })}\n`.length;
+        big.write(line(1000 - overhead), { at: utc("20:00:00") });
+        expect(() => big.write(line(1001 - overhead), { at: utc("20:00:00") })).toThrow(
+          expect.objectContaining({ code: "RequestBodyTooLarge" }),
+        );
+        await big.close();
+        const at20 = await collect(log.read({ from: utc("20:00:00"), to: utc("21:00:00") }));
+        expect(at20.map((e) => (e.fields.pad as string).length)).toEqual([1000 - overhead]);
+      },
+    );
 
-    it("a failed flush keeps its records, and the next flush writes them once", async () => {
+    itWithBlobs(target, "a failed flush keeps its records, and the next flush writes them once", async () => {
       const { container, log } = await setup();
       const writer = log.writer({ flushIntervalMs: 600_000 });
       writer.write({ n: 0 }, { at: utc("18:00:00") });
@@ -235,7 +246,7 @@ export function blobLogSuite(target: PatternsRef): void {
       expect(fieldsOf(await collect(log.read(ALL))).map((f) => f.n)).toEqual([1, 2, 3, 4]);
     });
 
-    it("refuses bad input before writing anything", async () => {
+    itWithBlobs(target, "refuses bad input before writing anything", async () => {
       const { container, log } = await setup();
       const store = target().store;
       const writer = log.writer();
