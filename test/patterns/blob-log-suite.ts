@@ -54,54 +54,72 @@ export function blobLogSuite(target: PatternsRef): void {
     const names = async (container: BlobContainer) =>
       (await collect(container.listBlobsFlat())).map((b) => b.name);
 
+    const modes = (): ("append" | "block")[] => {
+      const caps = target().store.blobCapabilities!;
+      return caps.appendBlobs && caps.conditionalWrites ? ["append", "block"] : ["block"];
+    };
+
     itWithBlobs(
       target,
-      "writes the seed's queue log as NDJSON blobs named by time and reads 15:04-15:06 from those two folders only",
+      "writes the seed's queue log as NDJSON blobs named by time and reads 15:04-15:06 from those two folders only (append blobs where the backend has them, numbered block blobs everywhere)",
       async () => {
-        const { container, log } = await setup({ periodMinutes: 1 });
-        const writer = log.writer();
-        const start = utc("15:03:30").getTime();
-        for (let i = 0; i < 30; i++) {
-          writer.write({ level: i % 4 === 0 ? "error" : "info", n: i }, { at: new Date(start + i * 10_000) });
-        }
-        await writer.close();
-        const file = log.mode === "append" ? "000001\\.log" : "000001-[0-9a-f]{10}\\.log";
-        const stored = await names(container);
-        expect(stored).toHaveLength(6); // 15:03:30 to 15:08:20
-        for (const [i, name] of stored.entries()) {
-          expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`));
-        }
-        const text = (await container.getBlobClient(stored[1]!).downloadToBuffer()).toString("utf8");
-        expect(text.split("\n")[0]).toBe('{"time":"2014-07-31T15:04:00.000Z","level":"info","n":3}');
-        expect(text.endsWith("\n")).toBe(true);
-
-        const range = { from: utc("15:04:00"), to: utc("15:06:00") };
-        expect(log.prefixes(range.from, range.to)).toEqual([
-          "queue/2014/07/31/1504/",
-          "queue/2014/07/31/1505/",
-        ]);
-        const watched = watchDownloads(container);
-        const reader = new BlobLog(target().store, {
-          container: watched.container,
-          source: "queue",
-          periodMinutes: 1,
-        });
-        const read = await collect(reader.read(range));
-        expect(fieldsOf(read).map((f) => f.n)).toEqual(Array.from({ length: 12 }, (_, i) => i + 3));
-        expect(read[0]).toEqual({ time: utc("15:04:00"), fields: { level: "info", n: 3 }, blob: stored[1] });
-        expect(watched.downloaded).toEqual([stored[1], stored[2]]);
-        expect(await collect(reader.blobs(range))).toEqual([stored[1], stored[2]]);
-        // The seed's hourly folders: one blob per hour, a read of two minutes filters it.
-        const hourly = await setup();
-        const w = hourly.log.writer();
-        for (let i = 0; i < 30; i++) w.write({ n: i }, { at: new Date(start + i * 10_000) });
-        await w.close();
-        expect((await names(hourly.container))[0]).toMatch(new RegExp(`^queue/2014/07/31/1500/${file}$`));
-        expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(
-          fieldsOf(read).map((f) => f.n),
-        );
+        for (const mode of modes()) await seedQueueLog(mode);
       },
     );
+
+    const seedQueueLog = async (mode: "append" | "block") => {
+      const { container, log } = await setup({ periodMinutes: 1, mode });
+      const writer = log.writer();
+      const start = utc("15:03:30").getTime();
+      for (let i = 0; i < 30; i++) {
+        writer.write({ level: i % 4 === 0 ? "error" : "info", n: i }, { at: new Date(start + i * 10_000) });
+      }
+      await writer.close();
+      const file = log.mode === "append" ? "000001\\.log" : "000001-[0-9a-f]{10}\\.log";
+      const stored = await names(container);
+      expect(stored).toHaveLength(6); // 15:03:30 to 15:08:20
+      for (const [i, name] of stored.entries()) {
+        expect(name).toMatch(new RegExp(`^queue/2014/07/31/150${3 + i}/${file}$`));
+      }
+      const text = (await container.getBlobClient(stored[1]!).downloadToBuffer()).toString("utf8");
+      expect(text.split("\n")[0]).toBe('{"time":"2014-07-31T15:04:00.000Z","level":"info","n":3}');
+      expect(text.endsWith("\n")).toBe(true);
+      if (log.mode === "block") {
+        // Block blobs carry their first and last record times, as Storage Analytics does.
+        const { metadata } = await container.getBlobClient(stored[1]!).getProperties();
+        expect(metadata).toEqual({
+          starttime: "2014-07-31T15:04:00.000Z",
+          endtime: "2014-07-31T15:04:50.000Z",
+        });
+      }
+
+      const range = { from: utc("15:04:00"), to: utc("15:06:00") };
+      expect(log.prefixes(range.from, range.to)).toEqual([
+        "queue/2014/07/31/1504/",
+        "queue/2014/07/31/1505/",
+      ]);
+      const watched = watchDownloads(container);
+      const reader = new BlobLog(target().store, {
+        container: watched.container,
+        source: "queue",
+        periodMinutes: 1,
+        mode,
+      });
+      const read = await collect(reader.read(range));
+      expect(fieldsOf(read).map((f) => f.n)).toEqual(Array.from({ length: 12 }, (_, i) => i + 3));
+      expect(read[0]).toEqual({ time: utc("15:04:00"), fields: { level: "info", n: 3 }, blob: stored[1] });
+      expect(watched.downloaded).toEqual([stored[1], stored[2]]);
+      expect(await collect(reader.blobs(range))).toEqual([stored[1], stored[2]]);
+      // The seed's hourly folders: one blob per hour, a read of two minutes filters it.
+      const hourly = await setup({ mode });
+      const w = hourly.log.writer();
+      for (let i = 0; i < 30; i++) w.write({ n: i }, { at: new Date(start + i * 10_000) });
+      await w.close();
+      expect((await names(hourly.container))[0]).toMatch(new RegExp(`^queue/2014/07/31/1500/${file}$`));
+      expect((await collect(hourly.log.read(range))).map((e) => e.fields.n)).toEqual(
+        fieldsOf(read).map((f) => f.n),
+      );
+    };
 
     itWithBlobs(
       target,
