@@ -1,17 +1,12 @@
-import { execFile } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect } from "vitest";
 import type { BlobContainer } from "../../src/index.js";
 import { BlobLog, type BlobLogEntry, type BlobLogOptions } from "../../src/patterns/index.js";
 import { randomAlphanumeric } from "../conformance/factory.js";
 import { collect, expectCode } from "../conformance/helpers.js";
-import { itWithBlobs, SHARED } from "./blob-gate.js";
+import { itWithBlobs, runChild, SHARED } from "./blob-support.js";
 import type { PatternsRef } from "./target.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const utc = (text: string) => new Date(`2014-07-31T${text}Z`);
 const ALL = { from: utc("00:00:00"), to: utc("23:59:59") };
 
@@ -176,23 +171,13 @@ export function blobLogSuite(target: PatternsRef): void {
       async () => {
         const { container, log } = await setup();
         const run = (source: string, plan: string) =>
-          promisify(execFile)(
-            process.execPath,
-            [
-              "--import",
-              "tsx",
-              join(root, "test", "patterns", "log-blob-worker.ts"),
-              target().sharedUrl!,
-              container.containerName,
-              source,
-              log.mode,
-              plan,
-            ],
-            { cwd: root },
-          ).then(
-            () => "exited",
-            (err: { signal?: string }) => err.signal ?? Promise.reject(err),
-          );
+          runChild("log-blob-worker.ts", [
+            target().sharedUrl!,
+            container.containerName,
+            source,
+            log.mode,
+            plan,
+          ]);
         expect(
           await Promise.all([
             run("queue", "write:a:300"),

@@ -1,17 +1,13 @@
-import { execFile } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect } from "vitest";
 import { type BlobContainer, DateTime } from "../../src/index.js";
 import { LargeEntities, type LargeEntitiesOptions } from "../../src/patterns/index.js";
 import { randomAlphanumeric } from "../conformance/factory.js";
 import { collect, expectCode, expectEmpty, expectSameValue } from "../conformance/helpers.js";
-import { itWithBlobs, SHARED } from "./blob-gate.js";
+import { itWithBlobs, runChild, SHARED } from "./blob-support.js";
 import { dieAtStep, PARTITION, SCENARIOS, version, versionOf } from "./large-fixtures.js";
 import { instrumented } from "./query-helpers.js";
 import type { PatternsRef } from "./target.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const KEY = { partitionKey: "Sales", rowKey: "000223" } as const;
 /** The seed's employee photo: larger than any property holds. */
 const PHOTO = new Uint8Array(200_000).map((_, i) => i % 251);
@@ -244,42 +240,20 @@ export function largeSuite(target: PatternsRef): void {
 
     itWithBlobs(
       target,
-      "a writer process SIGKILLed after each step leaves the entity as before or after, and cleanup finds every orphan",
+      "writers SIGKILLed with their process after each step leave the entity as before or after, and cleanup finds every orphan",
       async () => {
         const { table, container, large } = await setup();
-        const run = (scenario: string, rowKey: string, k: number) =>
-          new Promise<NodeJS.Signals | null>((done, fail) => {
-            const worker = join(root, "test", "patterns", "large-worker.ts");
-            const args = [
-              worker,
-              target().sharedUrl!,
-              table.tableName,
-              container.containerName,
-              scenario,
-              rowKey,
-              `${k}`,
-            ];
-            execFile(process.execPath, ["--import", "tsx", ...args], { cwd: root }, (err) => {
-              if (err && (err as { signal?: string }).signal !== "SIGKILL") fail(err);
-              else done(err ? "SIGKILL" : null);
-            });
-          });
         const killed: [keyof typeof SCENARIOS, number][] = [];
         for (const [name, scenario] of scenarioList()) {
-          // The last step of each scenario was proven in process; here the points a crash can hurt.
-          for (let k = 1; k < scenario.steps; k++) {
+          for (let k = 1; k <= scenario.steps; k++) {
             await scenario.prepare(large, `${name}${k}`);
             killed.push([name, k]);
           }
         }
-        // Three processes at a time: a shared SQLite file serializes their writes anyway.
-        const ends: (NodeJS.Signals | null)[] = [];
-        for (let i = 0; i < killed.length; i += 3) {
-          ends.push(
-            ...(await Promise.all(killed.slice(i, i + 3).map(([name, k]) => run(name, `${name}${k}`, k)))),
-          );
-        }
-        expect(ends).toEqual(killed.map(() => "SIGKILL"));
+        // One process runs every writer, each halted after its step k, and SIGKILLs itself.
+        const specs = killed.map(([name, k]) => `${name}:${name}${k}:${k}`);
+        const args = [target().sharedUrl!, table.tableName, container.containerName, ...specs];
+        expect(await runChild("large-worker.ts", args)).toBe("SIGKILL");
         await checkAfterCrashes(large, killed);
       },
       { timeout: 120_000, also: SHARED },

@@ -94,6 +94,7 @@ export class BlobLog {
       lists: 0,
       rollovers: 0,
       failures: 0,
+      busy: 0,
     };
     const sink: LogSink =
       this.mode === "append"

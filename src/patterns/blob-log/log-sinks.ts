@@ -29,6 +29,8 @@ export interface BlobLogStats {
   rollovers: number;
   /** Flushes that failed (their records stay buffered and are written by a later flush). */
   failures: number;
+  /** Blob writes the store refused with ServerBusy, each retried after a backoff. */
+  busy: number;
 }
 
 /** Where flushed chunks go: append blobs shared by writers, or one new block blob per chunk. */

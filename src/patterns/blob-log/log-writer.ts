@@ -1,5 +1,12 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../../store/index.js";
+import {
+  BUSY_RETRY,
+  type RetryOptions,
+  type RetryPolicy,
+  retryPolicy,
+  retryWhileBusy,
+} from "../internal/retry.js";
 import type { LogNames } from "./log-names.js";
 import type { BlobLogStats, LogChunk, LogSink } from "./log-sinks.js";
 
@@ -15,6 +22,8 @@ export interface BlobLogWriterOptions {
   readonly highWaterBytes?: number;
   /** Called with the error of a flush the timer or the size started (its records stay buffered). */
   readonly onError?: (error: unknown) => void;
+  /** How a blob write retries while the store answers ServerBusy (default: 8 attempts, 25 ms doubling to 2 s). */
+  readonly busyRetry?: Omit<RetryOptions, "abortSignal">;
 }
 
 export interface WriteLogOptions {
@@ -41,6 +50,7 @@ export class BlobLogWriter {
   private readonly flushBytes: number;
   private readonly flushIntervalMs: number;
   private readonly highWaterBytes: number;
+  private readonly busyPolicy: RetryPolicy;
   /** Records by period folder, each in write order. */
   private buffers = new Map<string, Pending[]>();
   private buffered = 0;
@@ -58,6 +68,7 @@ export class BlobLogWriter {
     this.stats = stats;
     this.flushBytes = positive("flushBytes", options.flushBytes ?? 1024 * 1024);
     this.flushIntervalMs = positive("flushIntervalMs", options.flushIntervalMs ?? 1000);
+    this.busyPolicy = retryPolicy({ ...BUSY_RETRY, ...options.busyRetry });
     this.highWaterBytes = positive("highWaterBytes", options.highWaterBytes ?? 8 * this.flushBytes);
   }
 
@@ -150,7 +161,13 @@ export class BlobLogWriter {
       try {
         while (start < records.length) {
           const { chunk, end } = cut(records, start, this.sink.maxChunkBytes);
-          await this.sink.write(period, chunk, options);
+          // ServerBusy: nothing was written (a throttled request, a lock held elsewhere): again, later.
+          await retryWhileBusy(
+            () => this.sink.write(period, chunk, options),
+            this.busyPolicy,
+            options.abortSignal,
+            () => this.stats.busy++,
+          );
           this.buffered -= chunk.bytes.byteLength;
           this.stats.flushedRecords += chunk.records;
           this.stats.flushedBytes += chunk.bytes.byteLength;

@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { Capabilities } from "../../src/index.js";
 import { itWhen, type PatternsRef, type PatternsTarget } from "./target.js";
 
@@ -30,3 +34,17 @@ export const SHARED = {
   holds: (c: Capabilities, t: PatternsTarget) => c.multiProcess && t.sharedUrl !== undefined,
   reason: "the store cannot be shared between processes",
 };
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * Runs `test/patterns/<script>` in a child process (through tsx) to its end: "exited" when it
+ * exited normally, or the signal that ended it; rejects when it failed any other way.
+ */
+export function runChild(script: string, args: readonly string[]): Promise<string> {
+  const file = join(root, "test", "patterns", script);
+  return promisify(execFile)(process.execPath, ["--import", "tsx", file, ...args], { cwd: root }).then(
+    () => "exited",
+    (err: { signal?: string }) => err.signal ?? Promise.reject(err),
+  );
+}
