@@ -4,6 +4,20 @@
  */
 
 export { type PartitionTokenOptions, partitionToken } from "./access/partition-token.js";
+export {
+  BlobLog,
+  type BlobLogEntry,
+  type BlobLogOptions,
+  type ReadLogOptions,
+} from "./blob-log/blob-log.js";
+export type { PeriodMinutes } from "./blob-log/log-names.js";
+export type { BlobLogStats } from "./blob-log/log-sinks.js";
+export {
+  BlobLogWriter,
+  type BlobLogWriterOptions,
+  type LogFields,
+  type WriteLogOptions,
+} from "./blob-log/log-writer.js";
 export type { FanOutResult } from "./hash/fan-out-writer.js";
 export {
   type BucketQueryOptions,
@@ -24,6 +38,15 @@ export { type GaplessInsert, type GaplessOptions, GaplessSequence } from "./ids/
 export { type IdKeyOptions, sequentialIdKey } from "./ids/id-keys.js";
 export type { Query, QueryOptions } from "./internal/query.js";
 export type { RetryOptions } from "./internal/retry.js";
+export type { LargeCleanupOptions, LargeCleanupReport } from "./large/large-cleanup.js";
+export {
+  LargeEntities,
+  type LargeEntitiesOptions,
+  type LargeEntityStep,
+  type LargeRecord,
+  type LargeWriteOptions,
+  type LargeWriteResult,
+} from "./large/large-entities.js";
 export {
   type AppendOptions,
   ChronologicalLog,

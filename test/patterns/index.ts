@@ -1,7 +1,9 @@
 import { accessSuite } from "./access-suite.js";
+import { blobLogSuite } from "./blob-log-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
+import { largeSuite } from "./large-suite.js";
 import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
 import { modelSuite } from "./model-suite.js";
@@ -28,6 +30,8 @@ export const PATTERN_SUITES = [
   wideSuite,
   seriesSuite,
   periodsSuite,
+  largeSuite,
+  blobLogSuite,
 ] as const;
 
 /**

@@ -112,3 +112,17 @@ export async function retryLostRaces<T>(
     }
   }
 }
+
+/**
+ * A record write: pinned to an ETag it runs once (a lost race is the caller's error); with `*` it
+ * runs again after a backoff each time a concurrent writer got there first.
+ */
+export function retryUnlessPinned<T>(
+  etag: string,
+  what: string,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  return etag === "*" ? retryLostRaces(what, policy, signal, work) : work();
+}

@@ -1,8 +1,6 @@
 import { odata } from "../../filter/index.js";
 import {
   actionPayloadBytes,
-  fromTypedValue,
-  type PropertyInput,
   type PropertyOutput,
   setOwn,
   type TableEntity,
@@ -14,12 +12,19 @@ import {
 } from "../../model/index.js";
 import type { OperationOptions, Store, Table, TransactionAction, UpdateMode } from "../../store/index.js";
 import {
+  checkRecordEtag,
+  checkUpdateMode,
+  plainEntity,
+  recordKeys,
+  recordNotFound,
+} from "../internal/records.js";
+import {
   backoffDelay,
   type RetryOptions,
   type RetryPolicy,
   retriesExhausted,
-  retryLostRaces,
   retryPolicy,
+  retryUnlessPinned,
   sleep,
 } from "../internal/retry.js";
 import { MANIFEST_PROPERTY, newVersion, type PartPlan, VERSION_PROPERTY, WideLayout } from "./wide-layout.js";
@@ -83,7 +88,7 @@ export class WideEntities {
 
   /** The parts a record would be written as (no I/O): their RowKeys and properties. */
   plan(record: TableEntity<Record<string, unknown>>): PartPlan[] {
-    const { partitionKey, rowKey } = checkKeys(record);
+    const { partitionKey, rowKey } = recordKeys(record, "wide");
     return this.layout.split(partitionKey, rowKey, this.layout.properties(record));
   }
 
@@ -104,7 +109,7 @@ export class WideEntities {
   /** The whole record with one range query (more only when a concurrent write tore the read); ResourceNotFound if absent. */
   async get(partitionKey: string, rowKey: string, options: OperationOptions = {}): Promise<WideRecord> {
     const stored = await this.read(partitionKey, rowKey, options);
-    if (!stored) throw notFound(partitionKey, rowKey);
+    if (!stored) throw recordNotFound(partitionKey, rowKey);
     const part0 = stored.parts[0]!.entity;
     const out: Record<string, unknown> = { partitionKey, rowKey };
     for (const part of stored.parts) {
@@ -143,14 +148,14 @@ export class WideEntities {
     const deleted = await this.attempts(options.etag ?? "*", options, async () => {
       const stored = await this.read(partitionKey, rowKey, options);
       if (!stored) return false;
-      checkEtag(stored, options.etag ?? "*");
+      checkRecordEtag(stored.parts[0]!.etag, options.etag ?? "*");
       const actions = stored.parts.map(
         (p): TransactionAction => ["delete", { partitionKey, rowKey: p.rowKey }, { etag: p.etag }],
       );
       await this.table.submitTransaction(actions, options);
       return true;
     });
-    if (!deleted) throw notFound(partitionKey, rowKey);
+    if (!deleted) throw recordNotFound(partitionKey, rowKey);
   }
 
   private async rewrite(
@@ -160,21 +165,19 @@ export class WideEntities {
     options: OperationOptions,
     insert: boolean,
   ): Promise<WideWriteResult> {
-    const { partitionKey, rowKey } = checkKeys(record);
-    if (mode !== "Merge" && mode !== "Replace") {
-      throw new TableKitError("InvalidInput", `Update mode must be "Merge" or "Replace"`);
-    }
+    const { partitionKey, rowKey } = recordKeys(record, "wide");
+    checkUpdateMode(mode);
     const given = this.layout.properties(record);
     if (mode === "Replace") this.layout.split(partitionKey, rowKey, given); // bad input fails before any read
     const result = await this.attempts(etag, options, async () => {
       const stored = await this.read(partitionKey, rowKey, options);
       if (!stored) return insert ? this.create(record, options) : undefined;
-      checkEtag(stored, etag);
+      checkRecordEtag(stored.parts[0]!.etag, etag);
       const properties = mode === "Replace" ? given : merged(stored, given);
       const plan = this.layout.split(partitionKey, rowKey, properties);
       return this.submit(partitionKey, plan, this.changes(record, stored, plan), options);
     });
-    if (!result) throw notFound(partitionKey, rowKey);
+    if (!result) throw recordNotFound(partitionKey, rowKey);
     return result;
   }
 
@@ -226,9 +229,7 @@ export class WideEntities {
       versions.slice(1),
       versions[part.index],
     );
-    const out: Record<string, unknown> = { partitionKey: normalized.partitionKey, rowKey: normalized.rowKey };
-    for (const [name, tv] of normalized.properties) setOwn(out, name, fromTypedValue(tv));
-    return { input: out as TableEntity<Record<string, PropertyInput>>, normalized };
+    return { input: plainEntity(normalized), normalized };
   }
 
   private async submit(
@@ -243,11 +244,8 @@ export class WideEntities {
     return { etag, parts: plan.length, written: actions.length };
   }
 
-  /** Runs `work`; with `*`, again after a backoff each time a concurrent writer got there first. */
   private attempts<T>(etag: string, options: OperationOptions, work: () => Promise<T>): Promise<T> {
-    return etag === "*"
-      ? retryLostRaces("Wide entity write", this.policy, options.abortSignal, work)
-      : work();
+    return retryUnlessPinned(etag, "Wide entity write", this.policy, options.abortSignal, work);
   }
 
   /**
@@ -323,27 +321,4 @@ function sameProperties(a: ReadonlyMap<string, TypedValue>, b: ReadonlyMap<strin
     if (name !== otherName || !typedValuesEqual(value, otherValue)) return false;
   }
   return true;
-}
-
-function checkKeys(record: unknown): { partitionKey: string; rowKey: string } {
-  const r = record as { partitionKey?: unknown; rowKey?: unknown } | null;
-  if (typeof r?.partitionKey !== "string" || typeof r.rowKey !== "string") {
-    throw new TableKitError("InvalidInput", "A wide record needs a string partitionKey and rowKey");
-  }
-  return { partitionKey: r.partitionKey, rowKey: r.rowKey };
-}
-
-function checkEtag(stored: StoredRecord, etag: string): void {
-  if (etag !== "*" && stored.parts[0]!.etag !== etag) {
-    throw new TableKitError(
-      "UpdateConditionNotSatisfied",
-      "The record was changed since it was read (ETag mismatch)",
-    );
-  }
-}
-
-function notFound(partitionKey: string, rowKey: string): TableKitError {
-  return new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
-    details: { partitionKey, rowKey },
-  });
 }
