@@ -9,3 +9,4 @@ export * from "./order.js";
 export * from "./own.js";
 export * from "./queue-limits.js";
 export * from "./validate.js";
+export * from "./value-text.js";
