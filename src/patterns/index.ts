@@ -3,6 +3,18 @@
  * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
  */
 
+export type { HandlerContext, StepHandler } from "./consistency/handler.js";
+export type { PoisonedTransaction, PoisonQueue, PoisonReason } from "./consistency/poison-queue.js";
+export { type BlobPrecondition, type JsonValue, step, type TransactionStep } from "./consistency/steps.js";
+export {
+  type EnqueuedTransaction,
+  type EnqueueOptions,
+  type PendingTransaction,
+  TransactionQueue,
+  type TransactionQueueOptions,
+  type TransactionStatus,
+} from "./consistency/transaction-queue.js";
+export type { BoundaryInfo, TransactionWorker, WorkerOptions, WorkerStats } from "./consistency/worker.js";
 export type { FanOutResult } from "./hash/fan-out-writer.js";
 export {
   type BucketQueryOptions,
