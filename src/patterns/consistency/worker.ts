@@ -1,7 +1,6 @@
-import { isTableKitError, sleep, TableKitError } from "../../model/index.js";
+import { sleep, TableKitError } from "../../model/index.js";
 import type { ReceivedMessageItem } from "../../store/index.js";
 import type { HandlerContext } from "./handler.js";
-import type { JournalEntry } from "./journal.js";
 import { MessageLease } from "./lease.js";
 import { decodeEnvelope, type Envelope } from "./message.js";
 import type { PoisonReason } from "./poison-queue.js";
