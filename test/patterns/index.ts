@@ -8,6 +8,7 @@ import { parallelSuite } from "./parallel-suite.js";
 import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { transactionsSuite } from "./transactions-suite.js";
 import { versionsSuite } from "./versions-suite.js";
 import { wideSuite } from "./wide-suite.js";
 
@@ -26,6 +27,7 @@ export const PATTERN_SUITES = [
   wideSuite,
   seriesSuite,
   periodsSuite,
+  transactionsSuite,
 ] as const;
 
 /**
