@@ -34,7 +34,7 @@ export function transactionsSuite(target: PatternsRef): void {
       await current.createEntity({ partitionKey: "Sales", rowKey: "000456", name: "Jones", age: 41 });
       const { etag, timestamp: _t, ...employee } = await current.getEntity("Sales", "000456");
       const steps = [
-        step.insertIfAbsent(archive.tableName, employee as TableEntity<object>),
+        step.insertIfAbsent(archive.tableName, employee as TableEntity<Record<string, unknown>>),
         step.deleteIfPresent(current.tableName, "Sales", "000456", { etag }),
       ];
       const sent = await transactions.enqueue(steps);

@@ -1,6 +1,8 @@
 import { type NormalizedEntity, type TableEntity, TableKitError } from "../../model/index.js";
 import type { UpdateMode } from "../../store/index.js";
 
+type Entity = TableEntity<Record<string, unknown>>;
+
 /** A JSON value: what a handler step's arguments may be. */
 export type JsonValue =
   | string
@@ -16,17 +18,17 @@ export type JsonValue =
  * (docs/patterns/eventual-transactions.md has each kind's rule).
  */
 export type TransactionStep =
-  | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: TableEntity<object> }
+  | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: Entity }
   | {
       readonly kind: "upsert";
       readonly table: string;
-      readonly entity: TableEntity<object>;
+      readonly entity: Entity;
       readonly mode: UpdateMode;
     }
   | {
       readonly kind: "updateIfMatch";
       readonly table: string;
-      readonly entity: TableEntity<object>;
+      readonly entity: Entity;
       readonly etag: string;
       readonly mode: UpdateMode;
     }
@@ -63,11 +65,11 @@ export type BlobPrecondition = { readonly ifNoneMatch: "*" } | { readonly ifMatc
  */
 export const step = Object.freeze({
   /** Inserts the entity; an entity already at its key counts as done (the step never overwrites). */
-  insertIfAbsent(table: string, entity: TableEntity<object>): TransactionStep {
+  insertIfAbsent(table: string, entity: Entity): TransactionStep {
     return { kind: "insertIfAbsent", table, entity };
   },
   /** Insert-or-replace (or insert-or-merge): the same content however often it runs. */
-  upsert(table: string, entity: TableEntity<object>, mode: UpdateMode = "Replace"): TransactionStep {
+  upsert(table: string, entity: Entity, mode: UpdateMode = "Replace"): TransactionStep {
     return { kind: "upsert", table, entity, mode };
   },
   /**
@@ -76,7 +78,7 @@ export const step = Object.freeze({
    */
   updateIfMatch(
     table: string,
-    entity: TableEntity<object>,
+    entity: Entity,
     etag: string,
     mode: UpdateMode = "Replace",
   ): TransactionStep {

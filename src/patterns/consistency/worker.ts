@@ -98,8 +98,11 @@ export class TransactionWorker {
   private readonly inFlightSet = new Set<Promise<void>>();
   private loop: Promise<void> | undefined;
   private stopping = false;
+  private looping = false;
   private abandoning = false;
   private wake = new AbortController();
+  /** Settles when `stop()` wakes the receive loop. */
+  private woken = Promise.resolve();
 
   constructor(
     private readonly transactions: TransactionQueue,
@@ -116,14 +119,17 @@ export class TransactionWorker {
     return this.inFlightSet.size;
   }
 
-  /** True while the receive loop runs (from `start()` until a `stop()` has ended it). */
+  /** True while the receive loop runs: from `start()` until a `stop()` has ended it (no receive is outstanding after). */
   get receiving(): boolean {
-    return this.loop !== undefined && !this.stopping;
+    return this.looping;
   }
 
   /** Starts receiving (no-op when running). */
   start(): void {
     if (this.loop) return;
+    this.wake = new AbortController();
+    const signal = this.wake.signal;
+    this.woken = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     this.stopping = false;
     this.abandoning = false;
     this.loop = this.run();
@@ -183,11 +189,19 @@ export class TransactionWorker {
   private async run(): Promise<void> {
     const queue = this.transactions.queue;
     const perReceive = this.transactions.store.queueCapabilities?.limits.maxMessagesPerReceive ?? 32;
-    let idle = this.pollMs;
+    this.looping = true;
+    try {
+      await this.receiveLoop(queue, perReceive, this.pollMs);
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  private async receiveLoop(queue: TransactionQueue["queue"], perReceive: number, idle: number): Promise<void> {
     while (!this.stopping) {
       const free = this.concurrency - this.inFlightSet.size;
       if (free <= 0) {
-        await Promise.race([...this.inFlightSet]);
+        await Promise.race([...this.inFlightSet, this.woken]);
         continue;
       }
       let messages: ReceivedMessageItem[];
