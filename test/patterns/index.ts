@@ -1,3 +1,4 @@
+import { crossIndexSuite } from "./cross-index-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
@@ -28,6 +29,7 @@ export const PATTERN_SUITES = [
   seriesSuite,
   periodsSuite,
   transactionsSuite,
+  crossIndexSuite,
 ] as const;
 
 /**

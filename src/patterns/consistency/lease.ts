@@ -92,6 +92,12 @@ export class MessageLease {
     });
   }
 
+  /** Gives the message up without a word, as a crash would: it reappears when its timeout ends. */
+  abandon(): void {
+    this.lost = true;
+    this.stop();
+  }
+
   /** Stops the renewals (the message then reappears when its timeout ends). */
   stop(): void {
     this.ended = true;

@@ -76,12 +76,7 @@ export const step = Object.freeze({
    * Replaces (or merges) the entity only if it still has `etag`; a redelivery that finds the
    * entity already holding this step's content counts as done ("expected before OR already after").
    */
-  updateIfMatch(
-    table: string,
-    entity: Entity,
-    etag: string,
-    mode: UpdateMode = "Replace",
-  ): TransactionStep {
+  updateIfMatch(table: string, entity: Entity, etag: string, mode: UpdateMode = "Replace"): TransactionStep {
     return { kind: "updateIfMatch", table, entity, etag, mode };
   },
   /** Deletes the entity (only that version with `etag`); an absent entity counts as done. */

@@ -96,9 +96,11 @@ export class TransactionWorker {
   private readonly maxDequeueCount: number;
   private readonly pollMs: number;
   private readonly inFlightSet = new Set<Promise<void>>();
+  private readonly leases = new Set<MessageLease>();
   private loop: Promise<void> | undefined;
   private stopping = false;
   private looping = false;
+  private halted = false;
   private abandoning = false;
   private wake = new AbortController();
   /** Settles when `stop()` wakes the receive loop. */
@@ -131,6 +133,7 @@ export class TransactionWorker {
     const signal = this.wake.signal;
     this.woken = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     this.stopping = false;
+    this.halted = false;
     this.abandoning = false;
     this.loop = this.run();
   }
@@ -147,6 +150,18 @@ export class TransactionWorker {
     while (this.inFlightSet.size > 0) await Promise.allSettled([...this.inFlightSet]);
     this.loop = undefined;
     return this.stats;
+  }
+
+  /**
+   * Stops at once, as a crash would, without waiting: no more receives or renewals; deliveries in
+   * flight stop at their next step boundary without deleting or releasing their messages, which
+   * come back when their visibility timeout ends. For shutdown under a hard deadline, and tests.
+   */
+  halt(): void {
+    this.halted = true;
+    this.stopping = true;
+    this.wake.abort();
+    for (const lease of this.leases) lease.abandon();
   }
 
   /**
@@ -197,7 +212,11 @@ export class TransactionWorker {
     }
   }
 
-  private async receiveLoop(queue: TransactionQueue["queue"], perReceive: number, idle: number): Promise<void> {
+  private async receiveLoop(
+    queue: TransactionQueue["queue"],
+    perReceive: number,
+    idle: number,
+  ): Promise<void> {
     while (!this.stopping) {
       const free = this.concurrency - this.inFlightSet.size;
       if (free <= 0) {
@@ -239,6 +258,8 @@ export class TransactionWorker {
   private async deliver(m: ReceivedMessageItem): Promise<void> {
     const tq = this.transactions;
     const lease = new MessageLease(tq.queue, m, this.visibility);
+    this.leases.add(lease);
+    if (this.halted) lease.abandon(); // received as the worker halted: as if never seen
     let envelope: Envelope | undefined;
     try {
       if (m.dequeueCount > this.maxDequeueCount) {
@@ -267,6 +288,7 @@ export class TransactionWorker {
     } finally {
       this.stats.extended += lease.extensions;
       lease.stop();
+      this.leases.delete(lease);
     }
   }
 
