@@ -164,7 +164,7 @@ export function crossIndexSuite(target: PatternsRef): void {
           if (steps.length > 0) await transactions.begin(steps, { holdSeconds: 1 });
           if (random() < 0.5) return;
           const plain = repo.repository;
-          await (before ? plain.update(values) : plain.create(values));
+          await (before ? plain.update(values, { etag: before.etag }) : plain.create(values));
           return;
         }
         if (kind === "create") await repo.create(values);

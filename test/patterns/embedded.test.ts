@@ -5,7 +5,12 @@ import { afterAll } from "vitest";
 import { embeddedTarget } from "../support/embedded-target.js";
 import { runPatterns } from "./index.js";
 
-runPatterns({ name: "embedded memory:", open: () => embeddedTarget("embedded memory:", "memory") });
+// The long randomized runs at full size here (2,000 operations); CI-sized on file: and the servers.
+runPatterns({
+  name: "embedded memory:",
+  open: () => embeddedTarget("embedded memory:", "memory"),
+  randomOperations: 2000,
+});
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-patterns-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,7 @@
+import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../../store/index.js";
 import type { Query, QueryOptions } from "../internal/query.js";
+import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import type { Repository } from "../model/repository.js";
 import type {
   IndexDefinition,
@@ -17,6 +19,9 @@ import type { TransactionStep } from "./steps.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 
 type Values = Record<string, unknown>;
+
+/** Attempts of a write that keeps losing races to other writers (then ConcurrencyRetriesExhausted). */
+const WRITE_ATTEMPTS = 10;
 
 export interface SyncedRepositoryOptions {
   /**
@@ -59,51 +64,44 @@ export class SyncedRepository<
     return this.write(
       input as Values,
       undefined,
-      () => input as Values,
+      input as Values,
       () => this.repository.create(input, options),
     );
   }
 
-  // update, patch and delete of a missing entity send nothing: the write itself fails (ResourceNotFound).
-
-  async update(input: ModelInput<F>, options: WriteOptions = {}): Promise<ModelRecord<F, T>> {
-    const before = await this.repository.find(input as never, options);
-    if (!before) return this.repository.update(input, options);
-    return this.write(
+  /** Replaces an existing entity (see Repository.update); its transaction names the values before and after exactly. */
+  update(input: ModelInput<F>, options: WriteOptions = {}): Promise<ModelRecord<F, T>> {
+    return this.change(
       input as Values,
-      before,
+      options,
       () => input as Values,
-      () => this.repository.update(input, options),
+      (etag) => this.repository.update(input, { ...options, etag }),
     );
   }
 
-  async patch(
+  patch(
     key: KeyValues<F, [...PKN, ...RKN]>,
     changes: ModelChanges<F>,
     options: WriteOptions = {},
   ): Promise<ModelRecord<F, T>> {
-    const before = await this.repository.find(key, options);
-    if (!before) return this.repository.patch(key, changes, options);
-    return this.write(
+    return this.change(
       key as Values,
-      before,
-      () => {
+      options,
+      (before) => {
         const merged: Values = { ...before, ...changes };
         for (const [name, value] of Object.entries(changes)) if (value === null) delete merged[name];
         return merged;
       },
-      () => this.repository.patch(key, changes, options),
+      (etag) => this.repository.patch(key, changes, { ...options, etag }),
     );
   }
 
   async delete(key: KeyValues<F, [...PKN, ...RKN]>, options: WriteOptions = {}): Promise<void> {
-    const before = await this.repository.find(key, options);
-    if (!before) return this.repository.delete(key, options);
-    await this.write(
+    await this.change(
       key as Values,
-      before,
+      options,
       () => undefined,
-      () => this.repository.delete(key, options),
+      (etag) => this.repository.delete(key, { ...options, etag }),
     );
   }
 
@@ -131,17 +129,46 @@ export class SyncedRepository<
   }
 
   /**
+   * A write of an existing entity, pinned to the version read: the transaction names exactly the
+   * values the write replaces and those it writes (a handler must delete the entries of the state
+   * it overwrote). When another writer got there first, the transaction is cancelled and the
+   * write retried on fresh data (unless `etag` pins it: UpdateConditionNotSatisfied). A missing
+   * entity sends nothing: the write itself fails (ResourceNotFound).
+   */
+  private async change<R>(
+    key: Values,
+    options: WriteOptions,
+    next: (before: Values) => Values | undefined,
+    work: (etag: string) => Promise<R>,
+  ): Promise<R> {
+    const policy = retryPolicy({ abortSignal: options.abortSignal }, WRITE_ATTEMPTS);
+    for (let attempt = 1; ; attempt++) {
+      const before = await this.repository.find(key as never, options);
+      if (!before) return work("*");
+      if (options.etag !== undefined && options.etag !== "*" && before.etag !== options.etag) {
+        throw new TableKitError("UpdateConditionNotSatisfied", "The entity changed since the ETag given was read");
+      }
+      try {
+        return await this.write(key, before, next(before), () => work(before.etag));
+      } catch (err) {
+        if (!isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound") || options.etag !== undefined) throw err;
+        if (attempt >= policy.maxAttempts) throw retriesExhausted("A synced write", attempt, err);
+        await sleep(backoffDelay(policy, attempt), options.abortSignal);
+      }
+    }
+  }
+
+  /**
    * One write with its transaction: `key` names the entity, `before` is what a read found
    * (undefined for a create), `after` what it becomes (undefined for a delete).
    */
   private async write<R>(
     key: Values,
     before: Values | undefined,
-    after: () => Values | undefined,
+    next: Values | undefined,
     work: () => Promise<R>,
   ): Promise<R> {
     const model = this.repository.model;
-    const next = after();
     const change: PrimaryChange = {
       table: this.repository.table.tableName,
       partitionKey: model.partitionKey.encode(key),
