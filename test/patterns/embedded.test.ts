@@ -5,7 +5,8 @@ import { afterAll } from "vitest";
 import { embeddedTarget } from "../support/embedded-target.js";
 import { runPatterns } from "./index.js";
 
-// The long randomized runs at full size here (2,000 operations); CI-sized on file: and the servers.
+// The long randomized runs at full size on the embedded engine (2,000 operations): on memory: with
+// workers halted in this process, on file: with worker processes SIGKILLed; CI-sized on the servers.
 runPatterns({
   name: "embedded memory:",
   open: () => embeddedTarget("embedded memory:", "memory"),
@@ -18,4 +19,5 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 runPatterns({
   name: "embedded file:",
   open: () => embeddedTarget("embedded file:", { file: join(dir, "patterns.db") }),
+  randomOperations: 2000,
 });
