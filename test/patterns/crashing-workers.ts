@@ -29,7 +29,7 @@ function queueOptions(transactions: TransactionQueue) {
   };
 }
 
-/** Worker processes on `url`, one at a time, each killing itself at a random boundary (1..2·`killAfter`). */
+/** Worker processes on `url`, one at a time, each killing itself at a random boundary (killAfter/2..3·killAfter/2). */
 export function crashingProcesses(url: string, transactions: TransactionQueue, killAfter: number): CrashingWorkers {
   let crashes = 0;
   let running = true;
@@ -65,12 +65,12 @@ export function crashingProcesses(url: string, transactions: TransactionQueue, k
   };
 }
 
-/** Workers of this process, one at a time, each halted at a random boundary (1..2·`killAfter`) and replaced. */
+/** Workers of this process, one at a time, each halted at a random boundary (killAfter/2..3·killAfter/2) and replaced. */
 export function crashingInProcess(transactions: TransactionQueue, random: () => number, killAfter: number): CrashingWorkers {
   let crashes = 0;
   let current: TransactionWorker;
   const start = (): void => {
-    const killAt = 1 + Math.floor(random() * 2 * killAfter);
+    const killAt = Math.ceil(killAfter / 2 + random() * killAfter);
     let boundaries = 0;
     const w: TransactionWorker = transactions.worker({
       concurrency: 4,

@@ -107,12 +107,13 @@ export function crossIndexSuite(target: PatternsRef): void {
       // Workers that crash now and then (separate processes SIGKILLed at random step boundaries
       // where the store is shared between processes), each replaced by a new one.
       const sharedUrl = target().sharedUrl;
-      // About 5 boundaries per operation; a worker lives ~killAfter of them (a dozen crashes at 2,000).
-      const killAfter = Math.max(50, Math.round((5 * operations) / 12));
+      // Some 3.5 step boundaries per operation; a worker lives ~killAfter of them: a dozen crashes
+      // at 2,000 operations, three at 120 (each costs a process start).
+      const killAfter = Math.round((3.5 * operations) / (operations >= 1000 ? 13 : 4));
       const workers: CrashingWorkers =
         sharedUrl !== undefined && target().store.capabilities.multiProcess
           ? crashingProcesses(sharedUrl, transactions, killAfter)
-          : crashingInProcess(transactions, random, killAfter / 4);
+          : crashingInProcess(transactions, random, Math.ceil(killAfter / 4));
       const write = async (): Promise<void> => {
         const department = pick(departments);
         const id = 1 + Math.floor(random() * 30);

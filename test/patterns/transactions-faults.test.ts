@@ -1,5 +1,5 @@
 /**
- * Fault injection for the transaction worker (docs/patterns/eventual-transactions.md): randomized
+ * Fault injection for the transaction worker (docs/patterns/eventually-consistent-transactions.md): randomized
  * transactions carried out by worker processes that are SIGKILLed at every step boundary of every
  * transaction, each message also sent twice; the final state must equal a fault-free run's.
  * Poisoned transactions (a table missing at first) must land in the poison queue after the

@@ -30,38 +30,43 @@ function boundaryIndex(info: BoundaryInfo): number {
   return info.point === "step" ? 2 * info.step : info.point === "applied" ? 2 * info.step + 1 : 2 * info.steps;
 }
 
-const worker = transactions.worker({
-  concurrency: 32,
-  visibilityTimeout: 1,
-  maxDequeueCount,
-  retryDelay: 0,
-  pollIntervalMs: 20,
-  onBoundary(info) {
-    if (!kill || boundaryIndex(info) !== info.dequeueCount - 1) return;
-    paused.push(`${info.transactionId} ${info.point} ${info.step} ${info.dequeueCount}`);
-    // Stop receiving a little later, so one kill catches more transactions at their boundaries.
-    stopping ??= new Promise((resolve) => setTimeout(resolve, 300)).then(() => worker.stop());
-    return new Promise<void>(() => {}); // held here until the kill
-  },
-});
-worker.start();
+/** Enough workers that one process holds every message at once (a kill then advances them all). */
+const WORKERS = 8;
+const workers = Array.from({ length: WORKERS }, () =>
+  transactions.worker({
+    concurrency: 256,
+    visibilityTimeout: 2,
+    maxDequeueCount,
+    retryDelay: 0,
+    pollIntervalMs: 20,
+    onBoundary(info) {
+      if (!kill || boundaryIndex(info) !== info.dequeueCount - 1) return;
+      paused.push(`${info.transactionId} ${info.point} ${info.step} ${info.dequeueCount}`);
+      // Stop receiving a little later, so one kill catches more transactions at their boundaries.
+      stopping ??= new Promise((resolve) => setTimeout(resolve, 600)).then(() => Promise.all(workers.map((w) => w.stop())));
+      return new Promise<void>(() => {}); // held here until the kill
+    },
+  }),
+);
+for (const w of workers) w.start();
 
+const sum = (f: (w: (typeof workers)[number]) => number) => workers.reduce((n, w) => n + f(w), 0);
 let exiting = false;
 let lastReceived = -1;
 let quietSince = Date.now();
 setInterval(() => {
-  if (paused.length > 0 && !worker.receiving && worker.inFlight === paused.length) {
+  if (paused.length > 0 && workers.every((w) => !w.receiving) && sum((w) => w.inFlight) === paused.length) {
     appendFileSync(killLog!, `${paused.join("\n")}\n`);
     process.kill(process.pid, "SIGKILL");
   }
-  if (worker.stats.received !== lastReceived) {
-    lastReceived = worker.stats.received;
+  const received = sum((w) => w.stats.received);
+  if (received !== lastReceived) {
+    lastReceived = received;
     quietSince = Date.now();
-  } else if (!exiting && paused.length === 0 && worker.inFlight === 0 && Date.now() - quietSince > 1500) {
+  } else if (!exiting && paused.length === 0 && sum((w) => w.inFlight) === 0 && Date.now() - quietSince > 1500) {
     exiting = true;
-    void worker.stop().then(async (stats) => {
+    void Promise.all(workers.map((w) => w.stop())).then(async () => {
       await store.close();
-      process.stdout.write(`${JSON.stringify(stats)}\n`);
       process.exit(0);
     });
   }

@@ -4,7 +4,7 @@ import type { StepHandler } from "./handler.js";
 import { type CheckedStep, invalidStep, type JsonValue, stepTarget, type TransactionStep } from "./steps.js";
 import { asciiJson, entityFromJson, entityToJson, writableEntity } from "./typed-json.js";
 
-/** The format tag of a transaction message (docs/patterns/eventual-transactions.md). */
+/** The format tag of a transaction message (docs/patterns/eventually-consistent-transactions.md). */
 export const MESSAGE_FORMAT = "tx/1";
 /** Most steps one transaction may hold. */
 export const MAX_STEPS = 1000;

@@ -54,7 +54,7 @@ function holds(
 }
 
 /**
- * Runs one step by its kind's idempotence rule (docs/patterns/eventual-transactions.md):
+ * Runs one step by its kind's idempotence rule (docs/patterns/eventually-consistent-transactions.md):
  * insert-if-absent and delete-if-present count "already there"/"already gone" as done; upsert is
  * the same write again; an ETag-guarded update or blob put whose precondition fails counts as
  * done when the entity or blob already holds the step's content ("expected before OR already

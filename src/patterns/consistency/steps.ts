@@ -15,7 +15,7 @@ export type JsonValue =
 /**
  * One step of an eventually consistent transaction. Every kind is idempotent by construction, so
  * running a step again after a crash (a redelivery) leaves the state it left the first time
- * (docs/patterns/eventual-transactions.md has each kind's rule).
+ * (docs/patterns/eventually-consistent-transactions.md has each kind's rule).
  */
 export type TransactionStep =
   | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: Entity }
