@@ -76,6 +76,7 @@ const PATTERNS = [
   "defineModel",
   "defineVersioned",
   "field",
+  "partitionToken",
   "sequentialIdKey",
 ];
 
@@ -89,7 +90,10 @@ const ROOT = [
   "BlobClient",
   "BlobContainer",
   "BlockBlobClient",
+  "AccessPolicy",
+  "DEFAULT_SAS_VERSION",
   "DEFAULT_STORE_URL",
+  "DEVELOPMENT_ACCOUNT",
   "DYNAMODB_LIMITS",
   "DateTime",
   "EDM_TYPES",
@@ -101,10 +105,14 @@ const ROOT = [
   "compareUtf16",
   "compareUtf8",
   "entitySize",
+  "generateAccountSas",
+  "generateTableSas",
   "isTableKitError",
   "keys",
   "openStore",
+  "parseSasToken",
   "utf8ItemSize",
+  "verifySasToken",
 ];
 
 const names = (module: object) => Object.keys(module).sort();

@@ -1,3 +1,4 @@
+import { accessSuite } from "./access-suite.js";
 import { crossIndexSuite } from "./cross-index-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
@@ -23,6 +24,7 @@ export const PATTERN_SUITES = [
   idsSuite,
   logSuite,
   versionsSuite,
+  accessSuite,
   parallelSuite,
   hashSuite,
   wideSuite,
