@@ -32,7 +32,12 @@ async function employees(store: Store, tag: string, n: number): Promise<Transact
   const current = store.table(`Current${tag}`);
   const out: TransactionStep[][] = [];
   for (let i = 0; i < n; i++) {
-    const entity = { partitionKey: `dept${i % 16}`, rowKey: String(i).padStart(6, "0"), name: `E${i}`, age: 30 + (i % 40) };
+    const entity = {
+      partitionKey: `dept${i % 16}`,
+      rowKey: String(i).padStart(6, "0"),
+      name: `E${i}`,
+      age: 30 + (i % 40),
+    };
     const { etag } = await current.createEntity(entity);
     out.push([
       step.insertIfAbsent(`Archive${tag}`, entity),
@@ -53,7 +58,9 @@ async function direct(store: Store, transactions: TransactionStep[][], writers: 
           Extract<TransactionStep, { kind: "deleteIfPresent" }>,
         ];
         await store.table(insert.table).createEntity(insert.entity);
-        await store.table(remove.table).deleteEntity(remove.partitionKey, remove.rowKey, { etag: remove.etag! });
+        await store
+          .table(remove.table)
+          .deleteEntity(remove.partitionKey, remove.rowKey, { etag: remove.etag! });
       }
     }),
   );

@@ -30,17 +30,25 @@ function queueOptions(transactions: TransactionQueue) {
 }
 
 /** Worker processes on `url`, one at a time, each killing itself at a random boundary (killAfter/2..3·killAfter/2). */
-export function crashingProcesses(url: string, transactions: TransactionQueue, killAfter: number): CrashingWorkers {
+export function crashingProcesses(
+  url: string,
+  transactions: TransactionQueue,
+  killAfter: number,
+): CrashingWorkers {
   let crashes = 0;
   let running = true;
   let child: ChildProcess | undefined;
   const options = JSON.stringify({ queue: queueOptions(transactions), killAfter });
   const loop = (async () => {
     while (running) {
-      const c = spawn(process.execPath, ["--import", "tsx", join(root, "test", "patterns", "index-worker.ts"), url, options], {
-        cwd: root,
-        stdio: ["pipe", "ignore", "pipe"],
-      });
+      const c = spawn(
+        process.execPath,
+        ["--import", "tsx", join(root, "test", "patterns", "index-worker.ts"), url, options],
+        {
+          cwd: root,
+          stdio: ["pipe", "ignore", "pipe"],
+        },
+      );
       child = c;
       let stderr = "";
       c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -66,7 +74,11 @@ export function crashingProcesses(url: string, transactions: TransactionQueue, k
 }
 
 /** Workers of this process, one at a time, each halted at a random boundary (killAfter/2..3·killAfter/2) and replaced. */
-export function crashingInProcess(transactions: TransactionQueue, random: () => number, killAfter: number): CrashingWorkers {
+export function crashingInProcess(
+  transactions: TransactionQueue,
+  random: () => number,
+  killAfter: number,
+): CrashingWorkers {
   let crashes = 0;
   let current: TransactionWorker;
   const start = (): void => {

@@ -21,7 +21,9 @@ async function setup(target: PatternsRef) {
   const transactions = await freshTransactions(target(), [ByEmail.handler, ByName.handler]);
   const byEmail = ByEmail.on(target().store, { primary: employees, index: emails });
   const byName = ByName.on(target().store, { primary: employees });
-  const repo = new SyncedRepository(Employee.on(employees), transactions, [byEmail, byName], { holdSeconds: 1 });
+  const repo = new SyncedRepository(Employee.on(employees), transactions, [byEmail, byName], {
+    holdSeconds: 1,
+  });
   return { employees, emails, transactions, repo, byEmail, byName };
 }
 
@@ -42,7 +44,12 @@ export function crossIndexSuite(target: PatternsRef): void {
         ["email_Sales", "jonesj:40contoso.2ecom!000223!"], // compound keys escape what would break their order
       ]);
       const entry = await emails.getEntity("email_Sales", "jonesj:40contoso.2ecom!000223!");
-      expect(entry).toMatchObject({ department: "Sales", id: 223, email: "jonesj@contoso.com", firstName: "John" });
+      expect(entry).toMatchObject({
+        department: "Sales",
+        id: 223,
+        email: "jonesj@contoso.com",
+        firstName: "John",
+      });
       expect(entry.age).toBeUndefined(); // not included
       const john = await byEmail.find({ department: "Sales", email: "jonesj@contoso.com" });
       expect(john).toMatchObject({ id: 223, firstName: "John", entityType: "Employee" });
@@ -56,19 +63,37 @@ export function crossIndexSuite(target: PatternsRef): void {
 
       // A change: the old entry stays until the worker runs, but a look-up checks the primary.
       await repo.patch({ department: "Sales", id: 223 }, { email: "john@contoso.com", lastName: "Smith" });
-      expect(await byEmail.entries({ department: "Sales", email: "jonesj@contoso.com" }).toArray()).toHaveLength(1);
+      expect(
+        await byEmail.entries({ department: "Sales", email: "jonesj@contoso.com" }).toArray(),
+      ).toHaveLength(1);
       expect(await byEmail.lookup({ department: "Sales", email: "jonesj@contoso.com" })).toEqual([]);
       expect(ids(await byName.lookup({ lastName: "Jones" }))).toEqual([7]);
       await transactions.worker().drain();
-      expect(await byEmail.entries({ department: "Sales", email: "jonesj@contoso.com" }).toArray()).toEqual([]);
-      expect(await byEmail.find({ department: "Sales", email: "john@contoso.com" })).toMatchObject({ lastName: "Smith" });
+      expect(await byEmail.entries({ department: "Sales", email: "jonesj@contoso.com" }).toArray()).toEqual(
+        [],
+      );
+      expect(await byEmail.find({ department: "Sales", email: "john@contoso.com" })).toMatchObject({
+        lastName: "Smith",
+      });
       expect(ids(await byName.lookup({ lastName: "Smith" }))).toEqual([223]);
 
       await repo.delete({ department: "Marketing", id: 7 });
       await transactions.worker().drain();
       expect(await byName.entries({ lastName: "Jones" }).toArray()).toEqual([]);
-      expect(await byEmail.verify()).toMatchObject({ primaries: 1, entries: 1, missing: 0, stale: 0, outdated: 0 });
-      expect(await byName.verify()).toMatchObject({ primaries: 1, entries: 1, missing: 0, stale: 0, outdated: 0 });
+      expect(await byEmail.verify()).toMatchObject({
+        primaries: 1,
+        entries: 1,
+        missing: 0,
+        stale: 0,
+        outdated: 0,
+      });
+      expect(await byName.verify()).toMatchObject({
+        primaries: 1,
+        entries: 1,
+        missing: 0,
+        stale: 0,
+        outdated: 0,
+      });
     });
 
     it("verify finds missing, stale and outdated entries in bounded memory; repair fixes them", async () => {
@@ -83,15 +108,33 @@ export function crossIndexSuite(target: PatternsRef): void {
       await emails.updateEntity({ partitionKey: pk2, rowKey: rk2, firstName: "Old" }, "Merge");
       // Runs of 3 expected entries: the sort spills to temporary files and merges them.
       const report = await byEmail.verify({ runSize: 3 });
-      expect(report).toMatchObject({ primaries: 12, entries: 12, missing: 1, stale: 1, outdated: 1, repaired: 0 });
+      expect(report).toMatchObject({
+        primaries: 12,
+        entries: 12,
+        missing: 1,
+        stale: 1,
+        outdated: 1,
+        repaired: 0,
+      });
       expect(report.spilledRuns).toBe(4);
       expect(report.samples).toEqual([
         "outdated: email_Ops/e2:40contoso.2ecom!000002! (primary Ops/empid_000002)",
         "missing: email_Sales/e1:40contoso.2ecom!000001! (primary Sales/empid_000001)",
         "stale: email_Sales/gone:40contoso.2ecom!000099! (primary Sales/empid_000099)",
       ]);
-      expect(await byEmail.verify({ repair: true, runSize: 5 })).toMatchObject({ missing: 1, stale: 1, outdated: 1, repaired: 3 });
-      expect(await byEmail.verify()).toMatchObject({ primaries: 12, entries: 12, missing: 0, stale: 0, outdated: 0 });
+      expect(await byEmail.verify({ repair: true, runSize: 5 })).toMatchObject({
+        missing: 1,
+        stale: 1,
+        outdated: 1,
+        repaired: 3,
+      });
+      expect(await byEmail.verify()).toMatchObject({
+        primaries: 12,
+        entries: 12,
+        missing: 0,
+        stale: 0,
+        outdated: 0,
+      });
     });
 
     it("converges after a randomized run (2,000 operations on the embedded engine, 120 on the servers) with SIGKILLed worker processes and writer crashes: zero drift, look-ups agree with a scan", async () => {
@@ -145,40 +188,56 @@ export function crossIndexSuite(target: PatternsRef): void {
         }
         if (kind === "create") await repo.create(values);
         else if (kind === "update") await repo.update(values);
-        else if (kind === "patch") await repo.patch(key, random() < 0.5 ? { email: values.email } : { lastName: values.lastName, firstName: values.firstName });
+        else if (kind === "patch")
+          await repo.patch(
+            key,
+            random() < 0.5
+              ? { email: values.email }
+              : { lastName: values.lastName, firstName: values.firstName },
+          );
         else await repo.delete(key);
       };
       const tolerated = ["EntityAlreadyExists", "ResourceNotFound", "UpdateConditionNotSatisfied"] as const;
       for (let i = 0; i < operations; i += 3) {
         const results = await Promise.allSettled([write(), write(), write()]);
         for (const r of results) {
-          if (r.status === "rejected" && !isTableKitError(r.reason, ...tolerated)) throw new Error(`seed ${seed}: ${String(r.reason)}`, { cause: r.reason });
+          if (r.status === "rejected" && !isTableKitError(r.reason, ...tolerated))
+            throw new Error(`seed ${seed}: ${String(r.reason)}`, { cause: r.reason });
         }
       }
       // The crashing workers drain the queue (writers' held transactions included), then a clean one checks.
       const deadline = Date.now() + 240_000;
       while ((await transactions.queue.getProperties()).approximateMessagesCount > 0) {
-        if (Date.now() > deadline) throw new Error(`seed ${seed}: the crashing workers did not drain the queue`);
+        if (Date.now() > deadline)
+          throw new Error(`seed ${seed}: the crashing workers did not drain the queue`);
         await new Promise((r) => setTimeout(r, 100));
       }
       await workers.stop();
-      await transactions.worker({ concurrency: 4, visibilityTimeout: 1, retryDelay: 0 }).drain({ timeoutMs: 120_000 });
+      await transactions
+        .worker({ concurrency: 4, visibilityTimeout: 1, retryDelay: 0 })
+        .drain({ timeoutMs: 120_000 });
       expect(await transactions.poison.list(), `seed ${seed}`).toEqual([]);
       const drift = { missing: 0, stale: 0, outdated: 0 };
       expect(await byEmail.verify({ runSize: 50 }), `seed ${seed}`).toMatchObject(drift);
       expect(await byName.verify({ runSize: 50 }), `seed ${seed}`).toMatchObject(drift);
       // Every look-up agrees with a scan of the primaries.
-      const primaries = (await listAll(employees, "EntityType eq 'Employee'")).filter((e) => String(e.rowKey).startsWith("empid_"));
+      const primaries = (await listAll(employees, "EntityType eq 'Employee'")).filter((e) =>
+        String(e.rowKey).startsWith("empid_"),
+      );
       for (const department of departments) {
         for (const letter of ["a", "b", "c", "d"]) {
-          const scan = primaries.filter((p) => p.department === department && String(p.email).startsWith(letter));
+          const scan = primaries.filter(
+            (p) => p.department === department && String(p.email).startsWith(letter),
+          );
           const found = await byEmail.lookup({ department }, { startsWith: letter });
           expect(ids(found), `seed ${seed}: ${department} ${letter}`).toEqual(ids(scan as never));
         }
       }
       for (const lastName of lastNames) {
         const scan = primaries.filter((p) => p.lastName === lastName);
-        expect(ids(await byName.lookup({ lastName })), `seed ${seed}: ${lastName}`).toEqual(ids(scan as never));
+        expect(ids(await byName.lookup({ lastName })), `seed ${seed}: ${lastName}`).toEqual(
+          ids(scan as never),
+        );
       }
       expect(workers.crashes, `seed ${seed}`).toBeGreaterThan(0);
       expect(crashes.writer, `seed ${seed}`).toBeGreaterThan(0);

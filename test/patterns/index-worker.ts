@@ -11,7 +11,10 @@ import { TransactionQueue, type TransactionQueueOptions } from "../../src/patter
 import { ByEmail, ByName } from "./cross-index-models.js";
 
 const [url, optionsJson] = process.argv.slice(2);
-const { queue, killAfter } = JSON.parse(optionsJson!) as { queue: TransactionQueueOptions; killAfter: number };
+const { queue, killAfter } = JSON.parse(optionsJson!) as {
+  queue: TransactionQueueOptions;
+  killAfter: number;
+};
 const killAt = Math.ceil(killAfter / 2 + Math.random() * killAfter);
 let boundaries = 0;
 process.stdin.on("end", () => process.exit(0)).resume();

@@ -30,7 +30,10 @@ export function registerPatterns(
     let target: PatternsTarget | undefined;
     beforeAll(async () => {
       const opened = await setup.open();
-      target = setup.randomOperations === undefined ? opened : { ...opened, randomOperations: setup.randomOperations };
+      target =
+        setup.randomOperations === undefined
+          ? opened
+          : { ...opened, randomOperations: setup.randomOperations };
     });
     afterAll(async () => {
       await target?.dispose();

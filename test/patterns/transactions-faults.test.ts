@@ -26,7 +26,11 @@ const SEED = Number(process.env.TABLEKIT_SEED ?? 20_261_122);
 const MAX_STEPS = 6; // five random steps plus the late one
 /** Above the most kills one message sees (2·6+1 boundaries), so only real failures poison. */
 const MAX_DEQUEUE_COUNT = 2 * MAX_STEPS + 3;
-const QUEUE: TransactionQueueOptions = { queue: "faults", journalTable: "TxJournal", payloadContainer: "txpayloads" };
+const QUEUE: TransactionQueueOptions = {
+  queue: "faults",
+  journalTable: "TxJournal",
+  payloadContainer: "txpayloads",
+};
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-faults-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +56,11 @@ function runWorker(url: string, killLog: string, kill: boolean): Promise<"killed
       JSON.stringify({ queue: QUEUE, maxDequeueCount: MAX_DEQUEUE_COUNT }),
       killLog,
     ],
-    { cwd: root, env: { ...process.env, TABLEKIT_TX_KILL: kill ? "boundaries" : "" }, stdio: ["ignore", "ignore", "pipe"] },
+    {
+      cwd: root,
+      env: { ...process.env, TABLEKIT_TX_KILL: kill ? "boundaries" : "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
   );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -72,79 +80,77 @@ async function runUntilEmpty(transactions: TransactionQueue, url: string, killLo
     if ((await transactions.queue.getProperties()).approximateMessagesCount === 0) return kills;
     if ((await runWorker(url, killLog, kill)) === "killed") kills++;
   }
-  throw new Error(`the queue did not drain (${(await transactions.queue.getProperties()).approximateMessagesCount} left)`);
+  throw new Error(
+    `the queue did not drain (${(await transactions.queue.getProperties()).approximateMessagesCount} left)`,
+  );
 }
 
 describe("transaction worker under SIGKILL at every step boundary", () => {
-  it(
-    `${COUNT} randomized transactions, each sent twice, end as in a run without faults; poison, fix, replay converges`,
-    async () => {
-      const plans = planTransactions(seededRandom(SEED), COUNT, 8);
-      const poisonIds = plans.filter((p) => p.steps.some((s) => s.kind === "late")).map((p) => p.id);
+  it(`${COUNT} randomized transactions, each sent twice, end as in a run without faults; poison, fix, replay converges`, async () => {
+    const plans = planTransactions(seededRandom(SEED), COUNT, 8);
+    const poisonIds = plans.filter((p) => p.steps.some((s) => s.kind === "late")).map((p) => p.id);
 
-      // The reference: the same transactions, no faults, the late table there from the start.
-      const reference = await openStore(`file:${join(dir, "reference.db")}`);
-      const refQueue = await prepare(reference, true);
-      const refSteps = await layOut(reference, plans);
-      for (const [i, steps] of refSteps.entries()) await refQueue.enqueue(steps, { id: plans[i]!.id });
-      expect(await refQueue.worker({ concurrency: 8 }).drain({ timeoutMs: 600_000 })).toMatchObject({
-        processed: COUNT,
-        poisoned: 0,
-        retried: 0,
-      });
-      const expected = await dumpState(reference);
-      await reference.close();
+    // The reference: the same transactions, no faults, the late table there from the start.
+    const reference = await openStore(`file:${join(dir, "reference.db")}`);
+    const refQueue = await prepare(reference, true);
+    const refSteps = await layOut(reference, plans);
+    for (const [i, steps] of refSteps.entries()) await refQueue.enqueue(steps, { id: plans[i]!.id });
+    expect(await refQueue.worker({ concurrency: 8 }).drain({ timeoutMs: 600_000 })).toMatchObject({
+      processed: COUNT,
+      poisoned: 0,
+      retried: 0,
+    });
+    const expected = await dumpState(reference);
+    await reference.close();
 
-      const url = `file:${join(dir, "faults.db")}`;
-      const store = await openStore(url);
-      const transactions = await prepare(store, false);
-      const steps = await layOut(store, plans);
-      for (const [i, s] of steps.entries()) {
-        await transactions.enqueue(s, { id: plans[i]!.id });
-        await transactions.enqueue(s, { id: plans[i]!.id }); // the duplicate send
-      }
-      const killLog = join(dir, "kills.log");
-      writeFileSync(killLog, "");
-      const kills = await runUntilEmpty(transactions, url, killLog, true);
+    const url = `file:${join(dir, "faults.db")}`;
+    const store = await openStore(url);
+    const transactions = await prepare(store, false);
+    const steps = await layOut(store, plans);
+    for (const [i, s] of steps.entries()) {
+      await transactions.enqueue(s, { id: plans[i]!.id });
+      await transactions.enqueue(s, { id: plans[i]!.id }); // the duplicate send
+    }
+    const killLog = join(dir, "kills.log");
+    writeFileSync(killLog, "");
+    const kills = await runUntilEmpty(transactions, url, killLog, true);
 
-      // Every boundary of every transaction was a kill point at least once.
-      const killed = new Set(
-        readFileSync(killLog, "utf8")
-          .split("\n")
-          .filter(Boolean)
-          .map((line) => line.split(" ").slice(0, 3).join(" ")),
-      );
-      const missed: string[] = [];
-      for (const [i, plan] of plans.entries()) {
-        if (poisonIds.includes(plan.id)) continue;
-        const n = steps[i]!.length;
-        for (let k = 0; k < n; k++)
-          for (const point of ["step", "applied"])
-            if (!killed.has(`${plan.id} ${point} ${k}`)) missed.push(`${plan.id} ${point} ${k}`);
-        if (!killed.has(`${plan.id} completed ${n}`)) missed.push(`${plan.id} completed ${n}`);
-      }
-      expect(missed).toEqual([]);
+    // Every boundary of every transaction was a kill point at least once.
+    const killed = new Set(
+      readFileSync(killLog, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split(" ").slice(0, 3).join(" ")),
+    );
+    const missed: string[] = [];
+    for (const [i, plan] of plans.entries()) {
+      if (poisonIds.includes(plan.id)) continue;
+      const n = steps[i]!.length;
+      for (let k = 0; k < n; k++)
+        for (const point of ["step", "applied"])
+          if (!killed.has(`${plan.id} ${point} ${k}`)) missed.push(`${plan.id} ${point} ${k}`);
+      if (!killed.has(`${plan.id} completed ${n}`)) missed.push(`${plan.id} completed ${n}`);
+    }
+    expect(missed).toEqual([]);
 
-      // The poisoned ones (both copies of each) wait in the poison queue after MAX_DEQUEUE_COUNT deliveries.
-      const parked = await transactions.poison.list();
-      expect(parked.map((p) => p.id).sort()).toEqual([...poisonIds, ...poisonIds].sort());
-      for (const p of parked) {
-        expect(p).toMatchObject({ reason: "dequeue-count", dequeueCount: MAX_DEQUEUE_COUNT + 1 });
-        expect((await transactions.status(p.id!)).lastError).toMatch(/^TableNotFound/);
-      }
-      // The fix, then replay (their kills were covered above, up to the step that failed).
-      await store.createTable(MISSING_TABLE);
-      expect(await transactions.poison.replay()).toBe(2 * poisonIds.length);
-      await runUntilEmpty(transactions, url, killLog, false);
-      expect(await transactions.poison.list()).toEqual([]);
+    // The poisoned ones (both copies of each) wait in the poison queue after MAX_DEQUEUE_COUNT deliveries.
+    const parked = await transactions.poison.list();
+    expect(parked.map((p) => p.id).sort()).toEqual([...poisonIds, ...poisonIds].sort());
+    for (const p of parked) {
+      expect(p).toMatchObject({ reason: "dequeue-count", dequeueCount: MAX_DEQUEUE_COUNT + 1 });
+      expect((await transactions.status(p.id!)).lastError).toMatch(/^TableNotFound/);
+    }
+    // The fix, then replay (their kills were covered above, up to the step that failed).
+    await store.createTable(MISSING_TABLE);
+    expect(await transactions.poison.replay()).toBe(2 * poisonIds.length);
+    await runUntilEmpty(transactions, url, killLog, false);
+    expect(await transactions.poison.list()).toEqual([]);
 
-      expect(await dumpState(store)).toEqual(expected);
-      for (const plan of plans) expect(await transactions.status(plan.id)).toMatchObject({ completed: true });
-      console.log(
-        `fault injection: ${COUNT} transactions (${poisonIds.length} poisoned then replayed), ${kills} worker processes killed, ${killed.size} distinct boundaries killed`,
-      );
-      await store.close();
-    },
-    600_000,
-  );
+    expect(await dumpState(store)).toEqual(expected);
+    for (const plan of plans) expect(await transactions.status(plan.id)).toMatchObject({ completed: true });
+    console.log(
+      `fault injection: ${COUNT} transactions (${poisonIds.length} poisoned then replayed), ${kills} worker processes killed, ${killed.size} distinct boundaries killed`,
+    );
+    await store.close();
+  }, 600_000);
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
 import { isTableKitError, type TableEntity } from "../../src/index.js";
 import { type BoundaryInfo, type StepHandler, step } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
@@ -44,11 +44,17 @@ export function transactionsSuite(target: PatternsRef): void {
       const stats = await transactions.worker().drain();
       expect(stats).toMatchObject({ processed: 1, stepsApplied: 2, retried: 0, poisoned: 0 });
       expect(await rows(current)).toEqual([]);
-      expect(await rows(archive)).toEqual([{ partitionKey: "Sales", rowKey: "000456", name: "Jones", age: 41 }]);
+      expect(await rows(archive)).toEqual([
+        { partitionKey: "Sales", rowKey: "000456", name: "Jones", age: 41 },
+      ]);
       expect(await transactions.status(sent.id)).toEqual({ done: 2, completed: true });
       // The same transaction sent again (a producer that retried its send) changes nothing.
       await transactions.enqueue(steps, { id: sent.id });
-      expect(await transactions.worker().drain()).toMatchObject({ processed: 1, duplicates: 1, stepsApplied: 0 });
+      expect(await transactions.worker().drain()).toMatchObject({
+        processed: 1,
+        duplicates: 1,
+        stepsApplied: 0,
+      });
       expect(await rows(archive)).toHaveLength(1);
     });
 
@@ -81,7 +87,9 @@ export function transactionsSuite(target: PatternsRef): void {
       ];
       const sent = await transactions.enqueue(steps);
       // Fails once right after each step ran, before its progress was recorded: every step runs twice.
-      const stats = await transactions.worker({ retryDelay: 0, maxDequeueCount: 20, onBoundary: failOnceAt("applied") }).drain();
+      const stats = await transactions
+        .worker({ retryDelay: 0, maxDequeueCount: 20, onBoundary: failOnceAt("applied") })
+        .drain();
       expect(stats).toMatchObject({ processed: 1, retried: steps.length, poisoned: 0 });
       // All but the upsert find their effect already there the second time.
       expect(stats.stepsAlready).toBe(steps.length - 1);
@@ -110,7 +118,10 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(more).toEqual([]);
       expect(parked).toMatchObject({ id: sent.id, reason: "conflict", dequeueCount: 1 });
       expect(parked!.error).toMatch(/^UpdateConditionNotSatisfied: updateIfMatch/);
-      expect((await transactions.poison.steps(parked!)).map((s) => s.kind)).toEqual(["insertIfAbsent", "updateIfMatch"]);
+      expect((await transactions.poison.steps(parked!)).map((s) => s.kind)).toEqual([
+        "insertIfAbsent",
+        "updateIfMatch",
+      ]);
       expect(await transactions.status(sent.id)).toMatchObject({ done: 1, completed: false });
       expect((await table.getEntity("p", "r")).v).toBe(99); // the newer write is not lost
       expect(await transactions.poison.discard({ ids: [sent.id] })).toBe(1);
@@ -134,7 +145,11 @@ export function transactionsSuite(target: PatternsRef): void {
       // The fix: create the table. Replay continues after the step already done.
       await target().store.createTable(missing);
       expect(await transactions.poison.replay()).toBe(1);
-      expect(await transactions.worker().drain()).toMatchObject({ processed: 1, stepsApplied: 1, poisoned: 0 });
+      expect(await transactions.worker().drain()).toMatchObject({
+        processed: 1,
+        stepsApplied: 1,
+        poisoned: 0,
+      });
       expect(await rows(target().store.table(missing))).toEqual([{ partitionKey: "p", rowKey: "two", v: 2 }]);
       expect(await transactions.poison.list()).toEqual([]);
     });
@@ -152,14 +167,19 @@ export function transactionsSuite(target: PatternsRef): void {
       const table = await target().freshTable();
       const transactions = await freshTransactions(target());
       const big = "é".repeat(16_000); // 32 KB of UTF-16, 96 KB as escaped ASCII JSON
-      const steps = [0, 1, 2].map((i) => step.upsert(table.tableName, { partitionKey: "p", rowKey: `r${i}`, big }));
+      const steps = [0, 1, 2].map((i) =>
+        step.upsert(table.tableName, { partitionKey: "p", rowKey: `r${i}`, big }),
+      );
       const sent = await transactions.enqueue(steps);
       expect(sent.offloaded).toBe(true);
       const [peeked] = (await transactions.queue.peekMessages()).peekedMessageItems;
       expect(JSON.parse(peeked!.messageText)).toEqual({
         tablekit: "tx/1",
         id: sent.id,
-        payload: { container: transactions.payloadContainer, name: `${transactions.queue.name}/${sent.id}.json` },
+        payload: {
+          container: transactions.payloadContainer,
+          name: `${transactions.queue.name}/${sent.id}.json`,
+        },
       });
       expect(await transactions.worker().drain()).toMatchObject({ processed: 1, stepsApplied: 3 });
       expect((await rows(table)).map((r) => r.big === big)).toEqual([true, true, true]);
@@ -177,10 +197,16 @@ export function transactionsSuite(target: PatternsRef): void {
         { details: { step: 1 } },
       );
       await expectCode(transactions.enqueue([step.upsert("no such table!", entity)]), "InvalidResourceName");
-      await expectCode(transactions.enqueue([step.upsert(table, { partitionKey: "a/b", rowKey: "r" })]), "OutOfRangeInput");
+      await expectCode(
+        transactions.enqueue([step.upsert(table, { partitionKey: "a/b", rowKey: "r" })]),
+        "OutOfRangeInput",
+      );
       await expectCode(transactions.enqueue([step.updateIfMatch(table, entity, "*")]), "InvalidInput");
       await expectCode(transactions.enqueue([step.call("nobody", {})]), "InvalidInput");
-      await expectCode(transactions.enqueue([step.upsert(table, { ...entity, s: "x".repeat(40_000) })]), "PropertyValueTooLarge");
+      await expectCode(
+        transactions.enqueue([step.upsert(table, { ...entity, s: "x".repeat(40_000) })]),
+        "PropertyValueTooLarge",
+      );
       await expectCode(transactions.enqueue([step.putBlob("Bad_Name", "x", "y")]), "InvalidResourceName");
       await expectCode(transactions.enqueue([step.upsert(table, entity)], { id: "a#b" }), "OutOfRangeInput");
       expect((await transactions.queue.getProperties()).approximateMessagesCount).toBe(0);
@@ -216,7 +242,17 @@ export function transactionsSuite(target: PatternsRef): void {
       const abandoned = await abandoning.stop({ abandon: true });
       expect(abandoned.processed + abandoned.abandoned).toBe(abandoned.received);
       expect(await transactions.worker({ concurrency: 4 }).drain()).toMatchObject({ poisoned: 0 });
-      expect((await rows(table)).map((r) => r.rowKey)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "long"]);
+      expect((await rows(table)).map((r) => r.rowKey)).toEqual([
+        "k0",
+        "k1",
+        "k2",
+        "k3",
+        "k4",
+        "k5",
+        "k6",
+        "k7",
+        "long",
+      ]);
     });
 
     it("begin/release: a transaction sent before the write it follows runs after it", async () => {
@@ -224,7 +260,12 @@ export function transactionsSuite(target: PatternsRef): void {
       const transactions = await freshTransactions(target());
       const copy = step.upsert(table.tableName, { partitionKey: "p", rowKey: "copy" });
       const pending = await transactions.begin([copy], { holdSeconds: 60 });
-      expect(await transactions.worker().drain({ timeoutMs: 300 }).catch((e: unknown) => e)).toMatchObject({
+      expect(
+        await transactions
+          .worker()
+          .drain({ timeoutMs: 300 })
+          .catch((e: unknown) => e),
+      ).toMatchObject({
         code: "OperationTimedOut", // hidden until released
       });
       await pending.release();
@@ -244,10 +285,17 @@ export function transactionsSuite(target: PatternsRef): void {
     it("prune removes the journal rows of completed transactions", async () => {
       const table = await target().freshTable();
       const transactions = await freshTransactions(target());
-      const done = await transactions.enqueue([step.upsert(table.tableName, { partitionKey: "p", rowKey: "r" })]);
+      const done = await transactions.enqueue([
+        step.upsert(table.tableName, { partitionKey: "p", rowKey: "r" }),
+      ]);
       await transactions.worker().drain();
-      expect(await transactions.prune({ olderThan: new Date(Date.now() - 3_600_000) })).toEqual({ journal: 0, payloads: 0 });
-      expect(await transactions.prune({ olderThan: new Date(Date.now() + 60_000) })).toMatchObject({ journal: 1 });
+      expect(await transactions.prune({ olderThan: new Date(Date.now() - 3_600_000) })).toEqual({
+        journal: 0,
+        payloads: 0,
+      });
+      expect(await transactions.prune({ olderThan: new Date(Date.now() + 60_000) })).toMatchObject({
+        journal: 1,
+      });
       expect(await transactions.status(done.id)).toEqual({ done: 0, completed: false });
     });
 

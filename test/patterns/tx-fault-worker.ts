@@ -12,7 +12,11 @@
  */
 import { appendFileSync } from "node:fs";
 import { openStore } from "../../src/index.js";
-import { type BoundaryInfo, TransactionQueue, type TransactionQueueOptions } from "../../src/patterns/index.js";
+import {
+  type BoundaryInfo,
+  TransactionQueue,
+  type TransactionQueueOptions,
+} from "../../src/patterns/index.js";
 
 const [url, optionsJson, killLog] = process.argv.slice(2);
 const { queue: queueOptions, maxDequeueCount } = JSON.parse(optionsJson!) as {
@@ -24,10 +28,14 @@ const store = await openStore(url!);
 const transactions = new TransactionQueue(store, queueOptions);
 
 const paused: string[] = [];
-let stopping: Promise<unknown> | undefined;
+let stopScheduled = false;
 
 function boundaryIndex(info: BoundaryInfo): number {
-  return info.point === "step" ? 2 * info.step : info.point === "applied" ? 2 * info.step + 1 : 2 * info.steps;
+  return info.point === "step"
+    ? 2 * info.step
+    : info.point === "applied"
+      ? 2 * info.step + 1
+      : 2 * info.steps;
 }
 
 /** Enough workers that one process holds every message at once (a kill then advances them all). */
@@ -43,7 +51,10 @@ const workers = Array.from({ length: WORKERS }, () =>
       if (!kill || boundaryIndex(info) !== info.dequeueCount - 1) return;
       paused.push(`${info.transactionId} ${info.point} ${info.step} ${info.dequeueCount}`);
       // Stop receiving a little later, so one kill catches more transactions at their boundaries.
-      stopping ??= new Promise((resolve) => setTimeout(resolve, 600)).then(() => Promise.all(workers.map((w) => w.stop())));
+      if (!stopScheduled) {
+        stopScheduled = true;
+        setTimeout(() => void Promise.all(workers.map((w) => w.stop())), 600);
+      }
       return new Promise<void>(() => {}); // held here until the kill
     },
   }),
@@ -63,7 +74,12 @@ setInterval(() => {
   if (received !== lastReceived) {
     lastReceived = received;
     quietSince = Date.now();
-  } else if (!exiting && paused.length === 0 && sum((w) => w.inFlight) === 0 && Date.now() - quietSince > 1500) {
+  } else if (
+    !exiting &&
+    paused.length === 0 &&
+    sum((w) => w.inFlight) === 0 &&
+    Date.now() - quietSince > 1500
+  ) {
     exiting = true;
     void Promise.all(workers.map((w) => w.stop())).then(async () => {
       await store.close();

@@ -56,7 +56,11 @@ export interface PlannedTransaction {
 }
 
 /** `count` transactions of 1..5 steps; every `poisonEvery`-th also writes the missing table. */
-export function planTransactions(random: () => number, count: number, poisonEvery: number): PlannedTransaction[] {
+export function planTransactions(
+  random: () => number,
+  count: number,
+  poisonEvery: number,
+): PlannedTransaction[] {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const n = 1 + Math.floor(random() * 5);
@@ -92,7 +96,10 @@ function entity(s: PlannedStep, version: number): TableEntity<Record<string, unk
 }
 
 /** Creates what the plans' steps expect to find, and returns the steps (ETags from this store). */
-export async function layOut(store: Store, plans: readonly PlannedTransaction[]): Promise<TransactionStep[][]> {
+export async function layOut(
+  store: Store,
+  plans: readonly PlannedTransaction[],
+): Promise<TransactionStep[][]> {
   const container = store.container(CONTAINER);
   const out: TransactionStep[][] = [];
   for (const plan of plans) {
@@ -101,7 +108,8 @@ export async function layOut(store: Store, plans: readonly PlannedTransaction[])
       const table = store.table(s.table);
       const existing = async () => (await table.createEntity(entity(s, 0))).etag;
       const blobName = `${s.partitionKey}/${s.rowKey}.txt`;
-      const existingBlob = async () => (await container.uploadBlockBlob(blobName, `old ${s.value}`, `old ${s.value}`.length)).response.etag;
+      const existingBlob = async () =>
+        (await container.uploadBlockBlob(blobName, `old ${s.value}`, `old ${s.value}`.length)).response.etag;
       const guard = (etag: string): BlobPrecondition => ({ ifMatch: etag });
       switch (s.kind) {
         case "insert":
@@ -112,14 +120,21 @@ export async function layOut(store: Store, plans: readonly PlannedTransaction[])
           break;
         case "upsertMerge":
           await existing();
-          steps.push(step.upsert(s.table, { partitionKey: s.partitionKey, rowKey: s.rowKey, version: 1 }, "Merge"));
+          steps.push(
+            step.upsert(s.table, { partitionKey: s.partitionKey, rowKey: s.rowKey, version: 1 }, "Merge"),
+          );
           break;
         case "update":
           steps.push(step.updateIfMatch(s.table, entity(s, 1), await existing()));
           break;
         case "merge":
           steps.push(
-            step.updateIfMatch(s.table, { partitionKey: s.partitionKey, rowKey: s.rowKey, version: 2 }, await existing(), "Merge"),
+            step.updateIfMatch(
+              s.table,
+              { partitionKey: s.partitionKey, rowKey: s.rowKey, version: 2 },
+              await existing(),
+              "Merge",
+            ),
           );
           break;
         case "delete":
@@ -133,10 +148,16 @@ export async function layOut(store: Store, plans: readonly PlannedTransaction[])
           steps.push(step.deleteIfPresent(s.table, s.partitionKey, s.rowKey));
           break;
         case "putNew":
-          steps.push(step.putBlob(CONTAINER, blobName, `new ${s.value}`, { condition: { ifNoneMatch: "*" } }));
+          steps.push(
+            step.putBlob(CONTAINER, blobName, `new ${s.value}`, { condition: { ifNoneMatch: "*" } }),
+          );
           break;
         case "putGuarded":
-          steps.push(step.putBlob(CONTAINER, blobName, `guarded ${s.value}`, { condition: guard(await existingBlob()) }));
+          steps.push(
+            step.putBlob(CONTAINER, blobName, `guarded ${s.value}`, {
+              condition: guard(await existingBlob()),
+            }),
+          );
           break;
         case "putAny":
           if (s.value % 2 === 0) await existingBlob();
@@ -160,12 +181,15 @@ export async function layOut(store: Store, plans: readonly PlannedTransaction[])
 }
 
 /** Every entity (without ETag and Timestamp) of the test's tables, and every blob's text. */
-export async function dumpState(store: Store): Promise<{ tables: Record<string, unknown[]>; blobs: Record<string, string> }> {
+export async function dumpState(
+  store: Store,
+): Promise<{ tables: Record<string, unknown[]>; blobs: Record<string, string> }> {
   const tables: Record<string, unknown[]> = {};
   for (const name of [...TABLES, MISSING_TABLE]) {
     const rows: unknown[] = [];
     try {
-      for await (const { etag: _e, timestamp: _t, ...rest } of store.table(name).listEntities()) rows.push(rest);
+      for await (const { etag: _e, timestamp: _t, ...rest } of store.table(name).listEntities())
+        rows.push(rest);
     } catch {
       // a table that does not exist holds nothing
     }
@@ -173,6 +197,7 @@ export async function dumpState(store: Store): Promise<{ tables: Record<string, 
   }
   const blobs: Record<string, string> = {};
   const container = store.container(CONTAINER);
-  for await (const b of container.listBlobsFlat()) blobs[b.name] = (await container.getBlobClient(b.name).downloadToBuffer()).toString();
+  for await (const b of container.listBlobsFlat())
+    blobs[b.name] = (await container.getBlobClient(b.name).downloadToBuffer()).toString();
   return { tables, blobs };
 }

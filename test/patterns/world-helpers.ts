@@ -1,7 +1,8 @@
 /** Fresh queues, containers and a transaction queue for the suites that need more than a table. */
-import { randomAlphanumeric } from "../conformance/factory.js";
+
 import type { StepHandler, TransactionQueue as TQ } from "../../src/patterns/index.js";
 import { TransactionQueue } from "../../src/patterns/index.js";
+import { randomAlphanumeric } from "../conformance/factory.js";
 import type { PatternsTarget } from "./target.js";
 
 /** A valid, unique queue or container name (lowercase letters and digits). */
@@ -28,6 +29,7 @@ export async function freshTransactions(
 export async function blobTexts(target: PatternsTarget, container: string): Promise<Record<string, string>> {
   const c = target.store.container(container);
   const out: Record<string, string> = {};
-  for await (const b of c.listBlobsFlat()) out[b.name] = (await c.getBlobClient(b.name).downloadToBuffer()).toString("utf8");
+  for await (const b of c.listBlobsFlat())
+    out[b.name] = (await c.getBlobClient(b.name).downloadToBuffer()).toString("utf8");
   return out;
 }

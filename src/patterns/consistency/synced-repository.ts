@@ -61,11 +61,8 @@ export class SyncedRepository<
   }
 
   create(input: ModelInput<F>, options?: OperationOptions): Promise<ModelRecord<F, T>> {
-    return this.write(
-      input as Values,
-      undefined,
-      input as Values,
-      () => this.repository.create(input, options),
+    return this.write(input as Values, undefined, input as Values, () =>
+      this.repository.create(input, options),
     );
   }
 
@@ -146,12 +143,19 @@ export class SyncedRepository<
       const before = await this.repository.find(key as never, options);
       if (!before) return work("*");
       if (options.etag !== undefined && options.etag !== "*" && before.etag !== options.etag) {
-        throw new TableKitError("UpdateConditionNotSatisfied", "The entity changed since the ETag given was read");
+        throw new TableKitError(
+          "UpdateConditionNotSatisfied",
+          "The entity changed since the ETag given was read",
+        );
       }
       try {
         return await this.write(key, before, next(before), () => work(before.etag));
       } catch (err) {
-        if (!isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound") || options.etag !== undefined) throw err;
+        if (
+          !isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound") ||
+          options.etag !== undefined
+        )
+          throw err;
         if (attempt >= policy.maxAttempts) throw retriesExhausted("A synced write", attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
       }

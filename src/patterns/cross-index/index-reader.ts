@@ -1,8 +1,14 @@
 import { odata } from "../../filter/index.js";
-import { compareUtf8, compareUtf16, type TableEntityResult, TableKitError, typedProperties } from "../../model/index.js";
+import {
+  compareUtf8,
+  compareUtf16,
+  type TableEntityResult,
+  TableKitError,
+  typedProperties,
+} from "../../model/index.js";
 import type { OperationOptions, Table } from "../../store/index.js";
-import type { StepHandler } from "../consistency/handler.js";
 import { type Derivation, findEntity, type PrimaryChange } from "../consistency/derived.js";
+import type { StepHandler } from "../consistency/handler.js";
 import type { TransactionStep } from "../consistency/steps.js";
 import { forEachConcurrently } from "../internal/concurrency.js";
 import { ExternalSorter } from "../internal/external-sort.js";
@@ -79,7 +85,10 @@ export class InterPartitionIndexReader<
   /** The step for a write of one of this index's primaries (in its primary table). */
   stepFor(change: PrimaryChange): TransactionStep | undefined {
     if (change.table !== this.primary.tableName) {
-      throw new TableKitError("InvalidInput", `The index ${this.index.name} is bound to the primaries of ${this.primary.tableName}, not ${change.table}`);
+      throw new TableKitError(
+        "InvalidInput",
+        `The index ${this.index.name} is bound to the primaries of ${this.primary.tableName}, not ${change.table}`,
+      );
     }
     return this.index.stepFor(change, this.indexTable.tableName);
   }
@@ -145,7 +154,9 @@ export class InterPartitionIndexReader<
     const sorter = new ExternalSorter<MergeItem>(compare, options.runSize ?? 50_000);
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
     let primaries = 0;
-    const typeFilter = model.typeProperty ? `${model.typeProperty} eq ${odata`${model.entityType!}`}` : undefined;
+    const typeFilter = model.typeProperty
+      ? `${model.typeProperty} eq ${odata`${model.entityType!}`}`
+      : undefined;
     for await (const entity of this.primary.listEntities({
       ...call,
       ...(typeFilter ? { queryOptions: { filter: typeFilter } } : {}),

@@ -7,13 +7,7 @@ import {
   valueText,
 } from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
-import {
-  type Derivation,
-  deleteIfPresent,
-  findEntity,
-  type PrimaryChange,
-  syncUntilStable,
-} from "../consistency/derived.js";
+import { deleteIfPresent, findEntity, type PrimaryChange, syncUntilStable } from "../consistency/derived.js";
 import type { HandlerContext, StepHandler } from "../consistency/handler.js";
 import { step, type TransactionStep } from "../consistency/steps.js";
 import type { Model } from "../model/define-model.js";
