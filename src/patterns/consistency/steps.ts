@@ -12,23 +12,19 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [k: string]: JsonValue };
 
-/**
- * One step of an eventually consistent transaction. Every kind is idempotent by construction, so
- * running a step again after a crash (a redelivery) leaves the state it left the first time
- * (docs/patterns/eventually-consistent-transactions.md has each kind's rule).
- */
-export type TransactionStep =
-  | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: Entity }
+/** The step kinds, over the entity shape (as given, or normalized once checked). */
+type StepOf<E> =
+  | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: E }
   | {
       readonly kind: "upsert";
       readonly table: string;
-      readonly entity: Entity;
+      readonly entity: E;
       readonly mode: UpdateMode;
     }
   | {
       readonly kind: "updateIfMatch";
       readonly table: string;
-      readonly entity: Entity;
+      readonly entity: E;
       readonly etag: string;
       readonly mode: UpdateMode;
     }
@@ -50,6 +46,13 @@ export type TransactionStep =
     }
   | { readonly kind: "deleteBlobIfPresent"; readonly container: string; readonly name: string }
   | { readonly kind: "call"; readonly handler: string; readonly args: JsonValue };
+
+/**
+ * One step of an eventually consistent transaction. Every kind is idempotent by construction, so
+ * running a step again after a crash (a redelivery) leaves the state it left the first time
+ * (docs/patterns/eventually-consistent-transactions.md has each kind's rule).
+ */
+export type TransactionStep = StepOf<Entity>;
 
 /** A step's blob precondition: create only (`ifNoneMatch: "*"`) or replace only that version (`ifMatch`). */
 export type BlobPrecondition = { readonly ifNoneMatch: "*" } | { readonly ifMatch: string };
@@ -124,39 +127,7 @@ export const step = Object.freeze({
 });
 
 /** A step after validation: entities normalized, ready to run and to encode. */
-export type CheckedStep =
-  | { readonly kind: "insertIfAbsent"; readonly table: string; readonly entity: NormalizedEntity }
-  | {
-      readonly kind: "upsert";
-      readonly table: string;
-      readonly entity: NormalizedEntity;
-      readonly mode: UpdateMode;
-    }
-  | {
-      readonly kind: "updateIfMatch";
-      readonly table: string;
-      readonly entity: NormalizedEntity;
-      readonly etag: string;
-      readonly mode: UpdateMode;
-    }
-  | {
-      readonly kind: "deleteIfPresent";
-      readonly table: string;
-      readonly partitionKey: string;
-      readonly rowKey: string;
-      readonly etag?: string;
-    }
-  | {
-      readonly kind: "putBlob";
-      readonly container: string;
-      readonly name: string;
-      readonly data: Uint8Array;
-      readonly contentType?: string;
-      readonly ifMatch?: string;
-      readonly ifNoneMatch?: "*";
-    }
-  | { readonly kind: "deleteBlobIfPresent"; readonly container: string; readonly name: string }
-  | { readonly kind: "call"; readonly handler: string; readonly args: JsonValue };
+export type CheckedStep = StepOf<NormalizedEntity>;
 
 /**
  * What a step writes, as one string: two steps of a transaction may not share one, so running any
