@@ -29,7 +29,7 @@ function queueOptions(transactions: TransactionQueue) {
   };
 }
 
-/** Worker processes on `url`, one at a time, each killing itself at a random boundary (killAfter/2..3·killAfter/2). */
+/** Worker processes on `url`, one at a time, each killing itself at a random boundary (killAfter/2..killAfter). */
 export function crashingProcesses(
   url: string,
   transactions: TransactionQueue,
@@ -73,7 +73,7 @@ export function crashingProcesses(
   };
 }
 
-/** Workers of this process, one at a time, each halted at a random boundary (killAfter/2..3·killAfter/2) and replaced. */
+/** Workers of this process, one at a time, each halted at a random boundary (killAfter/2..killAfter) and replaced. */
 export function crashingInProcess(
   transactions: TransactionQueue,
   random: () => number,
@@ -82,7 +82,7 @@ export function crashingInProcess(
   let crashes = 0;
   let current: TransactionWorker;
   const start = (): void => {
-    const killAt = Math.ceil(killAfter / 2 + random() * killAfter);
+    const killAt = Math.ceil(killAfter / 2 + (random() * killAfter) / 2);
     let boundaries = 0;
     const w: TransactionWorker = transactions.worker({
       concurrency: 4,

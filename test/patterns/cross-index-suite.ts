@@ -150,9 +150,9 @@ export function crossIndexSuite(target: PatternsRef): void {
       // Workers that crash now and then (separate processes SIGKILLed at random step boundaries
       // where the store is shared between processes), each replaced by a new one.
       const sharedUrl = target().sharedUrl;
-      // Some 3.5 step boundaries per operation; a worker lives ~killAfter of them: a dozen crashes
-      // at 2,000 operations, two at 60 (each costs a process start).
-      const killAfter = Math.round((3.5 * operations) / (operations >= 1000 ? 13 : 3));
+      // Some 3.5 step boundaries per operation (2 at the least); a worker dies at one of the
+      // killAfter/2..killAfter-th: a dozen crashes at 2,000 operations, a few (at least one) at 60.
+      const killAfter = Math.round((2 * operations) / (operations >= 1000 ? 5 : 3));
       const workers: CrashingWorkers =
         sharedUrl !== undefined && target().store.capabilities.multiProcess
           ? crashingProcesses(sharedUrl, transactions, killAfter)

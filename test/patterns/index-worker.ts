@@ -2,7 +2,7 @@
  * A transaction worker in its own process that SIGKILLs itself at a random step boundary, for the
  * index convergence test: `node --import tsx index-worker.ts <store url> <options json>`, options
  * `{ queue: TransactionQueueOptions (without handlers), killAfter }`: it dies at a boundary
- * drawn uniformly from killAfter/2..3·killAfter/2. It carries the indexes'
+ * drawn uniformly from killAfter/2..killAfter. It carries the indexes'
  * handlers (cross-index-models.ts). It never exits by itself: the test kills it, or it dies when
  * its stdin (the test) closes.
  */
@@ -15,7 +15,7 @@ const { queue, killAfter } = JSON.parse(optionsJson!) as {
   queue: TransactionQueueOptions;
   killAfter: number;
 };
-const killAt = Math.ceil(killAfter / 2 + Math.random() * killAfter);
+const killAt = Math.ceil(killAfter / 2 + (Math.random() * killAfter) / 2);
 let boundaries = 0;
 process.stdin.on("end", () => process.exit(0)).resume();
 const store = await openStore(url!);
