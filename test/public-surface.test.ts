@@ -81,6 +81,11 @@ const PATTERNS = [
   "field",
   "partitionToken",
   "sequentialIdKey",
+  // eventually consistent transactions and the inter-partition index (issue 13)
+  "SyncedRepository",
+  "TransactionQueue",
+  "defineInterPartitionIndex",
+  "step",
 ];
 
 const ROOT = [

@@ -11,3 +11,4 @@ export * from "./own.js";
 export * from "./queue-limits.js";
 export * from "./transaction-payload.js";
 export * from "./validate.js";
+export * from "./value-text.js";

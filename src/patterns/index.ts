@@ -18,6 +18,31 @@ export {
   type LogFields,
   type WriteLogOptions,
 } from "./blob-log/log-writer.js";
+export type { Derivation, PrimaryChange } from "./consistency/derived.js";
+export type { HandlerContext, StepHandler } from "./consistency/handler.js";
+export type { PoisonedTransaction, PoisonQueue, PoisonReason } from "./consistency/poison-queue.js";
+export { type BlobPrecondition, type JsonValue, step, type TransactionStep } from "./consistency/steps.js";
+export { SyncedRepository, type SyncedRepositoryOptions } from "./consistency/synced-repository.js";
+export {
+  type EnqueuedTransaction,
+  type EnqueueOptions,
+  type PendingTransaction,
+  TransactionQueue,
+  type TransactionQueueOptions,
+  type TransactionStatus,
+} from "./consistency/transaction-queue.js";
+export type { BoundaryInfo, TransactionWorker, WorkerOptions, WorkerStats } from "./consistency/worker.js";
+export type {
+  IndexVerifyOptions,
+  IndexVerifyReport,
+  InterPartitionIndexReader,
+} from "./cross-index/index-reader.js";
+export {
+  defineInterPartitionIndex,
+  type EntryKey,
+  type InterPartitionIndex,
+  type InterPartitionIndexDefinition,
+} from "./cross-index/inter-partition-index.js";
 export type { FanOutResult } from "./hash/fan-out-writer.js";
 export {
   type BucketQueryOptions,

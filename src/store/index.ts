@@ -30,7 +30,7 @@ export {
 export type { BlobStoreOptions, S3BlobOptions } from "./blob-options.js";
 export type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blob-port.js";
-export type { BlobRequestConditions } from "./blob-rules.js";
+export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blob-rules.js";
 export { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";

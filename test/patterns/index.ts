@@ -1,5 +1,6 @@
 import { accessSuite } from "./access-suite.js";
 import { blobLogSuite } from "./blob-log-suite.js";
+import { crossIndexSuite } from "./cross-index-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
@@ -11,6 +12,7 @@ import { parallelSuite } from "./parallel-suite.js";
 import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { transactionsSuite } from "./transactions-suite.js";
 import { versionsSuite } from "./versions-suite.js";
 import { wideSuite } from "./wide-suite.js";
 
@@ -32,6 +34,8 @@ export const PATTERN_SUITES = [
   periodsSuite,
   largeSuite,
   blobLogSuite,
+  transactionsSuite,
+  crossIndexSuite,
 ] as const;
 
 /**

@@ -7,11 +7,15 @@ export { itWhen } from "../support/it-when.js";
 export interface PatternsTarget extends ConformanceTarget {
   /** A store URL a separate process can open to reach the same data; absent: multi-process tests skip. */
   readonly sharedUrl?: string;
+  /** Operations of the long randomized runs here (full size on the embedded engine, CI-sized on servers). */
+  readonly randomOperations?: number;
 }
 
 /** How a runner hands a backend to `runPatterns` (the conformance suite's factory shape). */
 export interface PatternsSetup extends Omit<ConformanceSetup, "open"> {
   open(): Promise<PatternsTarget>;
+  /** PatternsTarget.randomOperations for this world. */
+  readonly randomOperations?: number;
 }
 
 /** What a suite receives: the target, available once the backend is open (inside tests only). */
@@ -25,7 +29,11 @@ export function registerPatterns(
   describe(`patterns: ${setup.name}`, () => {
     let target: PatternsTarget | undefined;
     beforeAll(async () => {
-      target = await setup.open();
+      const opened = await setup.open();
+      target =
+        setup.randomOperations === undefined
+          ? opened
+          : { ...opened, randomOperations: setup.randomOperations };
     });
     afterAll(async () => {
       await target?.dispose();

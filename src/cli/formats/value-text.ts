@@ -6,26 +6,8 @@
  */
 import { EDM_TYPES, type EdmType, TableKitError, type TypedValue, toTyped } from "../../model/index.js";
 
-/** The text of a typed value (without the type). */
-export function valueText(tv: TypedValue): string {
-  switch (tv.type) {
-    case "Double":
-      return doubleText(tv.value);
-    case "DateTime":
-      return tv.value.toISOString();
-    case "Binary":
-      return Buffer.from(tv.value).toString("base64");
-    default:
-      return String(tv.value);
-  }
-}
-
-/** A Double's text: `String(n)` round-trips every finite value except -0, which needs its sign. */
-export function doubleText(n: number): string {
-  if (Object.is(n, -0)) return "-0";
-  if (Number.isNaN(n)) return "NaN";
-  return String(n);
-}
+/** The canonical text of a value lives in the model (patterns encode values with it too). */
+export { doubleText, valueText } from "../../model/index.js";
 
 /** Reads a value's text as the given type; throws InvalidValueType naming the property. */
 export function parseValueText(name: string, type: EdmType, text: string): TypedValue {

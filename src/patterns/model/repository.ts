@@ -55,7 +55,8 @@ export class Repository<
   private readonly main: KeyReaderImpl;
 
   constructor(
-    private readonly model: CompiledModel,
+    /** The model, resolved: its keys, fields and indexes. */
+    readonly model: CompiledModel,
     /** The table this repository reads and writes. */
     readonly table: Table,
   ) {
