@@ -1,4 +1,5 @@
 import { accessSuite } from "./access-suite.js";
+import { advisorSuite } from "./advisor-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexSuite } from "./index-suite.js";
@@ -28,6 +29,7 @@ export const PATTERN_SUITES = [
   wideSuite,
   seriesSuite,
   periodsSuite,
+  advisorSuite,
 ] as const;
 
 /**
