@@ -145,22 +145,25 @@ export function isCompoundEncoded(key: string): boolean {
 /**
  * A key's shape for numeric analysis: each alphanumeric segment that is digits (`#`) or letters
  * then digits (`v#`, `empid#`) keeps its place; other segments are `*`; separators stay. Runs are
- * the digits of those segments, in order. Keys without digit segments have no shape.
+ * the digits of those segments, in order, and `runAt` the token index of each. Keys without digit
+ * segments have no shape.
  */
-export function numericShape(key: string): { template: string; runs: string[] } | undefined {
+export function numericShape(key: string): { tokens: string[]; runs: string[]; runAt: number[] } | undefined {
   if (key.length > 256) return undefined;
+  const tokens: string[] = [];
   const runs: string[] = [];
-  let template = "";
+  const runAt: number[] = [];
   for (const m of key.matchAll(/([A-Za-z0-9]+)|([^A-Za-z0-9])/g)) {
     if (m[2] !== undefined) {
-      template += m[2];
+      tokens.push(m[2]);
       continue;
     }
     const seg = /^([A-Za-z]*)(\d+)$/.exec(m[1]!);
     if (seg) {
-      template += `${seg[1]}#`;
+      runAt.push(tokens.length);
+      tokens.push(`${seg[1]}#`);
       runs.push(seg[2]!);
-    } else template += "*";
+    } else tokens.push("*");
   }
-  return runs.length === 0 ? undefined : { template, runs };
+  return runs.length === 0 ? undefined : { tokens, runs, runAt };
 }

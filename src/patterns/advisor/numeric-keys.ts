@@ -41,9 +41,12 @@ export class NumericKeys implements Collector {
     const shape = numericShape(key);
     if (!shape) return;
     // Ticks form their own group: 19-digit instants beside small numbers are two schemes, not one.
-    let i = 0;
-    const template = shape.template.replace(/#/g, () => (ticksForm(shape.runs[i++]!) ? "T" : "#"));
-    const stats = boundedGet(this.shapes, `${kind}\u0000${template}`, MAX_SHAPES, () =>
+    const tokens = [...shape.tokens];
+    shape.runs.forEach((run, i) => {
+      if (ticksForm(run)) tokens[shape.runAt[i]!] = tokens[shape.runAt[i]!]!.replace(/#$/, "T");
+    });
+    const template = JSON.stringify([kind, ...tokens]);
+    const stats = boundedGet(this.shapes, template, MAX_SHAPES, () =>
       shape.runs.map((_, i) => ({
         count: 0,
         widths: new Map(),
@@ -51,7 +54,7 @@ export class NumericKeys implements Collector {
         exampleByWidth: new Map(),
         ticks18: 0,
         ticks19: 0,
-        versionMarker: /(^|[^A-Za-z])v[#T]/.test(nthHash(template, i)),
+        versionMarker: /^v[#T]$/.test(tokens[shape.runAt[i]!]!),
       })),
     );
     if (!stats) return;
@@ -74,7 +77,8 @@ export class NumericKeys implements Collector {
   findings(): AdvisorFinding[] {
     const out: AdvisorFinding[] = [];
     for (const [id, runs] of this.shapes) {
-      const [kind, template] = id.split("\u0000") as [KeyKind, string];
+      const [kind, ...tokens] = JSON.parse(id) as [KeyKind, ...string[]];
+      const template = tokens.join("");
       for (const s of runs) {
         const f = judge(kind, template, s);
         if (f) out.push(f);
@@ -82,13 +86,6 @@ export class NumericKeys implements Collector {
     }
     return out;
   }
-}
-
-/** The template around its i-th run (`#`, or `T` for ticks): to see what precedes that run. */
-function nthHash(template: string, i: number): string {
-  let at = -1;
-  for (let n = 0; n <= i; n++) at = template.slice(at + 1).search(/[#T]/) + at + 1;
-  return template.slice(Math.max(0, at - 2), at + 1);
 }
 
 function judge(kind: KeyKind, template: string, s: RunStats): AdvisorFinding | undefined {
