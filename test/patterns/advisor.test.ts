@@ -69,7 +69,11 @@ describe("advisor: keys no store accepts", () => {
 
   it("keeps a uniform sample of bounded size", () => {
     let seed = 7;
-    const reservoir = new Reservoir<number>(100, () => (seed = (seed * 48271) % 2147483647) / 2147483647);
+    const next = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const reservoir = new Reservoir<number>(100, next);
     for (let i = 0; i < 100_000; i++) reservoir.add(i);
     expect(reservoir.items).toHaveLength(100);
     expect(reservoir.count).toBe(100_000);

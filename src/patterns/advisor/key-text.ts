@@ -117,9 +117,9 @@ export class KeyText implements Collector {
     }
     const n = Math.min(key.split(fam.separator).length - 1, 32);
     stats.byCount.set(n, (stats.byCount.get(n) ?? 0) + 1);
-    let ex = stats.exampleByCount.get(n);
-    if (!ex && stats.exampleByCount.size < 8) stats.exampleByCount.set(n, (ex = new Examples(3)));
-    ex?.add(showKey(key));
+    if (!stats.exampleByCount.has(n) && stats.exampleByCount.size < 8)
+      stats.exampleByCount.set(n, new Examples(3));
+    stats.exampleByCount.get(n)?.add(showKey(key));
   }
 
   findings(): AdvisorFinding[] {

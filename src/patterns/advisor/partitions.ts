@@ -17,7 +17,6 @@ interface Hot {
 
 export class Partitions implements Collector {
   private partitions = 0;
-  private entities = 0;
   private timed = 0;
   private readonly timedExamples = new Examples(3);
   private lastTimed: string | undefined;
@@ -49,7 +48,6 @@ export class Partitions implements Collector {
   }
 
   add(entity: ScannedEntity): void {
-    this.entities++;
     this.count++;
     const second = Math.floor(entity.timestampMs / 1000);
     this.seconds.set(second, (this.seconds.get(second) ?? 0) + 1);
