@@ -1,5 +1,6 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerAdvise } from "./commands/advise.js";
 import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
@@ -42,5 +43,6 @@ export function buildProgram(version: string): Command {
   registerQueue(program);
   registerBlob(program);
   registerServe(program);
+  registerAdvise(program);
   return program;
 }

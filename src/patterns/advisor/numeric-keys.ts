@@ -16,6 +16,9 @@ interface RunStats {
   readonly paddedWidths: Map<number, number>;
   /** The key of the first run of each width. */
   readonly exampleByWidth: Map<number, string>;
+  /** Per width, the lowest and highest run in string order, with their keys. */
+  readonly lowest: Map<number, [run: string, key: string]>;
+  readonly highest: Map<number, [run: string, key: string]>;
   /** Runs that read as ticks: 18-digit, 19-digit, inverted. */
   ticks18: number;
   ticks19: number;
@@ -52,6 +55,8 @@ export class NumericKeys implements Collector {
         widths: new Map(),
         paddedWidths: new Map(),
         exampleByWidth: new Map(),
+        lowest: new Map(),
+        highest: new Map(),
         ticks18: 0,
         ticks19: 0,
         versionMarker: /^v[#T]$/.test(tokens[shape.runAt[i]!]!),
@@ -66,6 +71,12 @@ export class NumericKeys implements Collector {
         s.paddedWidths.set(run.length, (s.paddedWidths.get(run.length) ?? 0) + 1);
       if (!s.exampleByWidth.has(run.length) && s.exampleByWidth.size < 16)
         s.exampleByWidth.set(run.length, key);
+      if (s.exampleByWidth.has(run.length)) {
+        const low = s.lowest.get(run.length);
+        if (!low || run < low[0]) s.lowest.set(run.length, [run, key]);
+        const high = s.highest.get(run.length);
+        if (!high || run > high[0]) s.highest.set(run.length, [run, key]);
+      }
       const form = ticksForm(run);
       if (form === "ticks18") s.ticks18++;
       else if (form) s.ticks19++;
@@ -107,12 +118,16 @@ function judge(kind: KeyKind, template: string, s: RunStats): AdvisorFinding | u
   const padded = modal(s.paddedWidths);
   if (padded === undefined) {
     const shorter = s.count - (s.widths.get(widths.at(-1)!) ?? 0);
-    const short = s.exampleByWidth.get(widths[0]!)!;
-    const long = s.exampleByWidth.get(widths.at(-1)!)!;
+    const [shortRun, short] = s.highest.get(widths[0]!)!;
+    const [longRun, long] = s.lowest.get(widths.at(-1)!)!;
+    const shown =
+      longRun < shortRun
+        ? `${showKey(long)} comes before ${showKey(short)}`
+        : `the next numbers will sort among the small ones (10 before 9)`;
     return finding("numeric-key-unpadded", "error", {
       subject: where,
       count: shorter,
-      message: `Digit-only parts of ${plural(s.count, "key")} have ${widths.length} widths (${widths.join(", ")} digits) and no padding, so they sort as strings: ${showKey(long)} comes before ${showKey(short)}.`,
+      message: `Digit-only parts of ${plural(s.count, "key")} have ${widths.length} widths (${widths.join(", ")} digits) and no padding, so they sort as strings: ${shown}.`,
       examples: widths.map((w) => showKey(s.exampleByWidth.get(w)!)),
     });
   }
