@@ -5,6 +5,7 @@ import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
 import { registerDemo } from "./commands/demo.js";
+import { registerExplore } from "./commands/explore.js";
 import { registerExport } from "./commands/export.js";
 import { registerGet } from "./commands/get.js";
 import { registerImport } from "./commands/import.js";
@@ -44,5 +45,6 @@ export function buildProgram(version: string): Command {
   registerBlob(program);
   registerServe(program);
   registerAdvise(program);
+  registerExplore(program);
   return program;
 }

@@ -1,10 +1,8 @@
 /** `tablekit advise [TABLE]`: the key-design advisor over a table, or over models without data. */
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { type Command, InvalidArgumentError } from "commander";
-import { TableKitError } from "../../model/index.js";
-import { type AdvisorReport, adviseModel, adviseTable, type Model } from "../../patterns/index.js";
+import { type AdvisorReport, adviseModel, adviseTable } from "../../patterns/index.js";
 import { writeAdvisorReport } from "../advisor/advisor-report.js";
+import { type AnyModel, loadModels } from "../advisor/load-models.js";
 import { positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { EXIT_FAILED } from "../report.js";
@@ -19,9 +17,6 @@ interface AdviseOptions {
   json?: boolean;
   progress?: boolean;
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: any model, whatever its fields.
-type AnyModel = Model<any, any, any, any, any>;
 
 export function registerAdvise(program: Command): void {
   withStoreOption(
@@ -89,27 +84,4 @@ async function adviseWithProgress(
   } finally {
     progress.stop();
   }
-}
-
-/** Every exported value of the module that is a model (duck-typed: another copy of tablekit may have made it). */
-async function loadModels(path: string): Promise<AnyModel[]> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = await import(pathToFileURL(resolve(path)).href);
-  } catch (cause) {
-    throw new TableKitError(
-      "InvalidInput",
-      `Cannot load the models module ${path}: ${(cause as Error).message}`,
-      { cause },
-    );
-  }
-  const models = Object.values(mod).filter(
-    (v): v is AnyModel =>
-      typeof v === "object" &&
-      v !== null &&
-      typeof (v as AnyModel).compiled?.partitionKey?.encode === "function",
-  );
-  if (models.length === 0)
-    throw new TableKitError("InvalidInput", `${path} exports no model made by defineModel`);
-  return models;
 }
