@@ -55,12 +55,13 @@ const SECURITY_HEADERS = {
 export function createExplorer(options: ExplorerOptions): Explorer {
   const base = options.base ?? "";
   const token = options.token ?? newAccessToken();
-  const ctx: PageContext = {
+  // Models apply to their own table only: each page of a table gets that table's.
+  const baseCtx: PageContext = {
     base,
     storeLabel: storeLabel(options.store.url),
     writable: options.writable,
     csrf: token,
-    models: (options.models ?? []).map((m) => m.compiled),
+    models: [],
   };
   const store = options.store;
 
@@ -75,8 +76,12 @@ export function createExplorer(options: ExplorerOptions): Explorer {
   };
   const failPage = (res: ServerResponse, err: unknown) => {
     if (!isTableKitError(err))
-      return send(res, 500, page(ctx, "Error", errorBox("Error", String((err as Error)?.message ?? err))));
-    send(res, ERROR_STATUS[err.code] ?? 400, page(ctx, err.code, errorBox(err.code, err.message)));
+      return send(
+        res,
+        500,
+        page(baseCtx, "Error", errorBox("Error", String((err as Error)?.message ?? err))),
+      );
+    send(res, ERROR_STATUS[err.code] ?? 400, page(baseCtx, err.code, errorBox(err.code, err.message)));
   };
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL, path: string): Promise<void> {
@@ -87,12 +92,16 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     if (req.method === "GET" && (path === "/" || path === "")) {
       const names: string[] = [];
       for await (const t of store.listTables()) names.push(t.name);
-      return send(res, 200, tablesPage(ctx, names));
+      return send(res, 200, tablesPage(baseCtx, names));
     }
     const m = /^\/t\/([^/]+)(\/e|\/new|\/advise|\/export)?$/.exec(path);
-    if (!m) return send(res, 404, page(ctx, "Not found", errorBox("NotFound", `No page at ${path}`)));
+    if (!m) return send(res, 404, page(baseCtx, "Not found", errorBox("NotFound", `No page at ${path}`)));
     const tableName = decodeURIComponent(m[1]!);
     const table = store.table(tableName);
+    const models = (options.models ?? []).filter(
+      (model) => model.compiled.table.toLowerCase() === tableName.toLowerCase(),
+    );
+    const ctx = { ...baseCtx, models: models.map((model) => model.compiled) };
     const q = (name: string) => url.searchParams.get(name) ?? "";
     if (req.method === "POST" && m[2] === "/e") {
       const form = await readForm(req);
@@ -145,10 +154,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
         return send(
           res,
           200,
-          advisorPage(
-            ctx,
-            await adviseTable(store, tableName, { models: options.models ?? [], maxEntities: 100_000 }),
-          ),
+          advisorPage(ctx, await adviseTable(store, tableName, { models, maxEntities: 100_000 })),
         );
       case "/export":
         return exportEntities(
@@ -159,11 +165,12 @@ export function createExplorer(options: ExplorerOptions): Explorer {
           SECURITY_HEADERS,
         );
       default:
-        return send(res, 200, await browse(tableName, q("pk"), q("filter"), q("page"), q("after")));
+        return send(res, 200, await browse(ctx, tableName, q("pk"), q("filter"), q("page"), q("after")));
     }
   }
 
   async function browse(
+    ctx: PageContext,
     tableName: string,
     partition: string,
     filter: string,
