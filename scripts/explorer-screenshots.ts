@@ -1,6 +1,7 @@
 /**
- * Makes the screenshots of docs/explorer.md (docs/images/explorer-*.png, the viewport only, so they stay small): the browser test's
- * fixture in memory, the explorer on a free port, headless Chromium from Debian's package.
+ * Makes the screenshots of docs/explorer.md (docs/images/explorer-*.png, the viewport only, so
+ * they stay small): the browser test's fixture in memory, the explorer on a free port, headless
+ * Chromium from Debian's package.
  * Run by hand when the pages change: `npm run screenshots`. Typechecked with the tests (tsconfig.json).
  */
 import { join, resolve } from "node:path";

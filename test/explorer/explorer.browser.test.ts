@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningExplorer, startExplorer } from "../../src/cli/explorer/start-explorer.js";
 import { openStore, type Store } from "../../src/index.js";
-import { type Browser, launchChromium } from "../support/chromium.js";
+import { type Browser, chromiumAvailable, launchChromium } from "../support/chromium.js";
 import {
   buildExplorerFixture,
   EXPLORER_MODELS,
@@ -24,29 +24,29 @@ let browser: Browser;
 let page: Page;
 const origin = () => new URL(explorer.url).origin;
 
-beforeAll(async () => {
-  store = await openStore("memory:");
-  await buildExplorerFixture(store);
-  explorer = await startExplorer({ store, writable: true, models: [...EXPLORER_MODELS] });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on("dialog", (d) => void d.accept());
-  await page.goto(explorer.url); // the token becomes a cookie, and the URL loses it
-  expect(page.url()).toBe(`${origin()}/`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await explorer?.stop();
-  await store?.close();
-});
-
 const cells = (column: number) =>
   page.locator(`[data-test=entities] tbody tr td:nth-child(${column}) .key`).allTextContents();
 const readings = () => page.locator(".decoded").allTextContents();
 
-describe("explorer in Chromium", { timeout: 60_000 }, () => {
+describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await openStore("memory:");
+    await buildExplorerFixture(store);
+    explorer = await startExplorer({ store, writable: true, models: [...EXPLORER_MODELS] });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(explorer.url); // the token becomes a cookie, and the URL loses it
+    expect(page.url()).toBe(`${origin()}/`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await explorer?.stop();
+    await store?.close();
+  });
+
   it("lists tables, browses partitions and entities in key order with paging, and decodes keys", async () => {
     expect(await page.locator("[data-test=tables] a").allTextContents()).toEqual([
       "Audits",
