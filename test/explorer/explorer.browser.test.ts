@@ -110,6 +110,15 @@ describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 
         .split("\n")
         .map((l) => JSON.parse(l).RowKey),
     ).toEqual(["10", "11"]);
+    const csvUrl = await page
+      .locator("[data-test=export-csv]")
+      .evaluate((a) => (a as HTMLAnchorElement).href);
+    const [header, ...lines] = (await (await page.context().request.get(csvUrl)).text()).trim().split("\n");
+    expect(header).toBe("PartitionKey,RowKey,Timestamp,Price@Edm.Int32,Total@Edm.Int64,Shipped@Edm.Boolean");
+    expect(lines.map((l) => l.split(",").filter((_, i) => i !== 2))).toEqual([
+      ["customer-42", "10", "7", "1000", "true"],
+      ["customer-42", "11", "12", "1100", "false"],
+    ]);
   });
 
   it("edits with types, shows an ETag conflict, and deletes", async () => {
