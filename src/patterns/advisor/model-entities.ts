@@ -1,6 +1,6 @@
 /**
- * Entities of the models a table holds: each must decode as its model, and its secondary-index copies (seed 001's intra-partition index) against their entities: in
- * each partition, every entity of the model should have one copy per index under the key its
+ * Entities of the models a table holds: each must decode as its model, and its secondary-index
+ * copies (seed 001's intra-partition index) against their entities: in each partition, every entity of the model should have one copy per index under the key its
  * values give, holding the same values; copies nothing points to are orphans. Partitions are
  * checked whole, so memory is one partition's keys and digests.
  */
@@ -93,13 +93,18 @@ export class ModelEntities implements Collector {
     const out: AdvisorFinding[] = [];
     const bad = this.missing + this.stale + this.orphans;
     if (bad > 0) {
+      const kinds = [
+        this.missing && `${plural(this.missing, "copy", "copies")} missing`,
+        this.stale && `${plural(this.stale, "copy", "copies")} holding other values than their entity`,
+        this.orphans && plural(this.orphans, "orphan copy", "orphan copies"),
+      ].filter((k): k is string => typeof k === "string");
       const skipped =
         this.skipped > 0 ? ` (${plural(this.skipped, "partition")} read only in part were not checked)` : "";
       out.push(
         finding("index-copy-mismatch", "error", {
           subject: `index copies of ${this.models.map((m) => m.entityType ?? m.table).join(", ")}`,
           count: bad,
-          message: `${plural(this.missing, "copy", "copies")} missing, ${plural(this.stale, "copy", "copies")} holding other values than their entity, ${plural(this.orphans, "orphan copy", "orphan copies")}${skipped}.`,
+          message: `${kinds.join(", ")}${skipped}.`,
           examples: this.examples.list,
         }),
       );
