@@ -112,6 +112,10 @@ export function unsortableDateIn(key: string): { text: string; format: string } 
   return undefined;
 }
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlphanumeric = (c: number) => isDigit(c) || isLetter(c);
+
 /** Characters taken for separators of hand-made compound keys. */
 const SEPARATORS = new Set(["_", "-", "|", ":", "~", ".", ";", ",", "!", "+", "=", "#", "/", "\\", "$", "@"]);
 
@@ -153,17 +157,25 @@ export function numericShape(key: string): { tokens: string[]; runs: string[]; r
   const tokens: string[] = [];
   const runs: string[] = [];
   const runAt: number[] = [];
-  for (const m of key.matchAll(/([A-Za-z0-9]+)|([^A-Za-z0-9])/g)) {
-    if (m[2] !== undefined) {
-      tokens.push(m[2]);
+  // One pass over char codes (the advisor calls this for every key it reads).
+  for (let i = 0; i < key.length; ) {
+    if (!isAlphanumeric(key.charCodeAt(i))) {
+      tokens.push(key[i]!);
+      i++;
       continue;
     }
-    const seg = /^([A-Za-z]*)(\d+)$/.exec(m[1]!);
-    if (seg) {
+    const start = i;
+    while (i < key.length && isLetter(key.charCodeAt(i))) i++;
+    const digits = i;
+    while (i < key.length && isDigit(key.charCodeAt(i))) i++;
+    if (i > digits && (i === key.length || !isAlphanumeric(key.charCodeAt(i)))) {
       runAt.push(tokens.length);
-      tokens.push(`${seg[1]}#`);
-      runs.push(seg[2]!);
-    } else tokens.push("*");
+      tokens.push(`${key.slice(start, digits)}#`);
+      runs.push(key.slice(digits, i));
+      continue;
+    }
+    while (i < key.length && isAlphanumeric(key.charCodeAt(i))) i++;
+    tokens.push("*");
   }
   return runs.length === 0 ? undefined : { tokens, runs, runAt };
 }
