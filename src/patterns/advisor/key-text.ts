@@ -13,7 +13,7 @@ import {
   plural,
   type ScannedEntity,
 } from "./collector.js";
-import { type AdvisorFinding, finding } from "./findings.js";
+import { type AdvisorFinding, type FindingId, type FindingSeverity, finding } from "./findings.js";
 import {
   FORBIDDEN_KEY_CHARACTERS,
   familyOf,
@@ -124,48 +124,45 @@ export class KeyText implements Collector {
 
   findings(): AdvisorFinding[] {
     const out: AdvisorFinding[] = [];
+    const formats = [...this.dateFormats].join("; ");
     for (const kind of ["PartitionKey", "RowKey"] as const) {
-      const f = this.forbidden[kind];
-      if (f.count > 0) {
+      const tallies: [FindingId, FindingSeverity, Tally, (n: number) => string][] = [
+        [
+          "forbidden-key-character",
+          "error",
+          this.forbidden[kind],
+          (n) =>
+            `${plural(n, "key")} hold / \\ # ? or a control character, which Azure Tables and Cosmos DB refuse.`,
+        ],
+        [
+          "date-key-unsortable",
+          "error",
+          this.dates[kind],
+          (n) => `${plural(n, "key")} hold a date as ${formats}: string order is not time order.`,
+        ],
+        [
+          "key-order-differs",
+          "warning",
+          this.order[kind],
+          (n) =>
+            `${plural(n, "pair")} of neighbouring keys sort one way by UTF-16 code units (Azure, the embedded engine) and the other way by UTF-8 bytes (DynamoDB).`,
+        ],
+        [
+          "prefix-over-match",
+          "warning",
+          this.overMatch[kind],
+          (n) =>
+            `${plural(n, "key")} are the start of a longer key's last component: a starts-with query for the first returns the second too.`,
+        ],
+      ];
+      for (const [id, severity, t, message] of tallies) {
+        if (t.count === 0) continue;
         out.push(
-          finding("forbidden-key-character", "error", {
+          finding(id, severity, {
             subject: kind,
-            count: f.count,
-            message: `${plural(f.count, "key")} hold / \\ # ? or a control character, which Azure Tables and Cosmos DB refuse.`,
-            examples: f.examples.list,
-          }),
-        );
-      }
-      const d = this.dates[kind];
-      if (d.count > 0) {
-        out.push(
-          finding("date-key-unsortable", "error", {
-            subject: kind,
-            count: d.count,
-            message: `${plural(d.count, "key")} hold a date as ${[...this.dateFormats].join("; ")}: string order is not time order.`,
-            examples: d.examples.list,
-          }),
-        );
-      }
-      const o = this.order[kind];
-      if (o.count > 0) {
-        out.push(
-          finding("key-order-differs", "warning", {
-            subject: kind,
-            count: o.count,
-            message: `${plural(o.count, "pair")} of neighbouring keys sort one way by UTF-16 code units (Azure, the embedded engine) and the other way by UTF-8 bytes (DynamoDB).`,
-            examples: o.examples.list,
-          }),
-        );
-      }
-      const m = this.overMatch[kind];
-      if (m.count > 0) {
-        out.push(
-          finding("prefix-over-match", "warning", {
-            subject: kind,
-            count: m.count,
-            message: `${plural(m.count, "key")} are the start of a longer key's last component: a starts-with query for the first returns the second too.`,
-            examples: m.examples.list,
+            count: t.count,
+            message: message(t.count),
+            examples: t.examples.list,
           }),
         );
       }
