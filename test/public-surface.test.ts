@@ -53,6 +53,11 @@ const KEYS = [
 const PATTERNS = [
   "BlockIdAllocator",
   "DataSeries",
+  // The key-design advisor (docs/advisor.md)
+  "FINDING_IDS",
+  "FINDING_KINDS",
+  "adviseModel",
+  "adviseTable",
   "HashPartitionedTable",
   "PeriodTables",
   "WideEntities",

@@ -1,9 +1,11 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
 import { Command } from "commander";
+import { registerAdvise } from "./commands/advise.js";
 import { registerBlob } from "./commands/blob.js";
 import { registerCopy } from "./commands/copy.js";
 import { registerDelete } from "./commands/delete.js";
 import { registerDemo } from "./commands/demo.js";
+import { registerExplore } from "./commands/explore.js";
 import { registerExport } from "./commands/export.js";
 import { registerGet } from "./commands/get.js";
 import { registerImport } from "./commands/import.js";
@@ -42,5 +44,7 @@ export function buildProgram(version: string): Command {
   registerQueue(program);
   registerBlob(program);
   registerServe(program);
+  registerAdvise(program);
+  registerExplore(program);
   return program;
 }

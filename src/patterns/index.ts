@@ -4,6 +4,22 @@
  */
 
 export { type PartitionTokenOptions, partitionToken } from "./access/partition-token.js";
+export { adviseModel } from "./advisor/advise-model.js";
+export {
+  type AdviseProgress,
+  type AdviseTableOptions,
+  type AdvisorCoverage,
+  type AdvisorReport,
+  adviseTable,
+} from "./advisor/advise-table.js";
+export {
+  type AdvisorFinding,
+  FINDING_IDS,
+  FINDING_KINDS,
+  type FindingId,
+  type FindingKind,
+  type FindingSeverity,
+} from "./advisor/findings.js";
 export {
   BlobLog,
   type BlobLogEntry,

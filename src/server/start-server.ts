@@ -36,8 +36,8 @@ export interface ServerOptions {
     readonly requestMs?: number;
     readonly keepAliveMs?: number;
   };
-  /** Other applications served under path prefixes (the web explorer). */
-  readonly mounts?: readonly Mount[];
+  /** Other applications served under path prefixes (the web explorer), or a function of the store that makes them. */
+  readonly mounts?: readonly Mount[] | ((store: Store) => readonly Mount[]);
   /** One line per request (method, path, status, error code): the `--debug` log. */
   readonly log?: (line: string) => void;
 }
@@ -76,7 +76,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     protocol: tls ? "https" : "http",
     skipApiVersionCheck: options.skipApiVersionCheck ?? false,
     maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
-    ...(options.mounts ? { mounts: options.mounts } : {}),
+    ...(options.mounts
+      ? { mounts: typeof options.mounts === "function" ? options.mounts(store) : options.mounts }
+      : {}),
     ...(options.log ? { log: logger(options.log) } : {}),
   };
   const listener = tableRequestHandler(handlerOptions);

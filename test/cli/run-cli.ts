@@ -27,6 +27,12 @@ const LAUNCH: string[] =
     ? [BUILT_MAIN]
     : ["--import", TSX, SOURCE_MAIN];
 
+/** Where a module the CLI imports (a `--models` file) finds tablekit's patterns: the build the CLI runs, or the sources. */
+export const PATTERNS_ENTRY =
+  LAUNCH[0] === BUILT_MAIN
+    ? join(root, "dist", "patterns", "index.js")
+    : join(root, "src", "patterns", "index.ts");
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

@@ -1,4 +1,5 @@
 import { accessSuite } from "./access-suite.js";
+import { advisorSuite } from "./advisor-suite.js";
 import { blobLogSuite } from "./blob-log-suite.js";
 import { crossIndexSuite } from "./cross-index-suite.js";
 import { hashSuite } from "./hash-suite.js";
@@ -36,6 +37,7 @@ export const PATTERN_SUITES = [
   blobLogSuite,
   transactionsSuite,
   crossIndexSuite,
+  advisorSuite,
 ] as const;
 
 /**

@@ -2,6 +2,9 @@
 import { appendFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { startServer } from "../../server/index.js";
+import type { Store } from "../../store/index.js";
+import { createExplorer, type Explorer } from "../explorer/explorer-app.js";
+import { isLoopback } from "../explorer/explorer-auth.js";
 import { terminal } from "../output/terminal.js";
 
 interface ServeOptions {
@@ -16,9 +19,11 @@ interface ServeOptions {
   skipApiVersionCheck?: boolean;
   silent?: boolean;
   debug?: string;
+  explorer?: boolean;
 }
 
-function port(text: string): number {
+/** A port number option: 0 to 65535. */
+export function port(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65535)
     throw new InvalidArgumentError("expected a port from 0 to 65535");
   return Number(text);
@@ -43,6 +48,7 @@ export function registerServe(program: Command): void {
     .option("-d, --debug <file>", "append one line per request to this file")
     .option("--disableTelemetry", "accepted for Azurite compatibility (tablekit sends no telemetry)")
     .option("--disableProductStyleUrl", "accepted for Azurite compatibility")
+    .option("--no-explorer", "do not serve the web explorer under /_explorer")
     .addHelpText(
       "after",
       "\nAccounts come from AZURITE_ACCOUNTS (name:key1[:key2];…), by default devstoreaccount1.\n\nExamples:\n  tablekit serve\n  tablekit serve --location ./data --tablePort 0",
@@ -52,6 +58,7 @@ export function registerServe(program: Command): void {
         throw new InvalidArgumentError("--location and --inMemoryPersistence exclude each other");
       }
       const debug = opts.debug;
+      let explorer: Explorer | undefined;
       const server = await startServer({
         host: opts.tableHost,
         port: opts.tablePort,
@@ -62,11 +69,26 @@ export function registerServe(program: Command): void {
         loose: opts.loose ?? false,
         skipApiVersionCheck: opts.skipApiVersionCheck ?? false,
         ...(debug ? { log: (line: string) => appendFileSync(debug, `${line}\n`) } : {}),
+        ...(opts.explorer === false
+          ? {}
+          : {
+              mounts: (store: Store) => {
+                explorer = createExplorer({
+                  store,
+                  base: "/_explorer",
+                  writable: true,
+                  loopbackOnly: isLoopback(opts.tableHost),
+                });
+                return [explorer];
+              },
+            }),
       });
       if (!opts.silent) {
         const out = terminal().out;
         out.line(`tablekit Table service is successfully listening at ${server.url.replace(/\/[^/]*$/, "")}`);
         out.line(`Connection string: ${server.connectionString}`);
+        if (explorer)
+          out.line(`Explorer: ${server.url.replace(/\/[^/]*$/, "")}/_explorer/?token=${explorer.token}`);
       }
       await new Promise<void>((resolve) => {
         const stop = () => {

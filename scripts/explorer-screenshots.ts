@@ -1,0 +1,60 @@
+/**
+ * Makes the screenshots of docs/explorer.md (docs/images/explorer-*.png, the viewport only, so
+ * they stay small): the browser test's fixture in memory, the explorer on a free port, headless
+ * Chromium from Debian's package.
+ * Run by hand when the pages change: `npm run screenshots`. Typechecked with the tests (tsconfig.json).
+ */
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startExplorer } from "../src/cli/explorer/start-explorer.js";
+import { openStore } from "../src/index.js";
+import { launchChromium } from "../test/support/chromium.js";
+import { buildExplorerFixture, EXPLORER_MODELS } from "../test/support/explorer-fixture.js";
+
+const images = resolve(fileURLToPath(import.meta.url), "..", "..", "docs", "images");
+const store = await openStore("memory:");
+await buildExplorerFixture(store);
+const explorer = await startExplorer({ store, writable: true, models: [...EXPLORER_MODELS] });
+const browser = await launchChromium();
+try {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1200, height: 640 });
+  await page.goto(explorer.url);
+  const origin = new URL(explorer.url).origin;
+  const shots: [string, string, (() => Promise<void>)?][] = [
+    ["explorer-tables.png", "/"],
+    ["explorer-browse.png", "/t/Employees"],
+    ["explorer-posts.png", "/t/Posts"],
+    [
+      "explorer-filter-error.png",
+      "/t/Orders",
+      async () => {
+        await page.fill("[data-test=filter-input]", "Price gt 5 and (Shipped eq true");
+        await page.press("[data-test=filter-input]", "Enter");
+      },
+    ],
+    [
+      "explorer-conflict.png",
+      "/t/Orders/e?pk=customer-42&rk=10",
+      async () => {
+        await store
+          .table("Orders")
+          .updateEntity({ partitionKey: "customer-42", rowKey: "10", Price: 8 }, "Merge");
+        await page.locator("[data-test=fields] input[name=value]").first().fill("9");
+        await page.click("[data-test=save]");
+      },
+    ],
+    ["explorer-advisor.png", "/t/Orders/advise"],
+  ];
+  for (const [file, path, act] of shots) {
+    await page.goto(`${origin}${path}`);
+    await act?.();
+    await page.waitForLoadState("load");
+    await page.screenshot({ path: join(images, file) });
+    console.log(`docs/images/${file}`);
+  }
+} finally {
+  await browser.close();
+  await explorer.stop();
+  await store.close();
+}
