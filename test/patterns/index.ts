@@ -1,6 +1,7 @@
 import { crossIndexSuite } from "./cross-index-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
+import { indexEntitiesSuite } from "./index-entities-suite.js";
 import { indexSuite } from "./index-suite.js";
 import { logSuite } from "./log-suite.js";
 import { mixedSuite } from "./mixed-suite.js";
@@ -30,6 +31,7 @@ export const PATTERN_SUITES = [
   periodsSuite,
   transactionsSuite,
   crossIndexSuite,
+  indexEntitiesSuite,
 ] as const;
 
 /**

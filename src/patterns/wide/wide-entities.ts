@@ -72,7 +72,7 @@ export class WideEntities {
   private readonly policy: RetryPolicy;
 
   constructor(
-    readonly store: Store,
+    readonly store: Pick<Store, "capabilities">,
     readonly table: Table,
     options: Omit<RetryOptions, "abortSignal"> = {},
   ) {
@@ -147,6 +147,34 @@ export class WideEntities {
       return true;
     });
     if (!deleted) throw notFound(partitionKey, rowKey);
+  }
+
+  /**
+   * The actions that write `record` (undefined: delete it) over the record as stored now, for a
+   * caller that sends them in a transaction of its own: part 0 and every part rewritten or deleted
+   * are conditional on the ETags read, new parts are creates, so the transaction fails if the
+   * record changed since this read.
+   */
+  async actionsFor(
+    partitionKey: string,
+    rowKey: string,
+    record: TableEntity<Record<string, unknown>> | undefined,
+    options: OperationOptions = {},
+  ): Promise<TransactionAction[]> {
+    const plan = record ? this.plan(record) : undefined; // bad input fails before the read
+    const stored = await this.read(partitionKey, rowKey, options);
+    if (!record || !plan) {
+      return (stored?.parts ?? []).map((p) => [
+        "delete",
+        { partitionKey, rowKey: p.rowKey },
+        { etag: p.etag },
+      ]);
+    }
+    if (!stored) {
+      const versions = plan.map(() => newVersion());
+      return plan.map((p) => ["create", this.partEntity(record, p, versions)]);
+    }
+    return this.changes(record, stored, plan);
   }
 
   private async rewrite(
