@@ -87,13 +87,24 @@ export class EntityIdLists implements IdLists {
     else await this.wide.update(record, "Replace", { ...call, etag });
   }
 
-  /** The actions that make the list at `key` hold `ids`, conditional on the list as read now (for a caller's transaction). */
+  /**
+   * The actions that change the list at `key` by `change` (given its ids as stored now; undefined:
+   * leave it), conditional on that one read, for a caller's own transaction.
+   */
   actionsFor(
     key: ListKey,
-    ids: readonly string[],
+    change: (ids: readonly string[]) => readonly string[] | undefined,
     call: OperationOptions = {},
   ): Promise<TransactionAction[]> {
-    return this.wide.actionsFor(key[0], key[1], this.record(key, ids), call);
+    let unchanged = false;
+    return this.wide
+      .actionsFor(key[0], key[1], (current) => {
+        const ids = current ? this.codec.ids(current) : [];
+        const next = change(ids);
+        unchanged = next === undefined;
+        return this.record(key, next ?? ids);
+      }, call)
+      .then((actions) => (unchanged ? [] : actions));
   }
 }
 

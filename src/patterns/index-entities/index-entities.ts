@@ -89,9 +89,8 @@ export class IndexEntities<
       [after, true],
     ] as const) {
       if (!key) continue;
-      const stored = await lists.read(key, write.call);
-      const ids = withMembership(stored.ids, lists.codec.check(write.rowKey), member);
-      if (ids) actions.push(...(await lists.actionsFor(key, ids, write.call)));
+      const id = lists.codec.check(write.rowKey);
+      actions.push(...(await lists.actionsFor(key, (ids) => withMembership(ids, id, member), write.call)));
     }
     return { actions };
   }
