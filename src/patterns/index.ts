@@ -28,6 +28,12 @@ export {
   type InterPartitionIndex,
   type InterPartitionIndexDefinition,
 } from "./cross-index/inter-partition-index.js";
+export type { CopyDerivations } from "./denormalize/copy-derivations.js";
+export {
+  type Denormalization,
+  type DenormalizationDefinition,
+  defineDenormalization,
+} from "./denormalize/denormalized-copy.js";
 export type { FanOutResult } from "./hash/fan-out-writer.js";
 export {
   type BucketQueryOptions,

@@ -1,4 +1,5 @@
 import { crossIndexSuite } from "./cross-index-suite.js";
+import { denormalizationSuite } from "./denormalization-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
 import { indexEntitiesSuite } from "./index-entities-suite.js";
@@ -32,6 +33,7 @@ export const PATTERN_SUITES = [
   transactionsSuite,
   crossIndexSuite,
   indexEntitiesSuite,
+  denormalizationSuite,
 ] as const;
 
 /**
