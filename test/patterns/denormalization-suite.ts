@@ -34,8 +34,20 @@ const DepartmentApart = defineModel({
 
 const link = { department: "department", managerId: "id" } as const;
 const copy = { managerFirstName: "firstName", managerEmail: "email" } as const;
-const ManagerCopy = defineDenormalization({ name: "manager", source: Employee, target: Department, link, copy });
-const ManagerCopyApart = defineDenormalization({ name: "managerApart", source: Employee, target: DepartmentApart, link, copy });
+const ManagerCopy = defineDenormalization({
+  name: "manager",
+  source: Employee,
+  target: Department,
+  link,
+  copy,
+});
+const ManagerCopyApart = defineDenormalization({
+  name: "managerApart",
+  source: Employee,
+  target: DepartmentApart,
+  link,
+  copy,
+});
 
 type EmployeeInput = Parameters<ReturnType<typeof Employee.on>["create"]>[0];
 
@@ -43,7 +55,11 @@ function employee(department: string, id: number, firstName: string): EmployeeIn
   return { department, id, email: `${firstName.toLowerCase()}@contoso.com`, firstName, lastName: "Jones" };
 }
 
-const copyOf = (d: Record<string, unknown> | undefined) => [d?.managerId, d?.managerFirstName, d?.managerEmail];
+const copyOf = (d: Record<string, unknown> | undefined) => [
+  d?.managerId,
+  d?.managerFirstName,
+  d?.managerEmail,
+];
 
 /** Denormalization (seed 001): the department with its manager's details, answered by one point read. */
 export function denormalizationSuite(target: PatternsRef): void {
@@ -55,9 +71,17 @@ export function denormalizationSuite(target: PatternsRef): void {
       await employees.create(employee("Sales", 223, "John"));
       await employees.create(employee("Sales", 7, "Ann"));
       // The department is written with its manager's details copied in: one point read answers.
-      const created = await departments.create({ department: "Sales", departmentName: "Sales", managerId: 223 });
+      const created = await departments.create({
+        department: "Sales",
+        departmentName: "Sales",
+        managerId: 223,
+      });
       expect(copyOf(created)).toEqual([223, "John", "john@contoso.com"]);
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, "John", "john@contoso.com"]);
+      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+        223,
+        "John",
+        "john@contoso.com",
+      ]);
       // The manager's change updates the department in the same transaction; another employee's does not.
       await employees.patch({ department: "Sales", id: 223 }, { email: "j.jones@contoso.com" });
       const before = await departments.get({ department: "Sales" });
@@ -77,11 +101,20 @@ export function denormalizationSuite(target: PatternsRef): void {
       const departments = Department.on(table, { with: [ManagerCopy.companions.target] });
       await employees.create(employee("Sales", 223, "John"));
       const values = { department: "Sales", departmentName: "Sales", managerId: 223 };
-      const plan = await ManagerCopy.companions.target.prepare({ table, partitionKey: "Sales", rowKey: "department", after: values, call: {} });
+      const plan = await ManagerCopy.companions.target.prepare({
+        table,
+        partitionKey: "Sales",
+        rowKey: "department",
+        after: values,
+        call: {},
+      });
       expect(plan.after).toMatchObject({ managerFirstName: "John" });
       await employees.patch({ department: "Sales", id: 223 }, { firstName: "Johnny" });
       const entity = { partitionKey: "Sales", rowKey: "department", ...plan.after, EntityType: "Department" };
-      await expectCode(table.submitTransaction([["create", entity as never], ...plan.actions]), "UpdateConditionNotSatisfied");
+      await expectCode(
+        table.submitTransaction([["create", entity as never], ...plan.actions]),
+        "UpdateConditionNotSatisfied",
+      );
       expect(await departments.find({ department: "Sales" })).toBeUndefined();
       // Racing writers of the manager and of the department: the copy ends as the manager's last state.
       await Promise.all([
@@ -89,7 +122,11 @@ export function denormalizationSuite(target: PatternsRef): void {
         employees.patch({ department: "Sales", id: 223 }, { firstName: "Jack" }),
         employees.patch({ department: "Sales", id: 223 }, { email: "jack@contoso.com" }),
       ]);
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, "Jack", "jack@contoso.com"]);
+      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+        223,
+        "Jack",
+        "jack@contoso.com",
+      ]);
     });
 
     it("across partitions: copies converge through the transaction queue", async () => {
@@ -98,20 +135,45 @@ export function denormalizationSuite(target: PatternsRef): void {
       const departmentsTable = await target().freshTable();
       const copies = ManagerCopyApart.on(store, { source: employeesTable, target: departmentsTable });
       const transactions = await freshTransactions(target(), [copies.handler]);
-      const employees = new SyncedRepository(Employee.on(employeesTable), transactions, [copies.fromSource], { holdSeconds: 1 });
-      const departments = new SyncedRepository(DepartmentApart.on(departmentsTable), transactions, [copies.fromTarget], { holdSeconds: 1 });
+      const employees = new SyncedRepository(Employee.on(employeesTable), transactions, [copies.fromSource], {
+        holdSeconds: 1,
+      });
+      const departments = new SyncedRepository(
+        DepartmentApart.on(departmentsTable),
+        transactions,
+        [copies.fromTarget],
+        { holdSeconds: 1 },
+      );
       await employees.create(employee("Sales", 223, "John"));
       await departments.create({ department: "Sales", departmentName: "Sales", managerId: 223 });
       // Until the worker runs, the department has no copy yet.
       expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
       await transactions.worker().drain();
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, "John", "john@contoso.com"]);
+      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+        223,
+        "John",
+        "john@contoso.com",
+      ]);
       await employees.patch({ department: "Sales", id: 223 }, { firstName: "Johnny" });
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, "John", "john@contoso.com"]); // in between
+      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+        223,
+        "John",
+        "john@contoso.com",
+      ]); // in between
       await transactions.worker().drain();
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, "Johnny", "john@contoso.com"]);
+      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+        223,
+        "Johnny",
+        "john@contoso.com",
+      ]);
       // Steps run again, late and out of order, leave the same copy.
-      const change = { table: employeesTable.tableName, partitionKey: "Sales", rowKey: "empid_000223", before: employee("Sales", 223, "A"), after: employee("Sales", 223, "B") };
+      const change = {
+        table: employeesTable.tableName,
+        partitionKey: "Sales",
+        rowKey: "empid_000223",
+        before: employee("Sales", 223, "A"),
+        after: employee("Sales", 223, "B"),
+      };
       const sourceStep = copies.fromSource.stepFor(change)!;
       await transactions.enqueue([sourceStep]);
       await transactions.enqueue([sourceStep]);
@@ -125,7 +187,15 @@ export function denormalizationSuite(target: PatternsRef): void {
     });
 
     it("bad input is a typed error and writes nothing", async () => {
-      const define = (more: object) => () => defineDenormalization({ name: "m", source: Employee, target: Department, link, copy, ...more } as never);
+      const define = (more: object) => () =>
+        defineDenormalization({
+          name: "m",
+          source: Employee,
+          target: Department,
+          link,
+          copy,
+          ...more,
+        } as never);
       for (const bad of [
         { link: { managerId: "id" } }, // the source's partition key is not linked
         { copy: { departmentName: "firstName" } }, // a required field cannot be cleared
@@ -139,7 +209,10 @@ export function denormalizationSuite(target: PatternsRef): void {
       // The in-partition companion refuses a source in another partition: nothing is written.
       const table = await target().freshTable();
       const departments = DepartmentApart.on(table, { with: [ManagerCopyApart.companions.target] });
-      await expectCode(departments.create({ department: "Sales", departmentName: "Sales", managerId: 1 }), "InvalidInput");
+      await expectCode(
+        departments.create({ department: "Sales", departmentName: "Sales", managerId: 1 }),
+        "InvalidInput",
+      );
       expect(await listAll(table)).toEqual([]);
     });
   });

@@ -48,26 +48,40 @@ export class CopyDerivations {
 
   private stepOf(pairs: CopyStepArgs["pairs"]): TransactionStep | undefined {
     if (pairs.length === 0) return undefined;
-    const args: CopyStepArgs = { source: this.sourceTable.tableName, target: this.targetTable.tableName, pairs };
+    const args: CopyStepArgs = {
+      source: this.sourceTable.tableName,
+      target: this.targetTable.tableName,
+      pairs,
+    };
     return step.call(this.handler.kind, args as never);
   }
 
   private sourceStep(change: PrimaryChange): TransactionStep | undefined {
     const { target } = this.copy;
     const values = change.after ?? change.before!;
-    if (change.before && change.after && this.copy.sameCopy(this.copy.withCopy({}, change.before), this.copy.withCopy({}, change.after)))
+    if (
+      change.before &&
+      change.after &&
+      this.copy.sameCopy(this.copy.withCopy({}, change.before), this.copy.withCopy({}, change.after))
+    )
       return undefined; // no copied field changed
     const key = this.copy.targetKeyOf(values);
-    return this.stepOf([[change.partitionKey, change.rowKey, target.partitionKey.encode(key), target.rowKey.encode(key)]]);
+    return this.stepOf([
+      [change.partitionKey, change.rowKey, target.partitionKey.encode(key), target.rowKey.encode(key)],
+    ]);
   }
 
   private targetStep(change: PrimaryChange): TransactionStep | undefined {
     const { source } = this.copy;
     // After a write the target's copy may be missing or stale: fill it from the source it refers to
     // now (or, if it refers to none any more, from the one it referred to, which clears it).
-    const refers = (change.after && this.copy.sourceKeyOf(change.after)) ?? (change.before && this.copy.sourceKeyOf(change.before));
+    const refers =
+      (change.after && this.copy.sourceKeyOf(change.after)) ??
+      (change.before && this.copy.sourceKeyOf(change.before));
     if (!change.after || !refers) return undefined;
-    return this.stepOf([[source.partitionKey.encode(refers), source.rowKey.encode(refers), change.partitionKey, change.rowKey]]);
+    return this.stepOf([
+      [source.partitionKey.encode(refers), source.rowKey.encode(refers), change.partitionKey, change.rowKey],
+    ]);
   }
 
   /** The handler: for each pair, reads the source and writes the target's copy of it, until the source is stable. */
@@ -95,30 +109,45 @@ export class CopyDerivations {
     abortSignal: AbortSignal | undefined,
   ): Promise<void> {
     const { copy } = this;
-    return retryLostRaces(`Copy ${copy.name} into ${tpk}/${trk}`, retryPolicy({ maxAttempts: TARGET_ATTEMPTS }), abortSignal, async () => {
-      const entity = await findEntity(targets, tpk, trk);
-      const target = copy.valuesOf(copy.target, entity);
-      if (!target) return; // no target (yet): its own write sends a step that fills it
-      const refers = copy.sourceKeyOf(target);
-      const ofThisSource =
-        refers && copy.source.partitionKey.encode(refers) === spk && copy.source.rowKey.encode(refers) === srk;
-      if (refers && !ofThisSource) return; // it refers to another source: that source's step fills it
-      const next = copy.withCopy(target, ofThisSource ? source : undefined);
-      if (copy.sameCopy(target, next)) return;
-      try {
-        await targets.updateEntity(copy.targetEntity(next), "Replace", { etag: entity!.etag });
-      } catch (err) {
-        if (isTableKitError(err, "ResourceNotFound")) return; // deleted meanwhile: nothing to hold a copy
-        throw err;
-      }
-    });
+    return retryLostRaces(
+      `Copy ${copy.name} into ${tpk}/${trk}`,
+      retryPolicy({ maxAttempts: TARGET_ATTEMPTS }),
+      abortSignal,
+      async () => {
+        const entity = await findEntity(targets, tpk, trk);
+        const target = copy.valuesOf(copy.target, entity);
+        if (!target) return; // no target (yet): its own write sends a step that fills it
+        const refers = copy.sourceKeyOf(target);
+        const ofThisSource =
+          refers &&
+          copy.source.partitionKey.encode(refers) === spk &&
+          copy.source.rowKey.encode(refers) === srk;
+        if (refers && !ofThisSource) return; // it refers to another source: that source's step fills it
+        const next = copy.withCopy(target, ofThisSource ? source : undefined);
+        if (copy.sameCopy(target, next)) return;
+        try {
+          await targets.updateEntity(copy.targetEntity(next), "Replace", { etag: entity!.etag });
+        } catch (err) {
+          if (isTableKitError(err, "ResourceNotFound")) return; // deleted meanwhile: nothing to hold a copy
+          throw err;
+        }
+      },
+    );
   }
 }
 
 function checkArgs(args: unknown): void {
   const a = args as Partial<CopyStepArgs>;
   const pair = (p: unknown) => Array.isArray(p) && p.length === 4 && p.every((s) => typeof s === "string");
-  if (typeof a?.source !== "string" || typeof a.target !== "string" || !Array.isArray(a.pairs) || !a.pairs.every(pair)) {
-    throw new TableKitError("InvalidInput", "A copy step takes { source, target, pairs: [[spk, srk, tpk, trk], …] }");
+  if (
+    typeof a?.source !== "string" ||
+    typeof a.target !== "string" ||
+    !Array.isArray(a.pairs) ||
+    !a.pairs.every(pair)
+  ) {
+    throw new TableKitError(
+      "InvalidInput",
+      "A copy step takes { source, target, pairs: [[spk, srk, tpk, trk], …] }",
+    );
   }
 }

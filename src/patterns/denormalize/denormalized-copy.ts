@@ -67,7 +67,8 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     if (!linked([...this.target.partitionKey.names, ...this.target.rowKey.names], 0))
       throw invalid("The link must name every key field of the target");
     for (const [t] of this.copy) {
-      if (!this.target.fields[t]!.isOptional) throw invalid(`Copied field '${t}' must be optional in the target`);
+      if (!this.target.fields[t]!.isOptional)
+        throw invalid(`Copied field '${t}' must be optional in the target`);
       if (this.link.some((p) => p[0] === t)) throw invalid(`'${t}' cannot be both linked and copied`);
     }
   }
@@ -185,15 +186,18 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
 }
 
 function pairs(map: unknown, what: string): (readonly [string, string])[] {
-  if (typeof map !== "object" || map === null) throw invalid(`${what} must map target fields to source fields`);
+  if (typeof map !== "object" || map === null)
+    throw invalid(`${what} must map target fields to source fields`);
   const out = Object.entries(map as Record<string, unknown>).filter(([, s]) => s !== undefined);
   if (out.length === 0) throw invalid(`${what} names no field`);
-  for (const [, s] of out) if (typeof s !== "string") throw invalid(`${what} must map target fields to source field names`);
+  for (const [, s] of out)
+    if (typeof s !== "string") throw invalid(`${what} must map target fields to source field names`);
   return out as [string, string][];
 }
 
 function sameValue(model: CompiledModel, name: string, a: unknown, b: unknown): boolean {
-  if ((a ?? undefined) === undefined || (b ?? undefined) === undefined) return (a ?? undefined) === (b ?? undefined);
+  if ((a ?? undefined) === undefined || (b ?? undefined) === undefined)
+    return (a ?? undefined) === (b ?? undefined);
   const f = model.fields[name]!;
   const typed = (v: unknown) => toTypedValue(name, f.write(name, v) as PropertyInput);
   const [x, y] = [typed(a), typed(b)];

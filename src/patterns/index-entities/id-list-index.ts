@@ -151,7 +151,17 @@ export class IdListIndex<
 
   /** The lists of `store`: index entities in `indexTable`, or the blobs. */
   listsOn(store: Store, indexTable?: string): IdLists {
-    if (this.blobs) return new BlobIdLists(store.container(this.blobs.container));
+    if (this.blobs) {
+      // A list is read, changed and written back over the version read: without atomic
+      // conditional writes two workers could each drop the other's id.
+      if (store.blobCapabilities?.conditionalWrites !== true) {
+        throw new TableKitError(
+          "NotSupported",
+          `Id list index ${this.name}: blob lists need a blob port with atomic conditional writes (blobCapabilities.conditionalWrites); keep the lists in index entities instead`,
+        );
+      }
+      return new BlobIdLists(store.container(this.blobs.container));
+    }
     if (indexTable === undefined) throw invalid("Index entities need their table");
     return new EntityIdLists(store, store.table(indexTable));
   }

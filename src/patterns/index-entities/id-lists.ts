@@ -98,12 +98,17 @@ export class EntityIdLists implements IdLists {
   ): Promise<TransactionAction[]> {
     let unchanged = false;
     return this.wide
-      .actionsFor(key[0], key[1], (current) => {
-        const ids = current ? this.codec.ids(current) : [];
-        const next = change(ids);
-        unchanged = next === undefined;
-        return this.record(key, next ?? ids);
-      }, call)
+      .actionsFor(
+        key[0],
+        key[1],
+        (current) => {
+          const ids = current ? this.codec.ids(current) : [];
+          const next = change(ids);
+          unchanged = next === undefined;
+          return this.record(key, next ?? ids);
+        },
+        call,
+      )
       .then((actions) => (unchanged ? [] : actions));
   }
 }
