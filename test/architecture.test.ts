@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
-const LAYERS = ["model", "keys", "filter", "store", "patterns", "cli", "server"];
+// The CLI starts the server (`tablekit serve`), so the server sits beneath it.
+const LAYERS = ["model", "keys", "filter", "store", "patterns", "server", "cli"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

@@ -15,6 +15,7 @@ const SUBPATHS: Record<string, string> = {
   "tablekit/keys": "src/keys/index.ts",
   "tablekit/filter": "src/filter/index.ts",
   "tablekit/patterns": "src/patterns/index.ts",
+  "tablekit/server": "src/server/index.ts",
 };
 
 function markdownFiles(dir: string): string[] {

@@ -79,6 +79,7 @@ const PATTERNS = [
   "defineModel",
   "defineVersioned",
   "field",
+  "partitionToken",
   "sequentialIdKey",
 ];
 
@@ -92,7 +93,10 @@ const ROOT = [
   "BlobClient",
   "BlobContainer",
   "BlockBlobClient",
+  "AccessPolicy",
+  "DEFAULT_SAS_VERSION",
   "DEFAULT_STORE_URL",
+  "DEVELOPMENT_ACCOUNT",
   "DYNAMODB_LIMITS",
   "DateTime",
   "EDM_TYPES",
@@ -104,10 +108,14 @@ const ROOT = [
   "compareUtf16",
   "compareUtf8",
   "entitySize",
+  "generateAccountSas",
+  "generateTableSas",
   "isTableKitError",
   "keys",
   "openStore",
+  "parseSasToken",
   "utf8ItemSize",
+  "verifySasToken",
 ];
 
 const names = (module: object) => Object.keys(module).sort();

@@ -11,13 +11,16 @@ import { registerKeys } from "./commands/keys.js";
 import { registerPut } from "./commands/put.js";
 import { registerQuery } from "./commands/query.js";
 import { registerQueue } from "./commands/queue.js";
+import { registerServe } from "./commands/serve.js";
 import { registerTables } from "./commands/tables.js";
 import { terminal } from "./output/terminal.js";
 
 /** Builds the program. Errors are thrown (exitOverride), never `process.exit`ed, so stores close. */
 export function buildProgram(version: string): Command {
   const program = new Command("tablekit")
-    .description("Partition-key/row-key tables from the terminal: query, import, export, copy, and a demo")
+    .description(
+      "Partition-key/row-key tables from the terminal: query, import, export, copy, a demo, and an Azure Table server",
+    )
     .version(version, "-V, --version")
     .exitOverride()
     .configureOutput({
@@ -38,5 +41,6 @@ export function buildProgram(version: string): Command {
   registerCopy(program);
   registerQueue(program);
   registerBlob(program);
+  registerServe(program);
   return program;
 }

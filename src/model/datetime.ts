@@ -85,6 +85,9 @@ export class DateTime {
    * no zone means UTC). Throws InvalidInput on anything else.
    */
   static parse(text: string): DateTime {
+    const canonical =
+      typeof text === "string" && text.length === 28 ? DateTime.parseCanonical(text) : undefined;
+    if (canonical) return canonical;
     const m = typeof text === "string" ? ISO_PATTERN.exec(text) : null;
     if (!m) throw new TableKitError("InvalidInput", `Not an ISO 8601 date-time: ${JSON.stringify(text)}`);
     const [, ys, mos, ds, hs, mis, ss, fs, zone] = m;
@@ -117,6 +120,44 @@ export class DateTime {
     if (ticks <= lastNowTicks) ticks = lastNowTicks + 1n;
     lastNowTicks = ticks;
     return new DateTime(ticks);
+  }
+
+  /**
+   * `DateTime.parse` of the text `toISOString` makes (`2026-11-22T02:49:12.9327936Z`), which every
+   * backend stores or receives for each entity's Timestamp: digits read by char code, one BigInt
+   * multiplication, and the text kept as the instance's ISO form. Undefined when the text is not in
+   * that exact form (the general parser then decides).
+   */
+  private static parseCanonical(text: string): DateTime | undefined {
+    if (
+      text.charCodeAt(4) !== 45 || // -
+      text.charCodeAt(7) !== 45 ||
+      text.charCodeAt(10) !== 84 || // T
+      text.charCodeAt(13) !== 58 || // :
+      text.charCodeAt(16) !== 58 ||
+      text.charCodeAt(19) !== 46 || // .
+      text.charCodeAt(27) !== 90 // Z
+    ) {
+      return undefined;
+    }
+    const year = digits(text, 0, 4);
+    const month = digits(text, 5, 7);
+    const day = digits(text, 8, 10);
+    const hour = digits(text, 11, 13);
+    const minute = digits(text, 14, 16);
+    const second = digits(text, 17, 19);
+    const fraction = digits(text, 20, 27);
+    // NaN (a non-digit) fails every comparison below, so it falls through to the general parser.
+    if (
+      !(year >= 1 && month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59) ||
+      !(second <= 59 && fraction >= 0 && day <= civilDaysInMonth(year, month))
+    ) {
+      return undefined;
+    }
+    const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    const dt = new DateTime(BigInt(seconds) * TICKS_PER_SECOND + BigInt(fraction));
+    dt.#iso = text;
+    return dt;
   }
 
   /** Milliseconds since the Unix epoch, truncated toward earlier instants. */
@@ -190,7 +231,18 @@ export class DateTime {
   }
 }
 
+/** The decimal number in `text[start..end)`; NaN when a character is not a digit. */
+function digits(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 function civilDaysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }

@@ -52,6 +52,14 @@ export const ERROR_STATUS = {
   BlockCountExceedsLimit: 409,
   AppendPositionConditionNotMet: 412,
   MaxBlobSizeConditionNotMet: 412,
+  // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
+  AuthenticationFailed: 403,
+  AuthorizationFailure: 403,
+  AuthorizationPermissionMismatch: 403,
+  AuthorizationResourceTypeMismatch: 403,
+  AuthorizationServiceMismatch: 403,
+  AuthorizationProtocolMismatch: 403,
+  AuthorizationSourceIPMismatch: 403,
   // Client side
   InvalidContinuationToken: 400,
   InvalidStoreUrl: 400,

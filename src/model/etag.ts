@@ -13,6 +13,10 @@ export function etagOf(timestamp: DateTime): string {
 
 /** The same, from the Timestamp's ISO text with seven fractional digits. */
 export function etagOfIso(iso: string): string {
+  // Reads make one ETag per entity: slicing around the two colons of the canonical form
+  // (`2026-11-22T02:49:12.9327936Z`) is several times faster than replaceAll.
+  if (iso.length === 28 && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58 && !iso.includes(":", 17))
+    return `W/"datetime'${iso.slice(0, 13)}%3A${iso.slice(14, 16)}%3A${iso.slice(17)}'"`;
   return `W/"datetime'${iso.replaceAll(":", "%3A")}'"`;
 }
 

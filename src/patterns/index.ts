@@ -3,6 +3,7 @@
  * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
  */
 
+export { type PartitionTokenOptions, partitionToken } from "./access/partition-token.js";
 export type { Derivation, PrimaryChange } from "./consistency/derived.js";
 export type { HandlerContext, StepHandler } from "./consistency/handler.js";
 export type { PoisonedTransaction, PoisonQueue, PoisonReason } from "./consistency/poison-queue.js";

@@ -84,6 +84,7 @@ export function checkContainerName(port: BlobPort, name: unknown): string {
  * The SDK's `*IfExists` / `*IfNotExists` answer: `{ succeeded: true, …result }`, or
  * `{ succeeded: false }` when the call failed with `code` (the state the caller wanted is there).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: `work` may be a call that resolves to nothing (delete).
 export async function succeededUnless<T extends object | void>(
   code: ErrorCode,
   work: () => Promise<T>,

@@ -1,3 +1,4 @@
+export { type AccessOperation, AccessPolicy, type AccessScope } from "./access-policy.js";
 export {
   AppendBlobClient,
   type AppendBlobCreateOptions,
@@ -33,8 +34,10 @@ export { type BlobRequestConditions, validateBlobName, validateContainerName } f
 export { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { Capabilities } from "./capabilities.js";
+export { DEVELOPMENT_ACCOUNT } from "./development-account.js";
 export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
 export type { EmbeddedStoreOptions } from "./embedded/connection.js";
+export type { AccessOptions } from "./open-store.js";
 export {
   DEFAULT_STORE_URL,
   openStore,
@@ -58,6 +61,21 @@ export {
   type ReceivedMessageItem,
 } from "./queue.js";
 export type { QueueCapabilities } from "./queue-backend.js";
+export {
+  type AccountPermissions,
+  type AccountSasOptions,
+  DEFAULT_SAS_VERSION,
+  type EntityKeyRange,
+  generateAccountSas,
+  generateTableSas,
+  parseSasToken,
+  type SasAccount,
+  type SasFields,
+  type SasIpRange,
+  type SasProtocol,
+  type TablePermissions,
+  type TableSasOptions,
+} from "./sas-token.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export {
   type CreateTableOptions,
@@ -72,3 +90,10 @@ export type { UpdateMode } from "./table-backend.js";
 export type { TableQueueOptions } from "./table-queue/connection.js";
 export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
 export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
+export {
+  type AccessTokenOptions,
+  type AccountKeys,
+  type StoredAccessPolicy,
+  type VerifySasOptions,
+  verifySasToken,
+} from "./verify-sas.js";

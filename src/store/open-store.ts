@@ -5,7 +5,9 @@ import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
 import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
 import type { EmbeddedStoreOptions } from "./embedded/connection.js";
 import { withQueuePort } from "./queue-port.js";
+import type { SasAccount } from "./sas-token.js";
 import { Store } from "./store.js";
+import { accessOfToken, type StoredAccessPolicy } from "./verify-sas.js";
 
 /**
  * The options of each URL scheme, each the exported options type of its backend folder. A new
@@ -31,6 +33,25 @@ export type StoreOptions<Url extends string = string> = Url extends `${infer Sch
   : StoreOptionsByScheme[StoreScheme];
 
 /**
+ * Options every scheme takes beside its own: a shared access signature the core enforces, so the
+ * store can do only what the token allows (docs/patterns/scoped-access.md).
+ */
+export interface AccessOptions {
+  /** A table or account SAS (a query string), verified against `accessAccount` when the store opens. */
+  readonly accessToken?: string;
+  /** The account the token is signed for; default the development account `devstoreaccount1`. */
+  readonly accessAccount?: SasAccount;
+  /** Stored access policies by table and id, for tokens that name one (`si`). */
+  readonly accessPolicies?: (tableName: string, id: string) => StoredAccessPolicy | undefined;
+}
+
+const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions>]: true } = {
+  accessToken: true,
+  accessAccount: true,
+  accessPolicies: true,
+};
+
+/**
  * Backends by URL scheme, loaded on demand so the embedded path never loads a cloud SDK.
  * `file:PATH` and `memory:` are the embedded engine.
  */
@@ -53,7 +74,7 @@ export const DEFAULT_STORE_URL = "file:./tablekit.db";
  */
 export async function openStore<Url extends string>(
   url: Url = DEFAULT_STORE_URL as Url,
-  options?: StoreOptions<Url>,
+  options?: StoreOptions<Url> & AccessOptions,
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
@@ -70,7 +91,22 @@ export async function openStore<Url extends string>(
     );
   }
   const backend = await load();
-  const { s3: s3Option, ...own } = checkOptions(scheme!, options ?? {}, backend.optionKeys);
+  const checked = checkOptions(scheme!, options ?? {}, { ...backend.optionKeys, ...ACCESS_OPTION_KEYS });
+  const {
+    s3: s3Option,
+    accessToken,
+    accessAccount,
+    accessPolicies,
+    ...own
+  } = checked as CommonStoreOptions & AccessOptions;
+  // A token that does not verify fails before anything is opened.
+  const access =
+    accessToken === undefined
+      ? undefined
+      : accessOfToken(accessToken, {
+          ...(accessAccount ? { account: accessAccount } : {}),
+          ...(accessPolicies ? { policies: accessPolicies } : {}),
+        });
   // `s3` is the core's, common to every scheme: it gives the store S3 blobs (docs/blobs.md).
   const { location, s3, region } = s3FromUrl(scheme!, match[2]!, s3Option);
   const opened = await backend.open(location, own);
@@ -78,7 +114,7 @@ export async function openStore<Url extends string>(
   let bundle = opened;
   try {
     if (s3) bundle = await withS3Blobs(opened, s3, region);
-    return new Store(await withQueuePort(bundle, own, shownUrl), shownUrl);
+    return new Store(await withQueuePort(bundle, own, shownUrl), shownUrl, access);
   } catch (err) {
     await bundle.close();
     throw err;

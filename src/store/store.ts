@@ -1,5 +1,6 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError, validateTableName } from "../model/index.js";
+import type { AccessPolicy } from "./access-policy.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blob-backend.js";
 import { BlobContainer } from "./blob-container.js";
@@ -19,6 +20,7 @@ import { Queue } from "./queue.js";
 import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
 import { validateQueueName } from "./queue-validation.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
+import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
@@ -32,13 +34,37 @@ export interface ListQueuesOptions extends OperationOptions {
 
 /** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
 export class Store {
-  private readonly lifecycle: { closed: boolean } = { closed: false };
+  private readonly lifecycle: { closed: boolean };
 
   constructor(
     private readonly backend: BackendStore,
     /** The URL the store was opened with, credentials removed. */
     readonly url: string,
-  ) {}
+    /** What a verified access token allows; absent means everything (docs/patterns/scoped-access.md). */
+    readonly access?: AccessPolicy,
+    /** A view made by `scoped()` shares its parent's lifecycle and leaves closing to the parent. */
+    private readonly parentLifecycle?: { closed: boolean },
+  ) {
+    this.lifecycle = parentLifecycle ?? { closed: false };
+  }
+
+  /**
+   * A view of this store that can do only what a shared access signature allows, verified against
+   * `options.account` (default: the development account). The same tokens work against Azure,
+   * Azurite and `tablekit serve` (docs/patterns/scoped-access.md).
+   */
+  withAccessToken(token: string, options?: AccessTokenOptions): Store {
+    return this.scoped(accessOfToken(token, options));
+  }
+
+  /**
+   * A view of this store that can do only what `access` allows (no I/O, nothing copied): the
+   * server makes one per request from the request's token. Closing the view closes nothing.
+   */
+  scoped(access: AccessPolicy): Store {
+    assertOpen(this.lifecycle);
+    return new Store(this.backend, this.url, access, this.lifecycle);
+  }
 
   /** What this store's table backend can do, as data. */
   get capabilities(): Capabilities {
@@ -48,7 +74,7 @@ export class Store {
   /** A handle on a table (no I/O; the table need not exist yet). */
   table(name: string): Table {
     assertOpen(this.lifecycle);
-    return new Table(this.backend.tables, name, this.lifecycle);
+    return new Table(this.backend.tables, name, this.lifecycle, this.access);
   }
 
   /** Creates a table; an existing one is success (as `TableServiceClient.createTable`) unless `failIfExists`. */
@@ -68,6 +94,7 @@ export class Store {
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = callOptions(this.lifecycle, options);
+        this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
         // A blank filter is none, as in listEntities.
         const filter =
@@ -136,6 +163,7 @@ export class Store {
   }
 
   private queuePort(): QueueServiceBackend {
+    this.assertNoTableToken("queues");
     if (!this.backend.queues) {
       throw new TableKitError(
         "NotSupported",
@@ -177,12 +205,23 @@ export class Store {
   }
 
   private blobs(): BlobPort {
+    this.assertNoTableToken("blobs");
     return blobPort(this.backend.blobs, this.lifecycle, this.url);
+  }
+
+  /** A store scoped by a Table service token reaches no other service (tokens are per service). */
+  private assertNoTableToken(port: "queues" | "blobs"): void {
+    if (this.access) {
+      throw new TableKitError(
+        "AuthorizationServiceMismatch",
+        `This store is scoped by a Table service access token, which does not reach ${port}`,
+      );
+    }
   }
 
   /** Releases the store's resources; any later call on it or its tables, queues and containers is InvalidInput. */
   async close(): Promise<void> {
-    if (this.lifecycle.closed) return;
+    if (this.parentLifecycle || this.lifecycle.closed) return;
     this.lifecycle.closed = true;
     await this.backend.close();
   }

@@ -16,6 +16,7 @@ import {
   validateKey,
   validateTableName,
 } from "../model/index.js";
+import type { AccessOperation, AccessPolicy } from "./access-policy.js";
 import type { CallOptions } from "./backend.js";
 import { callOptions, type OperationOptions, type StoreLifecycle, validateEtag } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
@@ -77,8 +78,24 @@ export class Table {
     private readonly service: TableServiceBackend,
     readonly tableName: string,
     private readonly lifecycle: StoreLifecycle,
+    /** What the store's access token allows; absent means everything. */
+    private readonly access?: AccessPolicy,
   ) {
     this.backendTable = service.table(tableName);
+  }
+
+  /**
+   * Throws the service's 403 code unless the store's token allows `operation` here. As the service
+   * does, authorization comes before the request is validated; the key range is checked after
+   * (`authorizeKeys`), once the keys are known to be keys.
+   */
+  private authorize(operation: AccessOperation): void {
+    this.access?.check(operation, this.tableName);
+  }
+
+  private authorizeKeys(keys: { partitionKey: string; rowKey: string }): void {
+    if (!this.access) return;
+    this.access.checkKeys(keys, this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
   }
 
   private get limits(): Limits {
@@ -98,6 +115,7 @@ export class Table {
   /** Creates this table; an existing table is success (as `TableClient.createTable`) unless `failIfExists`. */
   async createTable(options?: CreateTableOptions): Promise<void> {
     const call = this.begin(options);
+    this.authorize("createTable");
     try {
       await this.service.createTable(this.tableName, call);
     } catch (err) {
@@ -108,6 +126,7 @@ export class Table {
   /** Deletes this table and its entities; a missing table is success (as `TableClient.deleteTable`) unless `failIfMissing`. */
   async deleteTable(options?: DeleteTableOptions): Promise<void> {
     const call = this.begin(options);
+    this.authorize("deleteTable");
     try {
       await this.service.deleteTable(this.tableName, call);
     } catch (err) {
@@ -120,7 +139,9 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("insert");
     const action: BackendAction = { kind: "create", entity: normalizeEntity(entity, this.limits) };
+    this.authorizeKeys(action.entity);
     return response(await this.backendTable.write(action, call));
   }
 
@@ -130,9 +151,11 @@ export class Table {
     options?: GetEntityOptions,
   ): Promise<TableEntityResult<T>> {
     const call = this.begin(options);
+    this.authorize("query");
     validateKey("PartitionKey", partitionKey, this.limits);
     validateKey("RowKey", rowKey, this.limits);
     const select = checkSelect(options?.queryOptions?.select);
+    this.authorizeKeys({ partitionKey, rowKey });
     const stored = await this.backendTable.get(partitionKey, rowKey, call);
     if (!stored) {
       throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
@@ -148,6 +171,7 @@ export class Table {
     options?: UpdateOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("update");
     const etag = validateEtag(options?.etag ?? "*");
     const action: BackendAction = {
       kind: "update",
@@ -155,6 +179,7 @@ export class Table {
       mode: updateMode(mode),
       etag,
     };
+    this.authorizeKeys(action.entity);
     return response(await this.backendTable.write(action, call));
   }
 
@@ -164,22 +189,26 @@ export class Table {
     options?: OperationOptions,
   ): Promise<WriteResponse> {
     const call = this.begin(options);
+    this.authorize("upsert");
     const action: BackendAction = {
       kind: "upsert",
       entity: normalizeEntity(entity, this.limits),
       mode: updateMode(mode),
     };
+    this.authorizeKeys(action.entity);
     return response(await this.backendTable.write(action, call));
   }
 
   async deleteEntity(partitionKey: string, rowKey: string, options?: UpdateOptions): Promise<void> {
     const call = this.begin(options);
+    this.authorize("delete");
     const action: BackendAction = {
       kind: "delete",
       partitionKey: validateKey("PartitionKey", partitionKey, this.limits),
       rowKey: validateKey("RowKey", rowKey, this.limits),
       etag: validateEtag(options?.etag ?? "*"),
     };
+    this.authorizeKeys(action);
     await this.backendTable.write(action, call);
   }
 
@@ -196,10 +225,14 @@ export class Table {
     const planQuery = (): QueryPlan => {
       if (plan) return plan;
       const text = options?.queryOptions?.filter;
-      const filter =
+      const parsed =
         text === undefined || text.trim() === ""
           ? undefined
           : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+      // A token's key range narrows the query: entities outside it are never returned.
+      const restriction = this.access?.queryRestriction();
+      const filter: FilterNode | undefined =
+        restriction && parsed ? { kind: "and", left: parsed, right: restriction } : (restriction ?? parsed);
       const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
       const select = checkSelect(options?.queryOptions?.select);
       plan = {
@@ -214,6 +247,7 @@ export class Table {
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
+        this.authorize("query");
         const { filter, ranges, select, backendSelect, filterNames } = planQuery();
         if (ranges && ranges.length === 0) return { items: [] };
         const page = await this.backendTable.query(
@@ -241,6 +275,15 @@ export class Table {
     );
   }
 
+  private authorizeAction(action: BackendAction, index: number): void {
+    try {
+      this.authorize(ACTION_OPERATION[action.kind]);
+      this.authorizeKeys(action.kind === "delete" ? action : action.entity);
+    } catch (err) {
+      throw err instanceof TableKitError ? err.withIndex(index) : err;
+    }
+  }
+
   /** An entity group transaction: all actions succeed or none is written. */
   async submitTransaction(
     actions: readonly TransactionAction[],
@@ -248,6 +291,9 @@ export class Table {
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
     const prepared = prepareTransaction(actions, this.limits);
+    if (this.access) {
+      for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
+    }
     const results = await this.backendTable.transact(prepared, call);
     const subResponses = prepared.map((action, i) => ({
       status: 204,
@@ -261,6 +307,13 @@ export class Table {
     };
   }
 }
+
+const ACTION_OPERATION = {
+  create: "insert",
+  upsert: "upsert",
+  update: "update",
+  delete: "delete",
+} as const satisfies Record<BackendAction["kind"], AccessOperation>;
 
 function response(result: WriteResult | undefined): WriteResponse {
   return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };

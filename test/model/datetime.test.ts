@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DateTime, MAX_TICKS, TableKitError, UNIX_EPOCH_TICKS } from "../../src/model/index.js";
+import { DateTime, etagOf, MAX_TICKS, TableKitError, UNIX_EPOCH_TICKS } from "../../src/model/index.js";
 
 describe("DateTime", () => {
   it("keeps all seven fractional digits", () => {
@@ -35,6 +35,18 @@ describe("DateTime", () => {
       "20-01-01",
       "2020-01-01T24:00:00Z",
       "2020-01-01T00:00:00.12345678Z",
+      // The canonical form (`toISOString`'s, parsed by char code) checks fields and digits alike.
+      "2020-02-30T00:00:00.0000000Z",
+      "2020-01-01T24:00:00.0000000Z",
+      "2020-01-01T00:60:00.0000000Z",
+      "2020-01-01T00:00:60.0000000Z",
+      "0000-01-01T00:00:00.0000000Z",
+      "2020-00-01T00:00:00.0000000Z",
+      "2020-01-00T00:00:00.0000000Z",
+      "2020-01-0aT00:00:00.0000000Z",
+      "2020-01-01T00:00:00.000000-Z",
+      "2020-01-01T00:00:00.0000000z",
+      "2020-01-01 00:00:00.0000000Z",
     ]) {
       expect(() => DateTime.parse(bad), bad).toThrow(TableKitError);
     }
@@ -48,7 +60,13 @@ describe("DateTime", () => {
   it("round-trips any tick count through its ISO text", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: MAX_TICKS }), (ticks) => {
-        expect(DateTime.parse(DateTime.fromTicks(ticks).toISOString()).ticks).toBe(ticks);
+        const text = DateTime.fromTicks(ticks).toISOString();
+        const parsed = DateTime.parse(text);
+        expect(parsed.ticks).toBe(ticks);
+        expect(parsed.toISOString()).toBe(text);
+        expect(etagOf(parsed)).toBe(`W/"datetime'${text.replaceAll(":", "%3A")}'"`);
+        // Seven digits or fewer, a zone or none: the general parser agrees with the canonical one.
+        expect(DateTime.parse(`${text.slice(0, -1)}+00:00`).ticks).toBe(ticks);
       }),
       { numRuns: 5000 },
     );

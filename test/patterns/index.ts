@@ -1,3 +1,4 @@
+import { accessSuite } from "./access-suite.js";
 import { crossIndexSuite } from "./cross-index-suite.js";
 import { denormalizationSuite } from "./denormalization-suite.js";
 import { hashSuite } from "./hash-suite.js";
@@ -25,6 +26,7 @@ export const PATTERN_SUITES = [
   idsSuite,
   logSuite,
   versionsSuite,
+  accessSuite,
   parallelSuite,
   hashSuite,
   wideSuite,

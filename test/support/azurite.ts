@@ -22,6 +22,8 @@ export interface Azurite {
   readonly tableConnectionString: string;
   /** `azure:<tableConnectionString>`, for `openStore`. */
   readonly storeUrl: string;
+  /** The Azurite process (benchmarks read its CPU time and memory). */
+  readonly pid: number;
   /** Stops the process (idempotent); resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function startAzurite(options: { timeoutMs?: number } = {}): Promis
     connectionString: `${credentials};BlobEndpoint=${endpoints.blob};QueueEndpoint=${endpoints.queue};TableEndpoint=${endpoints.table};`,
     tableConnectionString: `${credentials};TableEndpoint=${endpoints.table};`,
     storeUrl: `azure:${credentials};TableEndpoint=${endpoints.table};`,
+    pid: child.pid!,
     stop,
   };
 }

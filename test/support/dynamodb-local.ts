@@ -17,6 +17,8 @@ export interface DynamoDbLocal {
     region: string;
     credentials: { accessKeyId: string; secretAccessKey: string };
   };
+  /** The process holding the server (a shell, the JVM its child): for measuring the server's CPU. */
+  readonly pid: number | undefined;
   /** Stops the process (idempotent); resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
     const endpoint = `http://127.0.0.1:${port}`;
     return {
       endpoint,
+      pid: child.pid,
       storeUrl: `dynamodb://127.0.0.1:${port}`,
       clientConfig: {
         endpoint,

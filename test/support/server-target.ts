@@ -1,9 +1,11 @@
-import { openStore } from "../../src/index.js";
+import { openStore, type StoreOptions } from "../../src/index.js";
 import { type ConformanceTarget, targetFromStore } from "../conformance/factory.js";
 
 /** A test server the harnesses start: its store URL, and how to stop it. */
 export interface TestServer {
   readonly storeUrl: string;
+  /** Options every store opened on this server needs (e.g. `emulator: false`). */
+  readonly storeOptions?: StoreOptions;
   stop(): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ export async function targetOnServer(
 ): Promise<ConformanceTarget & { sharedUrl: string }> {
   const server = await start();
   try {
-    const store = await openStore(server.storeUrl);
+    const store = await openStore(server.storeUrl, server.storeOptions);
     const target = targetFromStore(name, store, {
       openAnother: () => openStore(server.storeUrl),
       release: async () => {

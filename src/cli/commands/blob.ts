@@ -247,9 +247,9 @@ function registerContainers(blob: Command): void {
   ).action(async (name: string, opts: { store?: string; ifNotExists?: boolean }) => {
     await usingStore(opts.store, async (store) => {
       const handle = store.container(name);
-      const succeeded = opts.ifNotExists
-        ? (await handle.createIfNotExists()).succeeded
-        : (await handle.create(), true);
+      let succeeded = true;
+      if (opts.ifNotExists) succeeded = (await handle.createIfNotExists()).succeeded;
+      else await handle.create();
       terminal().err.line(succeeded ? `created container ${name}` : `container ${name} already exists`);
     });
   });
@@ -262,9 +262,9 @@ function registerContainers(blob: Command): void {
   ).action(async (name: string, opts: { store?: string; ifExists?: boolean }) => {
     await usingStore(opts.store, async (store) => {
       const handle = store.container(name);
-      const succeeded = opts.ifExists
-        ? (await handle.deleteIfExists()).succeeded
-        : (await handle.delete(), true);
+      let succeeded = true;
+      if (opts.ifExists) succeeded = (await handle.deleteIfExists()).succeeded;
+      else await handle.delete();
       terminal().err.line(succeeded ? `deleted container ${name}` : `container ${name} does not exist`);
     });
   });

@@ -100,17 +100,25 @@ function invalid(location: string, why: string, cause?: unknown): TableKitError 
   return new TableKitError("InvalidStoreUrl", `Invalid store URL dynamodb:${location}: ${why}`, { cause });
 }
 
+/**
+ * The SDK's logger middleware runs the sensitive-data filter over every request and response —
+ * each attribute of each item — and hands the result to the client's logger, even to the default
+ * one that discards it: about half the client CPU of reading a page of items. tablekit's own
+ * clients have no logger, so they leave it out; a caller's `client` is used as it is.
+ */
+const LOGGER_MIDDLEWARE = "loggerMiddleware";
+
 /** The SDK client for a location (the caller's, or a new one the store owns), the SDK loaded on first use. */
 export async function connect(
   where: DynamoDbLocation,
 ): Promise<{ readonly api: DynamoDbApi; readonly ownsClient: boolean }> {
   const sdk = await loadDynamoSdk();
-  const client =
-    where.client ??
-    new sdk.DynamoDBClient({
-      ...(where.region ? { region: where.region } : {}),
-      ...(where.endpoint ? { endpoint: where.endpoint } : {}),
-      ...(where.credentials ? { credentials: where.credentials } : {}),
-    });
-  return { api: new DynamoDbApi(sdk, client), ownsClient: where.client === undefined };
+  if (where.client) return { api: new DynamoDbApi(sdk, where.client), ownsClient: false };
+  const client = new sdk.DynamoDBClient({
+    ...(where.region ? { region: where.region } : {}),
+    ...(where.endpoint ? { endpoint: where.endpoint } : {}),
+    ...(where.credentials ? { credentials: where.credentials } : {}),
+  });
+  client.middlewareStack?.remove(LOGGER_MIDDLEWARE);
+  return { api: new DynamoDbApi(sdk, client), ownsClient: true };
 }

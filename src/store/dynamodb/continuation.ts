@@ -7,31 +7,33 @@ import { TableKitError } from "../../model/index.js";
 
 /**
  * Where a query resumes: in its `range`-th key range, after the key `after` (or at its start), or
- * after the whole partition `afterPartition` (a listing across partitions that finished one).
+ * at the start of the partition `atPartition` (a listing across partitions that found it in the
+ * catalogue, as the Table service's NextPartitionKey names the next partition).
  */
 export interface QueryCursor {
   readonly range: number;
   readonly after?: { readonly partitionKey: string; readonly rowKey: string };
-  readonly afterPartition?: string;
+  readonly atPartition?: string;
 }
 
 export function encodeQueryContinuation(cursor: QueryCursor): string {
   if (cursor.after)
     return JSON.stringify({ r: cursor.range, k: [cursor.after.partitionKey, cursor.after.rowKey] });
-  if (cursor.afterPartition !== undefined)
-    return JSON.stringify({ r: cursor.range, p: cursor.afterPartition });
+  if (cursor.atPartition !== undefined) return JSON.stringify({ r: cursor.range, a: cursor.atPartition });
   return JSON.stringify({ r: cursor.range });
 }
 
 /** The cursor of a continuation made for a query with `rangeCount` key ranges. */
 export function decodeQueryContinuation(text: string, rangeCount: number): QueryCursor {
-  const value = parse(text) as { r?: unknown; k?: unknown; p?: unknown } | null;
+  const value = parse(text) as { r?: unknown; k?: unknown; a?: unknown } | null;
   const range = value?.r;
   if (typeof range !== "number" || !Number.isInteger(range) || range < 0 || range >= rangeCount)
     throw malformed();
-  if (value!.p !== undefined) {
-    if (typeof value!.p !== "string" || value!.k !== undefined) throw malformed();
-    return { range, afterPartition: value!.p };
+  // Only the fields this version writes: a token with others (e.g. an older format) is refused.
+  if (Object.keys(value!).some((key) => key !== "r" && key !== "k" && key !== "a")) throw malformed();
+  if (value!.a !== undefined) {
+    if (typeof value!.a !== "string" || value!.k !== undefined) throw malformed();
+    return { range, atPartition: value!.a };
   }
   if (value!.k === undefined) return { range };
   const k = value!.k;

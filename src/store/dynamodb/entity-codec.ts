@@ -58,14 +58,12 @@ export function fromItem(item: AttributeMap): StoredEntity {
   const properties = new Map<string, TypedValue>();
   for (const attribute of Object.keys(item)) {
     if (
-      attribute === PARTITION_KEY_ATTRIBUTE ||
-      attribute === ROW_KEY_ATTRIBUTE ||
-      attribute === TIMESTAMP_ATTRIBUTE
+      attribute !== PARTITION_KEY_ATTRIBUTE &&
+      attribute !== ROW_KEY_ATTRIBUTE &&
+      attribute !== TIMESTAMP_ATTRIBUTE
     ) {
-      continue;
+      decodeAttribute(properties, attribute, item[attribute]);
     }
-    const [name, tv] = decodeAttribute(attribute, item[attribute]);
-    properties.set(name, tv);
   }
   return {
     partitionKey: decodeKey(pk),

@@ -29,11 +29,14 @@ export function negate(condition: Condition): Condition {
   return typeof condition === "boolean" ? !condition : `NOT (${condition})`;
 }
 
+/** Every placeholder in an expression: `#n…` names and `:v…` values (base-36 counters). */
+const PLACEHOLDER = /#n[0-9a-z]+|:v[0-9a-z]+/g;
+
 /** Allocates `#n` name and `:v` value placeholders for one request's expressions. */
 export class DynamoDbExpressionBuilder {
   private readonly names = new Map<string, string>();
-  private readonly values: Record<string, DynamoAttributeValue> = {};
-  private valueCount = 0;
+  private readonly attributes = new Map<string, string>();
+  private readonly values = new Map<string, DynamoAttributeValue>();
 
   /** The placeholder of an attribute name (one per distinct name). */
   name(attribute: string): string {
@@ -41,6 +44,7 @@ export class DynamoDbExpressionBuilder {
     if (!placeholder) {
       placeholder = `#n${this.names.size.toString(36)}`;
       this.names.set(attribute, placeholder);
+      this.attributes.set(placeholder, attribute);
     }
     return placeholder;
   }
@@ -51,8 +55,8 @@ export class DynamoDbExpressionBuilder {
   }
 
   value(value: DynamoAttributeValue): string {
-    const placeholder = `:v${(this.valueCount++).toString(36)}`;
-    this.values[placeholder] = value;
+    const placeholder = `:v${this.values.size.toString(36)}`;
+    this.values.set(placeholder, value);
     return placeholder;
   }
 
@@ -61,14 +65,17 @@ export class DynamoDbExpressionBuilder {
     ExpressionAttributeNames?: Record<string, string>;
     ExpressionAttributeValues?: Record<string, DynamoAttributeValue>;
   } {
-    const text = expressions.join(" ");
+    // One scan of the text per request (writes and pages call this for every request).
     const names: Record<string, string> = {};
-    for (const [attribute, placeholder] of this.names) {
-      if (new RegExp(`${placeholder}(?![0-9a-z])`).test(text)) names[placeholder] = attribute;
-    }
     const values: Record<string, DynamoAttributeValue> = {};
-    for (const placeholder of text.match(/:v[0-9a-z]+/g) ?? [])
-      values[placeholder] = this.values[placeholder]!;
+    for (const expression of expressions) {
+      for (const [placeholder] of expression?.matchAll(PLACEHOLDER) ?? []) {
+        const attribute = this.attributes.get(placeholder);
+        if (attribute !== undefined) names[placeholder] = attribute;
+        const value = this.values.get(placeholder);
+        if (value !== undefined) values[placeholder] = value;
+      }
+    }
     return {
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),

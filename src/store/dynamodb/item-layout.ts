@@ -113,43 +113,101 @@ export function encodeValue(tv: TypedValue): DynamoAttributeValue {
   }
 }
 
-/** The property an attribute holds: its name and typed value. Anything tablekit never writes is a BackendError. */
-export function decodeAttribute(attribute: string, av: unknown): [string, TypedValue] {
-  const at = attribute.lastIndexOf(SEPARATOR);
-  const suffix = at < 0 ? undefined : attribute.slice(at + 1);
-  const name = at < 0 ? attribute : attribute.slice(0, at);
-  const { S, N, B, BOOL } = (av ?? {}) as { S?: unknown; N?: unknown; B?: unknown; BOOL?: unknown };
+/**
+ * Decodes one attribute into `properties` (its property name, typed value). Anything tablekit
+ * never writes is a BackendError. Reads decode every attribute of every item, so this reads only
+ * the field its type needs, and splits each attribute name once per process (`layoutOf`).
+ */
+export function decodeAttribute(properties: Map<string, TypedValue>, attribute: string, av: unknown): void {
+  const { name, suffix } = layoutOf(attribute);
+  const tv = av === null || typeof av !== "object" ? undefined : decodeValue(name, suffix, av);
+  if (!tv) throw corrupt(`attribute '${attribute}'`);
+  properties.set(name, tv);
+}
+
+type AttributeFields = { S?: unknown; N?: unknown; B?: unknown; BOOL?: unknown };
+
+function decodeValue(name: string, suffix: string | undefined, av: AttributeFields): TypedValue | undefined {
   switch (suffix) {
     case undefined:
+      return plainValue(av);
     case "String":
     case "Boolean":
     case "Binary":
     case "Int32": {
       // A plain type's suffix appears only on ALWAYS_SUFFIXED names, and must agree with the value.
-      if (suffix !== undefined && name !== ALWAYS_SUFFIXED) break;
-      let tv: TypedValue | undefined;
-      if (typeof S === "string") tv = { type: "String", value: S };
-      else if (typeof BOOL === "boolean") tv = { type: "Boolean", value: BOOL };
-      else if (B instanceof Uint8Array) tv = { type: "Binary", value: B };
-      else if (typeof N === "string" && /^-?\d{1,10}$/.test(N)) tv = { type: "Int32", value: Number(N) };
-      if (tv && (suffix === undefined || tv.type === suffix)) return [name, tv];
-      break;
+      if (name !== ALWAYS_SUFFIXED) return undefined;
+      const tv = plainValue(av);
+      return tv?.type === suffix ? tv : undefined;
     }
-    case "Int64":
-      if (typeof N === "string" && /^-?\d{1,19}$/.test(N)) return [name, { type: "Int64", value: BigInt(N) }];
-      break;
-    case "Double":
-      if (typeof N === "string") return [name, { type: "Double", value: Number(N) }];
-      if (typeof S === "string") return [name, { type: "Double", value: decodeDouble(S) }];
-      break;
-    case "DateTime":
-      if (typeof S === "string") return [name, { type: "DateTime", value: DateTime.parse(S) }];
-      break;
-    case "Guid":
-      if (typeof S === "string") return [name, { type: "Guid", value: S }];
-      break;
+    case "Int64": {
+      const { N } = av;
+      return typeof N === "string" && isIntegerText(N, 19) ? { type: "Int64", value: BigInt(N) } : undefined;
+    }
+    case "Double": {
+      const { N, S } = av;
+      if (typeof N === "string") return { type: "Double", value: Number(N) };
+      return typeof S === "string" ? { type: "Double", value: decodeDouble(S) } : undefined;
+    }
+    case "DateTime": {
+      const { S } = av;
+      return typeof S === "string" ? { type: "DateTime", value: DateTime.parse(S) } : undefined;
+    }
+    case "Guid": {
+      const { S } = av;
+      return typeof S === "string" ? { type: "Guid", value: S } : undefined;
+    }
   }
-  throw corrupt(`attribute '${attribute}'`);
+  return undefined;
+}
+
+/** `-?` and 1 to `maxDigits` decimal digits (what tablekit writes for Int32 and Int64), without a regex. */
+function isIntegerText(text: string, maxDigits: number): boolean {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0; // -
+  const digits = text.length - start;
+  if (digits < 1 || digits > maxDigits) return false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** A value under a bare name: DynamoDB's own type tells String, Boolean, Binary and Int32 apart. */
+function plainValue(av: AttributeFields): TypedValue | undefined {
+  const { S } = av;
+  if (typeof S === "string") return { type: "String", value: S };
+  const { BOOL } = av;
+  if (typeof BOOL === "boolean") return { type: "Boolean", value: BOOL };
+  const { B } = av;
+  if (B instanceof Uint8Array) return { type: "Binary", value: B };
+  const { N } = av;
+  if (typeof N === "string" && isIntegerText(N, 10)) return { type: "Int32", value: Number(N) };
+  return undefined;
+}
+
+interface AttributeLayout {
+  readonly name: string;
+  readonly suffix: string | undefined;
+}
+
+/** Attribute names split into property name and type suffix: items of a table repeat their names. */
+const layouts = new Map<string, AttributeLayout>();
+/** Past this many distinct attribute names, the cache starts over rather than grow without end. */
+const MAX_LAYOUTS = 10_000;
+
+function layoutOf(attribute: string): AttributeLayout {
+  let layout = layouts.get(attribute);
+  if (!layout) {
+    const at = attribute.lastIndexOf(SEPARATOR);
+    layout =
+      at < 0
+        ? { name: attribute, suffix: undefined }
+        : { name: attribute.slice(0, at), suffix: attribute.slice(at + 1) };
+    if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+    layouts.set(attribute, layout);
+  }
+  return layout;
 }
 
 export function corrupt(what: string, cause?: unknown): TableKitError {

@@ -36,8 +36,8 @@ import type { AttributeMap, DynamoDbApi, ReadInput, ReadOutput } from "./sdk.js"
  */
 
 type Keys = NonNullable<QueryCursor["after"]>;
-/** A position inside a key range: after a key, or after a whole partition. */
-type Position = Pick<QueryCursor, "after" | "afterPartition">;
+/** A position inside a key range: after a key, or at the start of a partition. */
+type Position = Pick<QueryCursor, "after" | "atPartition">;
 
 interface RowsResult {
   readonly entities: StoredEntity[];
@@ -108,11 +108,11 @@ export async function queryPage(
 
 /** A continuation's position must lie in its range (a token of another query does not). */
 function checkResume(range: KeyRange, resume: Position | undefined): void {
-  const { after, afterPartition } = resume ?? {};
+  const { after, atPartition } = resume ?? {};
   if (after && !keyRangeContains(range, after.partitionKey, after.rowKey, compareUtf8)) throw malformed();
   if (
-    afterPartition !== undefined &&
-    (range.kind !== "partitions" || !keyRangeContains(range, afterPartition, "", compareUtf8))
+    atPartition !== undefined &&
+    (range.kind !== "partitions" || !keyRangeContains(range, atPartition, "", compareUtf8))
   )
     throw malformed();
 }
@@ -165,9 +165,14 @@ async function readRows(
       ...b.used(keyCondition, filterExpression, projection),
     });
     for (const item of page.Items ?? []) {
+      if (out.length === need) {
+        // The read-ahead item only says whether the range goes on: decoded whole only for the filter.
+        if (!outside(decodeKeys(item).rowKey) && (!check || check(fromItem(item))))
+          return { entities: out, next: keysOf(out[need - 1]!) };
+        continue;
+      }
       const e = fromItem(item);
       if (outside(e.rowKey) || (check && !check(e))) continue;
-      if (out.length === need) return { entities: out, next: keysOf(out[need - 1]!) };
       out.push(e);
     }
     if (!page.LastEvaluatedKey) return { entities: out };
@@ -189,27 +194,29 @@ async function readPartitions(
   need: number,
 ): Promise<RangeResult> {
   if (isEmpty(pk, compareUtf8)) return { entities: [] };
-  // Resuming inside a partition: it exists (its rows came back before), so read on in it first
-  // and look up the catalogue only if the page still has room.
+  // Resuming inside a partition, or at one the previous page found in the catalogue: it exists,
+  // so read it first and look up the catalogue only if the page still has room.
   const inside = resume?.after;
-  const from = inside?.partitionKey ?? resume?.afterPartition;
+  const first = inside?.partitionKey ?? resume?.atPartition;
   const walk = new DynamoDbPartitionWalk(
     r.api,
     r.tableName,
     pk,
-    from === undefined ? undefined : { from, exclusive: true },
+    first === undefined ? undefined : { from: first, exclusive: true },
     r.options,
   );
   const out: StoredEntity[] = [];
-  let partition = inside ? inside.partitionKey : await walk.next();
+  let partition = first ?? (await walk.next());
   while (partition !== undefined) {
     const after = inside?.partitionKey === partition ? inside : undefined;
     const rows = await readRows(r, partition, EVERY_ROW, after, need - out.length);
     out.push(...rows.entities);
     if (rows.next) return { entities: out, next: { after: rows.next } };
-    if ((out.length >= need || Date.now() > r.deadline) && (await walk.hasMore()))
-      return { entities: out, next: { afterPartition: partition } };
+    const full = out.length >= need || Date.now() > r.deadline;
     partition = await walk.next();
+    // The next page starts at the next partition, as the Table service's NextPartitionKey does:
+    // the catalogue is not read twice for it.
+    if (full && partition !== undefined) return { entities: out, next: { atPartition: partition } };
   }
   return { entities: out };
 }

@@ -87,6 +87,8 @@ export interface DynamoClientConfig {
 export interface DynamoClient {
   send(command: unknown, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
   destroy?(): void;
+  /** The client's middleware (the SDK's `MiddlewareStack`): tablekit removes one from its own clients. */
+  readonly middlewareStack?: { remove(name: string): boolean };
 }
 
 type Command<I> = new (input: I) => unknown;

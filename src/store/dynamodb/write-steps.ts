@@ -66,56 +66,67 @@ export function precheck(
   return undefined;
 }
 
+/**
+ * Whether the item exists. `PartitionKey` is no DynamoDB reserved word (`Timestamp` is), so these
+ * need no placeholder: a create, the commonest write, then sends no ExpressionAttributeNames.
+ */
+const EXISTS = `attribute_exists(${PARTITION_KEY_ATTRIBUTE})`;
+const ABSENT = `attribute_not_exists(${PARTITION_KEY_ATTRIBUTE})`;
+
 /** Plans one write; throws the action's error when the read already decides it (Merge). */
 export function planWrite(plan: WritePlan): WriteStep {
   const { tableName, action, now, floor } = plan;
+  if (action.kind === "create") {
+    // Only an existing item fails `ABSENT`: no need to have it sent back.
+    const timestamp = nextTimestamp(now, floor);
+    const item = toItem(action.entity, timestamp);
+    return {
+      request: { Put: { TableName: tableName, Item: item, ConditionExpression: ABSENT } },
+      timestamp,
+      failure: alreadyExists,
+    };
+  }
   const b = new DynamoDbExpressionBuilder();
-  const exists = `attribute_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
-  const absent = `attribute_not_exists(${b.name(PARTITION_KEY_ATTRIBUTE)})`;
   const storedTimestamp = b.name(TIMESTAMP_ATTRIBUTE);
 
   if (action.kind === "delete") {
     const key = itemKey(action.partitionKey, action.rowKey);
-    const { condition, failure } = etagCondition(b, action.etag, exists, storedTimestamp);
+    const { condition, failure } = etagCondition(b, action.etag, storedTimestamp);
     return {
       request: {
-        Delete: { TableName: tableName, Key: key, ConditionExpression: condition, ...b.used(condition) },
+        Delete: {
+          TableName: tableName,
+          Key: key,
+          ConditionExpression: condition,
+          ...b.used(condition),
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
       },
       timestamp: undefined,
       failure,
     };
   }
-  if (action.kind === "create") {
-    return put(b, tableName, action.entity, nextTimestamp(now, floor), absent, (old) =>
-      old ? alreadyExists() : "retry",
-    );
-  }
-  if (action.mode === "Merge") return planMerge(plan, b, absent, storedTimestamp);
+  if (action.mode === "Merge") return planMerge(plan, b, storedTimestamp);
   if (action.kind === "update" && action.etag !== "*") {
-    const { condition, failure } = etagCondition(b, action.etag, exists, storedTimestamp);
+    const { condition, failure } = etagCondition(b, action.etag, storedTimestamp);
     const timestamp = nextTimestamp(now, timestampOfEtag(action.etag, { exact: true }) ?? floor);
     return put(b, tableName, action.entity, timestamp, condition, failure);
   }
   const timestamp = nextTimestamp(now, floor);
   const older = `${storedTimestamp} < ${b.value({ S: timestamp.toISOString() })}`;
   if (action.kind === "upsert") {
-    return put(b, tableName, action.entity, timestamp, `${absent} OR ${older}`, () => "retry");
+    return put(b, tableName, action.entity, timestamp, `${ABSENT} OR ${older}`, () => "retry");
   }
-  return put(b, tableName, action.entity, timestamp, `${exists} AND ${older}`, (old) =>
+  return put(b, tableName, action.entity, timestamp, `${EXISTS} AND ${older}`, (old) =>
     old ? "retry" : notFound(),
   );
 }
 
-function planMerge(
-  plan: WritePlan,
-  b: DynamoDbExpressionBuilder,
-  absent: string,
-  storedTimestamp: string,
-): WriteStep {
+function planMerge(plan: WritePlan, b: DynamoDbExpressionBuilder, storedTimestamp: string): WriteStep {
   const action = plan.action as Extract<BackendAction, { kind: "update" | "upsert" }>;
   if (!plan.current) {
     if (action.kind === "update") throw notFound();
-    return put(b, plan.tableName, action.entity, plan.now, absent, () => "retry");
+    return put(b, plan.tableName, action.entity, plan.now, ABSENT, () => "retry");
   }
   const stored = fromItem(plan.current);
   if (action.kind === "update" && action.etag !== "*" && action.etag !== stored.etag)
@@ -128,10 +139,9 @@ function planMerge(
 function etagCondition(
   b: DynamoDbExpressionBuilder,
   etag: string,
-  exists: string,
   storedTimestamp: string,
 ): { condition: string; failure: WriteStep["failure"] } {
-  if (etag === "*") return { condition: exists, failure: () => notFound() };
+  if (etag === "*") return { condition: EXISTS, failure: () => notFound() };
   // An ETag this backend never made matches no version: compare with a value no item holds.
   const iso = timestampOfEtag(etag, { exact: true })?.toISOString() ?? `not a timestamp: ${etag}`;
   return {
@@ -155,6 +165,8 @@ function put(
         Item: toItem(entity, timestamp),
         ConditionExpression: condition,
         ...b.used(condition),
+        // The item as it was tells a missing entity from another version, and a retry from a failure.
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       },
     },
     timestamp,

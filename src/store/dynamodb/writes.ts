@@ -63,7 +63,14 @@ export async function writeOne(
   let floor: DateTime | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = needsRead(action) ? await readItem(target, action, options) : undefined;
-    const step = planWrite({ ...target, action, now: DateTime.now(), floor, current });
+    const step = planWrite({
+      tableName: target.tableName,
+      limits: target.limits,
+      action,
+      now: DateTime.now(),
+      floor,
+      current,
+    });
     try {
       await send(target.api, step, options);
       return resultOf(step);
@@ -124,9 +131,7 @@ function itemId(item: AttributeMap): string {
 
 function send(api: DynamoDbApi, step: WriteStep, options: CallOptions): Promise<unknown> {
   const r = step.request;
-  const signal = options.abortSignal;
-  if ("Put" in r) return api.putItem({ ...r.Put, ReturnValuesOnConditionCheckFailure: "ALL_OLD" }, signal);
-  return api.deleteItem({ ...r.Delete, ReturnValuesOnConditionCheckFailure: "ALL_OLD" }, signal);
+  return "Put" in r ? api.putItem(r.Put, options.abortSignal) : api.deleteItem(r.Delete, options.abortSignal);
 }
 
 function resultOf(step: WriteStep): WriteResult | undefined {
@@ -163,22 +168,20 @@ export async function writeAll(
       try {
         const failure = read ? precheck(action, current[i]) : undefined;
         if (failure) throw failure;
-        return planWrite({ ...target, action, now, floor: floors[i], current: current[i] });
+        return planWrite({
+          tableName: target.tableName,
+          limits: target.limits,
+          action,
+          now,
+          floor: floors[i],
+          current: current[i],
+        });
       } catch (err) {
         throw err instanceof TableKitError ? err.withIndex(i) : err;
       }
     });
     try {
-      await target.api.transactWrite(
-        {
-          TransactItems: steps.map((s) => {
-            const r = s.request;
-            const on = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as const;
-            return "Put" in r ? { Put: { ...r.Put, ...on } } : { Delete: { ...r.Delete, ...on } };
-          }),
-        },
-        options.abortSignal,
-      );
+      await target.api.transactWrite({ TransactItems: steps.map((s) => s.request) }, options.abortSignal);
       return steps.map(resultOf);
     } catch (err) {
       if (sdkErrorName(err) !== "TransactionCanceledException") throw toTableKitError(err, options);

@@ -39,11 +39,11 @@ export class EmbeddedContainer implements ContainerBackend {
     private readonly name: string,
   ) {}
 
-  async getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined> {
+  async getContainerProperties(_call: CallOptions): Promise<StoredContainer | undefined> {
     return this.service.guard(() => this.service.catalogue.container(this.name));
   }
 
-  async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
+  async upload(name: string, upload: BackendUpload, _call: CallOptions): Promise<BackendWriteResult> {
     const { catalogue } = this.service;
     // Fail before reading a large body when the answer is already known.
     this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), upload.conditions));
@@ -115,7 +115,7 @@ export class EmbeddedContainer implements ContainerBackend {
     name: string,
     range: BackendRange | undefined,
     conditions: BackendConditions,
-    call: CallOptions,
+    _call: CallOptions,
   ): Promise<BackendDownload> {
     for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
       const row = this.service.guard(() => this.readable(name, conditions));
@@ -143,7 +143,7 @@ export class EmbeddedContainer implements ContainerBackend {
   async getProperties(
     name: string,
     conditions: BackendConditions,
-    call: CallOptions,
+    _call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
     return this.service.guard(() => {
       const row = this.service.catalogue.blob(this.containerId(), name);
@@ -152,7 +152,7 @@ export class EmbeddedContainer implements ContainerBackend {
     });
   }
 
-  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
+  async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
     let removed: string | undefined;
     this.service.immediate(() => {
       const container = this.containerId();
@@ -163,11 +163,11 @@ export class EmbeddedContainer implements ContainerBackend {
     if (removed) this.service.removeContent(removed);
   }
 
-  async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
+  async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
     return this.service.read(() => listPage(this.service.catalogue, this.containerId(), query));
   }
 
-  async appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult> {
+  async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {
     const { catalogue, content, capabilities } = this.service;
     return this.service.immediate(() => {
       const row = this.checkRead(catalogue.blob(this.containerId(), name), name, append.conditions);

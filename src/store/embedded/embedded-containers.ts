@@ -46,7 +46,7 @@ export class EmbeddedContainers implements BlobServiceBackend {
     return this.catalogueOnce;
   }
 
-  async createContainer(name: string, call: CallOptions): Promise<void> {
+  async createContainer(name: string, _call: CallOptions): Promise<void> {
     if (!this.guard(() => this.catalogue.insertContainer(name))) {
       throw new TableKitError("ContainerAlreadyExists", "The specified container already exists.", {
         details: { containerName: name },
@@ -54,7 +54,7 @@ export class EmbeddedContainers implements BlobServiceBackend {
     }
   }
 
-  async deleteContainer(name: string, call: CallOptions): Promise<void> {
+  async deleteContainer(name: string, _call: CallOptions): Promise<void> {
     const contents = this.immediate(() => {
       const id = this.catalogue.containerId(name);
       if (id === undefined) {
@@ -69,7 +69,7 @@ export class EmbeddedContainers implements BlobServiceBackend {
 
   async listContainers(
     query: { prefix: string; maxPageSize: number; continuation?: string },
-    call: CallOptions,
+    _call: CallOptions,
   ): Promise<{ items: StoredContainer[]; continuation?: string }> {
     const rows = this.guard(() =>
       this.catalogue.containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1),

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DateTime, openStore, type Store, utf8ItemSize } from "../../../src/index.js";
 import { normalizeEntity } from "../../../src/model/index.js";
 import { layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
+import { connect, parseLocation } from "../../../src/store/dynamodb/connection.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../support/dynamodb-local.js";
 import { expectCode } from "../../support/expect-code.js";
 import { filterOnServerTests } from "./filter-on-server.js";
@@ -58,6 +59,22 @@ describe("dynamodb backend on DynamoDB Local", () => {
       return items;
     },
   }));
+
+  it("tablekit's own client leaves out the SDK's logger middleware; a caller's client is kept as it is", async () => {
+    const names = (client: unknown) =>
+      (client as { middlewareStack: { identify(): string[] } }).middlewareStack.identify();
+    const logger = (name: string) => name.startsWith("loggerMiddleware");
+    const own = await connect(parseLocation("//127.0.0.1:1", {}));
+    const theirs = new DynamoDBClient({ region: "us-east-1" });
+    const given = await connect(parseLocation("", { client: theirs }));
+    // The SDK still names it so (else removing it by name would silently stop working).
+    expect(names(theirs).some(logger)).toBe(true);
+    expect(names(own.api.client).some(logger)).toBe(false);
+    expect(names(own.api.client).length).toBe(names(theirs).length - 1);
+    expect(given.api.client).toBe(theirs);
+    own.api.client.destroy?.();
+    theirs.destroy();
+  });
 
   it("stores empty keys escaped (DynamoDB rejects empty key strings) and reads them back", async () => {
     const t = await freshTable();

@@ -97,9 +97,10 @@ describe("property attributes", () => {
   it("round-trip all eight EDM types through their attribute name and value", () => {
     fc.assert(
       fc.property(typedValue, (tv) => {
-        const [name, back] = decodeAttribute(attributeName("p", tv.type), encodeValue(tv));
-        expect(name).toBe("p");
-        expect(typedValuesEqual(back, tv)).toBe(true);
+        const properties = new Map<string, TypedValue>();
+        decodeAttribute(properties, attributeName("p", tv.type), encodeValue(tv));
+        expect([...properties.keys()]).toEqual(["p"]);
+        expect(typedValuesEqual(properties.get("p")!, tv)).toBe(true);
       }),
     );
   });
@@ -129,8 +130,21 @@ describe("property attributes", () => {
       ["p@Int64", { S: "1" }],
       ["p@Nope", { S: "1" }],
       ["p", { L: [] }],
+      ["p@Int32", { N: "1" }],
+      ["__proto__@Int32", { S: "1" }],
+      // Int32 and Int64 are exactly what tablekit writes: an optional minus and 1..10 (19) digits.
+      ["p", { N: "" }],
+      ["p", { N: "-" }],
+      ["p", { N: "+1" }],
+      ["p", { N: "1e3" }],
+      ["p", { N: "12345678901" }],
+      ["p@Int64", { N: "12345678901234567890" }],
+      ["p@Int64", { N: "0x10" }],
+      ["p@Int64", { N: " 1" }],
     ] as const) {
-      expect(() => decodeAttribute(name, av)).toThrow(expect.objectContaining({ code: "BackendError" }));
+      expect(() => decodeAttribute(new Map(), name, av)).toThrow(
+        expect.objectContaining({ code: "BackendError" }),
+      );
     }
   });
 });

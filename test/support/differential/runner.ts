@@ -9,6 +9,7 @@ import { CoverageTally } from "./report.js";
 /** A server a differential test runs against, as the harnesses in test/support start them. */
 export interface DifferentialServer {
   readonly storeUrl: string;
+  readonly storeOptions?: import("../../../src/index.js").StoreOptions;
   stop(): Promise<void>;
 }
 
@@ -50,7 +51,7 @@ export function describeDifferential(options: DifferentialOptions): void {
   beforeAll(async () => {
     server = await options.startServer();
     reference = await openStore("memory:");
-    candidate = await openStore(server.storeUrl);
+    candidate = await openStore(server.storeUrl, server.storeOptions);
     stores = [reference, candidate];
   });
 

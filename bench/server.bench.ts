@@ -1,0 +1,297 @@
+/**
+ * `tablekit serve` against Azurite in the same run, through the same SDK (`@azure/data-tables`),
+ * each server in its own process: bulk insert into one partition by batches of 100, paging
+ * (pages of 1,000), single inserts and point reads end to end, and each server's own CPU time per
+ * operation (from /proc). Then the server alone: 1,000,000 entities in one partition, and a
+ * 10,000,000-entity `--location` store against a 10,000-entity one for point, newest-10 and page
+ * reads, with the server's RSS. Smoke mode (`--smoke` / TABLEKIT_BENCH_SMOKE=1) runs tiny sizes.
+ * Run: npx tsx bench/server.bench.ts
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TableClient } from "@azure/data-tables";
+import { openStore } from "../src/index.js";
+import { startAzurite } from "../test/support/azurite.js";
+import { sized } from "./support/bench-mode.js";
+
+/** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
+const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
+const BULK_SERVER_ONLY = sized(1_000_000, 5_000);
+const SINGLES = sized(2_000, 100);
+const SCALE = sized(10_000_000, 20_000);
+const SCALE_SMALL = sized(10_000, 2_000);
+const SCALE_PARTITION = sized(10_000, 1_000);
+const READS = sized(2_000, 50);
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+interface Served {
+  readonly connectionString: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** The server's CPU time (user + system) so far, in milliseconds. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+}
+
+/** `tablekit serve` in its own process, from the sources. */
+async function startTablekit(args: string[]): Promise<Served> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "src", "cli", "main.ts"), "serve", "--tablePort", "0", ...args],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const connectionString = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const match = /Connection string: (\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`tablekit serve exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return {
+    connectionString,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+function client(served: Served, table: string): TableClient {
+  return TableClient.fromConnectionString(served.connectionString, table, { allowInsecureConnection: true });
+}
+
+const row = (i: number) => String(i).padStart(10, "0");
+const entity = (pk: string, i: number) => ({
+  partitionKey: pk,
+  rowKey: row(i),
+  name: `item ${i}`,
+  n: i,
+  d: i / 3,
+});
+
+async function bulkInsert(table: TableClient, count: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i += 100) {
+    await table.submitTransaction(
+      Array.from({ length: Math.min(100, count - i) }, (_, j) => ["create", entity("bulk", i + j)]),
+    );
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function pageAll(table: TableClient, expected: number): Promise<number> {
+  const started = performance.now();
+  let n = 0;
+  for await (const page of table
+    .listEntities({ queryOptions: { filter: "PartitionKey eq 'bulk'" } })
+    .byPage({ maxPageSize: 1000 })) {
+    n += page.length;
+  }
+  if (n !== expected) throw new Error(`paged ${n} of ${expected}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** Runs `op` `count` times sequentially: wall µs per op and the server's CPU µs per op. */
+async function perOp(
+  served: Served,
+  count: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<{ wallUs: number; cpuUs: number }> {
+  const cpu0 = cpuMs(served.pid);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await op(i);
+  const wall = performance.now() - started;
+  return { wallUs: (wall * 1000) / count, cpuUs: ((cpuMs(served.pid) - cpu0) * 1000) / count };
+}
+
+interface Measured {
+  bulkSeconds: number;
+  bulkCpuUs: number;
+  pagingSeconds: number;
+  insert: { wallUs: number; cpuUs: number };
+  read: { wallUs: number; cpuUs: number };
+  rss: number;
+}
+
+async function measure(served: Served, name: string): Promise<Measured> {
+  const table = client(served, `Bench${name}`);
+  await table.createTable();
+  const cpuBefore = cpuMs(served.pid);
+  const bulkSeconds = await bulkInsert(table, BULK);
+  const bulkCpu = cpuMs(served.pid) - cpuBefore;
+  console.log(
+    `${name}: ${BULK} entities in ${bulkSeconds.toFixed(1)} s (server CPU ${(bulkCpu / 1000).toFixed(1)} s)`,
+  );
+  const pagingSeconds = await pageAll(table, BULK);
+  const insert = await perOp(served, SINGLES, (i) => table.createEntity(entity("single", i)));
+  const read = await perOp(served, SINGLES, (i) => table.getEntity("bulk", row((i * 7919) % BULK)));
+  return {
+    bulkSeconds,
+    bulkCpuUs: (bulkCpu * 1000) / BULK,
+    pagingSeconds,
+    insert,
+    read,
+    rss: rssMiB(served.pid),
+  };
+}
+
+const results: Record<string, Record<string, string>> = {};
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+// 1. The same work on both servers.
+const tablekit = await startTablekit(["--inMemoryPersistence"]);
+const ours = await measure(tablekit, "Tablekit");
+await tablekit.stop();
+const azurite = await startAzurite();
+const served: Served = {
+  connectionString: azurite.tableConnectionString,
+  pid: azurite.pid,
+  stop: azurite.stop,
+};
+const theirs = await measure(served, "Azurite");
+await azurite.stop();
+
+/** A row comparing the servers; `higherIsBetter` for rates (the ratio is always Azurite's cost over ours). */
+function compare(ours: number, theirs: number, digits = 0, higherIsBetter = false): Record<string, string> {
+  return {
+    tablekit: fmt(ours, digits),
+    azurite: fmt(theirs, digits),
+    ratio: `${fmt(higherIsBetter ? ours / theirs : theirs / ours)}x`,
+  };
+}
+results[`bulk insert ${BULK.toLocaleString("en")} (batches of 100), entities/s`] = compare(
+  BULK / ours.bulkSeconds,
+  BULK / theirs.bulkSeconds,
+  0,
+  true,
+);
+results[`page through ${BULK.toLocaleString("en")} (pages of 1,000), s`] = compare(
+  ours.pagingSeconds,
+  theirs.pagingSeconds,
+  2,
+);
+results["single insert, µs end to end"] = compare(ours.insert.wallUs, theirs.insert.wallUs);
+results["point read, µs end to end"] = compare(ours.read.wallUs, theirs.read.wallUs);
+results["server CPU per single insert, µs"] = compare(ours.insert.cpuUs, theirs.insert.cpuUs);
+results["server CPU per point read, µs"] = compare(ours.read.cpuUs, theirs.read.cpuUs);
+results[`server CPU per entity in the bulk insert, µs`] = compare(ours.bulkCpuUs, theirs.bulkCpuUs);
+results[`server RSS after ${BULK.toLocaleString("en")}, MiB`] = compare(ours.rss, theirs.rss);
+
+// 2. The server alone: a million entities in one partition.
+{
+  const big = await startTablekit(["--inMemoryPersistence"]);
+  const table = client(big, "BenchMillion");
+  await table.createTable();
+  const seconds = await bulkInsert(table, BULK_SERVER_ONLY);
+  results[`bulk insert ${BULK_SERVER_ONLY.toLocaleString("en")} (server only), entities/s`] = {
+    tablekit: fmt(BULK_SERVER_ONLY / seconds, 0),
+    azurite: "-",
+    ratio: `RSS ${fmt(rssMiB(big.pid), 0)} MiB`,
+  };
+  await big.stop();
+}
+
+// 3. Scale: reads at 10M against reads at 10k, on --location stores built with the embedded engine.
+async function buildStore(dir: string, count: number): Promise<void> {
+  const store = await openStore(`file:${join(dir, "tablekit-tables.db")}`);
+  await store.createTable("Scale");
+  const table = store.table("Scale");
+  for (let i = 0; i < count; i += 100) {
+    const pk = `p${String(Math.floor(i / SCALE_PARTITION)).padStart(5, "0")}`;
+    await table.submitTransaction(
+      Array.from(
+        { length: 100 },
+        (_, j) =>
+          [
+            "create",
+            { partitionKey: pk, rowKey: row(SCALE_PARTITION - ((i + j) % SCALE_PARTITION)), n: i + j },
+          ] as const,
+      ),
+    );
+  }
+  await store.close();
+}
+
+async function scaleReads(
+  count: number,
+): Promise<{ point: number; newest: number; page: number; rss: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-scale-"));
+  try {
+    const started = performance.now();
+    await buildStore(dir, count);
+    console.log(
+      `built ${count.toLocaleString("en")} entities in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+    const server = await startTablekit(["--location", dir]);
+    const table = client(server, "Scale");
+    const partitions = count / SCALE_PARTITION;
+    const pk = (i: number) => `p${String((i * 7919) % partitions).padStart(5, "0")}`;
+    const point = await perOp(server, READS, (i) =>
+      table.getEntity(pk(i), row(1 + ((i * 104729) % SCALE_PARTITION))),
+    );
+    const newest = await perOp(server, READS, async (i) => {
+      const pages = table
+        .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}'` } })
+        .byPage({ maxPageSize: 10 });
+      const page = (await pages.next()).value;
+      if (page.length !== 10) throw new Error("newest-10 read came back short");
+    });
+    const page = await perOp(server, Math.max(10, READS / 10), async (i) => {
+      const from = row(1 + ((i * 104729) % Math.max(1, SCALE_PARTITION - 999)));
+      const pages = table
+        .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}' and RowKey ge '${from}'` } })
+        .byPage({ maxPageSize: 1000 });
+      const first = (await pages.next()).value;
+      if (first.length !== 1000) throw new Error(`page read came back with ${first.length}`);
+    });
+    const rss = rssMiB(server.pid);
+    await server.stop();
+    return { point: point.wallUs, newest: newest.wallUs, page: page.wallUs, rss };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const small = await scaleReads(SCALE_SMALL);
+const large = await scaleReads(SCALE);
+const label = `${SCALE.toLocaleString("en")} vs ${SCALE_SMALL.toLocaleString("en")}`;
+results[`point read at ${label}, µs`] = {
+  tablekit: fmt(large.point, 0),
+  azurite: fmt(small.point, 0),
+  ratio: `${fmt(large.point / small.point, 2)}x`,
+};
+results[`newest-10 read at ${label}, µs`] = {
+  tablekit: fmt(large.newest, 0),
+  azurite: fmt(small.newest, 0),
+  ratio: `${fmt(large.newest / small.newest, 2)}x`,
+};
+results[`page of 1,000 at ${label}, µs`] = {
+  tablekit: fmt(large.page, 0),
+  azurite: fmt(small.page, 0),
+  ratio: `${fmt(large.page / small.page, 2)}x`,
+};
+results[`server RSS with ${SCALE.toLocaleString("en")} entities, MiB`] = {
+  tablekit: fmt(large.rss, 0),
+  azurite: "-",
+  ratio: "-",
+};
+
+console.log("\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).");
+console.table(results);

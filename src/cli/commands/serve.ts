@@ -1,0 +1,82 @@
+/** `tablekit serve`: the Azure Table service over the embedded engine, with Azurite's table flags. */
+import { appendFileSync } from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
+import { startServer } from "../../server/index.js";
+import { terminal } from "../output/terminal.js";
+
+interface ServeOptions {
+  tableHost: string;
+  tablePort: number;
+  location?: string;
+  inMemoryPersistence?: boolean;
+  cert?: string;
+  key?: string;
+  pwd?: string;
+  loose?: boolean;
+  skipApiVersionCheck?: boolean;
+  silent?: boolean;
+  debug?: string;
+}
+
+function port(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65535)
+    throw new InvalidArgumentError("expected a port from 0 to 65535");
+  return Number(text);
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description(
+      "serve the Azure Table REST protocol over the embedded engine (a drop-in for Azurite's table service)",
+    )
+    .option("--tableHost <host>", "interface to listen on", "127.0.0.1")
+    .option("--tablePort <port>", "port to listen on (0 picks a free one)", port, 10002)
+    .option("-l, --location <dir>", "directory to keep the tables in (default: in memory)")
+    .option("--inMemoryPersistence", "keep the tables in memory (the default without --location)")
+    .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
+    .option("--key <file>", "private key of a PEM certificate")
+    .option("--pwd <password>", "password of a PFX certificate")
+    .option("-L, --loose", "accepted for Azurite compatibility (its table service relaxes nothing with it)")
+    .option("--skipApiVersionCheck", "accept any x-ms-version")
+    .option("-s, --silent", "print nothing but errors")
+    .option("-d, --debug <file>", "append one line per request to this file")
+    .option("--disableTelemetry", "accepted for Azurite compatibility (tablekit sends no telemetry)")
+    .option("--disableProductStyleUrl", "accepted for Azurite compatibility")
+    .addHelpText(
+      "after",
+      "\nAccounts come from AZURITE_ACCOUNTS (name:key1[:key2];…), by default devstoreaccount1.\n\nExamples:\n  tablekit serve\n  tablekit serve --location ./data --tablePort 0",
+    )
+    .action(async (opts: ServeOptions) => {
+      if (opts.location && opts.inMemoryPersistence) {
+        throw new InvalidArgumentError("--location and --inMemoryPersistence exclude each other");
+      }
+      const debug = opts.debug;
+      const server = await startServer({
+        host: opts.tableHost,
+        port: opts.tablePort,
+        ...(opts.location ? { location: opts.location } : {}),
+        ...(opts.cert ? { cert: opts.cert } : {}),
+        ...(opts.key ? { key: opts.key } : {}),
+        ...(opts.pwd ? { pwd: opts.pwd } : {}),
+        loose: opts.loose ?? false,
+        skipApiVersionCheck: opts.skipApiVersionCheck ?? false,
+        ...(debug ? { log: (line: string) => appendFileSync(debug, `${line}\n`) } : {}),
+      });
+      if (!opts.silent) {
+        const out = terminal().out;
+        out.line(`tablekit Table service is successfully listening at ${server.url.replace(/\/[^/]*$/, "")}`);
+        out.line(`Connection string: ${server.connectionString}`);
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          void server.stop().then(resolve);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      if (!opts.silent) terminal().out.line("tablekit Table service stopped");
+    });
+}

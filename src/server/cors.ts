@@ -1,0 +1,83 @@
+import type { RequestContext } from "./http/request-context.js";
+import { send } from "./http/responses.js";
+import { ProtocolError } from "./protocol/protocol-error.js";
+import type { CorsRule, ServiceState } from "./service-state.js";
+
+function list(text: string): string[] {
+  return text
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== "");
+}
+
+function originAllowed(rule: CorsRule, origin: string): boolean {
+  const origins = list(rule.allowedOrigins);
+  return origins.includes("*") || origins.includes(origin.toLowerCase());
+}
+
+function headersAllowed(rule: CorsRule, requested: string[]): boolean {
+  const allowed = list(rule.allowedHeaders);
+  return requested.every((h) =>
+    allowed.some((a) => a === "*" || a === h || (a.endsWith("*") && h.startsWith(a.slice(0, -1)))),
+  );
+}
+
+/** The first rule allowing `origin` and `method` (and the requested headers, for a preflight). */
+function matchRule(
+  rules: readonly CorsRule[],
+  origin: string,
+  method: string,
+  headers: string[],
+): CorsRule | undefined {
+  return rules.find(
+    (r) =>
+      originAllowed(r, origin) &&
+      list(r.allowedMethods).includes(method.toLowerCase()) &&
+      headersAllowed(r, headers),
+  );
+}
+
+/** Answers a CORS preflight (`OPTIONS`) from the account's CORS rules; no rule matching is 403. */
+export function preflight(ctx: RequestContext, state: ServiceState): void {
+  const origin = ctx.req.headers.origin;
+  const method = ctx.req.headers["access-control-request-method"];
+  if (typeof origin !== "string" || typeof method !== "string") {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "A preflight request needs Origin and Access-Control-Request-Method.",
+    );
+  }
+  const requested = list(String(ctx.req.headers["access-control-request-headers"] ?? ""));
+  const rule = matchRule(state.cors(ctx.account), origin, method, requested);
+  if (!rule) {
+    throw new ProtocolError(
+      403,
+      "CorsPreflightFailure",
+      "CORS not enabled or no matching rule found for this request.",
+    );
+  }
+  const wildcard = list(rule.allowedOrigins).includes("*");
+  send(ctx, 200, {
+    "access-control-allow-origin": wildcard ? "*" : origin,
+    "access-control-allow-methods": method.toUpperCase(),
+    ...(requested.length > 0 ? { "access-control-allow-headers": requested.join(",") } : {}),
+    "access-control-max-age": String(rule.maxAgeInSeconds),
+    ...(wildcard ? {} : { "access-control-allow-credentials": "true", vary: "Origin" }),
+  });
+}
+
+/** CORS headers for an actual request from an allowed origin (set before the handler answers). */
+export function applyCors(ctx: RequestContext, state: ServiceState): void {
+  const origin = ctx.req.headers.origin;
+  if (typeof origin !== "string") return;
+  const rule = matchRule(state.cors(ctx.account), origin, ctx.req.method ?? "GET", []);
+  if (!rule) return;
+  const wildcard = list(rule.allowedOrigins).includes("*");
+  ctx.res.setHeader("access-control-allow-origin", wildcard ? "*" : origin);
+  if (rule.exposedHeaders) ctx.res.setHeader("access-control-expose-headers", rule.exposedHeaders);
+  if (!wildcard) {
+    ctx.res.setHeader("access-control-allow-credentials", "true");
+    ctx.res.setHeader("vary", "Origin");
+  }
+}

@@ -1,0 +1,45 @@
+import type { IncomingMessage } from "node:http";
+import { ProtocolError } from "../protocol/protocol-error.js";
+
+/**
+ * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 RequestBodyTooLarge) as
+ * soon as the excess arrives, so a huge body is never held in memory.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!failed)
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", (err) => {
+      if (!failed) {
+        failed = true;
+        reject(err);
+      }
+    });
+  });
+}
+
+function tooLarge(maxBytes: number): ProtocolError {
+  return new ProtocolError(
+    413,
+    "RequestBodyTooLarge",
+    `The request body is too large and exceeds the maximum permissible limit (${maxBytes} bytes).`,
+  );
+}

@@ -1,0 +1,69 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import { TableKitError } from "../../model/index.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
+import { escapeXml } from "../protocol/xml.js";
+import type { RequestContext } from "./request-context.js";
+
+/** Headers every response carries: request id, version (echoed), date, client request id. */
+export function standardHeaders(ctx: RequestContext): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    "x-ms-request-id": ctx.requestId,
+    "x-ms-version": ctx.version,
+    date: new Date().toUTCString(),
+    server: "tablekit",
+  };
+  const clientId = ctx.req.headers["x-ms-client-request-id"];
+  if (typeof clientId === "string") headers["x-ms-client-request-id"] = clientId;
+  return headers;
+}
+
+/** Sends a response with the standard headers; `body` as given (already serialized). */
+export function send(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body?: string): void {
+  // Headers set earlier with setHeader (CORS) are merged in by writeHead.
+  const all: OutgoingHttpHeaders = { ...standardHeaders(ctx), ...headers };
+  if (body !== undefined) all["content-length"] = Buffer.byteLength(body);
+  else if (status !== 204 && status !== 304) all["content-length"] = 0;
+  ctx.res.writeHead(status, all);
+  ctx.res.end(body);
+}
+
+/** The service's code, status and message for anything a handler threw. */
+export function errorParts(err: unknown): { status: number; code: string; message: string } {
+  if (err instanceof TableKitError) {
+    // Client-side codes the service would not send: answer them as the service's equivalents.
+    if (err.code === "InvalidContinuationToken")
+      return { status: 400, code: "InvalidInput", message: err.message };
+    if (err.code === "InvalidFilter") return { status: 400, code: "InvalidInput", message: err.message };
+    return { status: err.status, code: err.code, message: err.message };
+  }
+  if (err instanceof ProtocolError) return { status: err.status, code: err.code, message: err.message };
+  return { status: 500, code: "InternalError", message: "The server encountered an internal error." };
+}
+
+/** The message as the service writes it: the text, then the request id and time. */
+export function serviceMessage(ctx: RequestContext, message: string): string {
+  return `${message}\nRequestId:${ctx.requestId}\nTime:${new Date().toISOString()}`;
+}
+
+/** `{"odata.error":{…}}` on one line (batch responses are parsed by regex). */
+export function jsonErrorBody(ctx: RequestContext, code: string, message: string): string {
+  return JSON.stringify({
+    "odata.error": { code, message: { lang: "en-US", value: serviceMessage(ctx, message) } },
+  });
+}
+
+/** Sends an error in JSON, or in XML for the operations the service answers in XML. */
+export function sendError(ctx: RequestContext, err: unknown, xml: boolean): void {
+  const { status, code, message } = errorParts(err);
+  const headers: OutgoingHttpHeaders = { "x-ms-error-code": code };
+  if (xml) {
+    headers["content-type"] = "application/xml";
+    const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(
+      serviceMessage(ctx, message),
+    )}</Message></Error>`;
+    send(ctx, status, headers, ctx.req.method === "HEAD" ? undefined : body);
+    return;
+  }
+  headers["content-type"] = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
+  send(ctx, status, headers, jsonErrorBody(ctx, code, message));
+}

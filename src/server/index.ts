@@ -1,0 +1,9 @@
+/**
+ * `tablekit serve` as a library: the Azure Table REST protocol over a store, so any Azure SDK can use
+ * the embedded engine. See docs/server.md.
+ *
+ * @example const server = await startServer({ port: 0 }); // … server.connectionString …; await server.stop();
+ */
+export { parseAccounts } from "./accounts.js";
+export type { Mount } from "./request-handler.js";
+export { type RunningServer, type ServerOptions, startServer } from "./start-server.js";

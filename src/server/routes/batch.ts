@@ -1,0 +1,128 @@
+import { TableKitError } from "../../model/index.js";
+import type { TransactionAction } from "../../store/index.js";
+import { readBody } from "../http/read-body.js";
+import type { RequestContext } from "../http/request-context.js";
+import { parseResource } from "../http/resource.js";
+import { errorParts, jsonErrorBody, send } from "../http/responses.js";
+import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "../protocol/batch-request.js";
+import { type BatchPartResponse, batchResponse } from "../protocol/batch-response.js";
+import { entityFromJson, entityPath, parseEntityJson } from "../protocol/entity-body.js";
+import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
+import { headerOf, type Route } from "./route.js";
+
+interface PlannedAction {
+  readonly action: TransactionAction;
+  readonly tableName: string;
+  readonly noContent: boolean | undefined;
+}
+
+function resourceOf(url: string): ReturnType<typeof parseResource> {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url, "http://batch.invalid").pathname);
+  } catch {
+    throw invalidUri("A batch operation's URL is not valid.");
+  }
+  return parseResource(path.slice(path.lastIndexOf("/") + 1));
+}
+
+/** One sub-request as the core's transaction action. */
+function plan(sub: BatchSubRequest): PlannedAction {
+  const resource = resourceOf(sub.url);
+  const ifMatch = sub.headers["if-match"];
+  const prefer = sub.headers.prefer;
+  const noContent = prefer === undefined ? undefined : /return-no-content/i.test(prefer);
+  if (resource.kind === "entities" && sub.method === "POST") {
+    const entity = entityFromJson(parseEntityJson(sub.body));
+    return { action: ["create", entity], tableName: resource.tableName, noContent };
+  }
+  if (resource.kind !== "entity")
+    throw invalidUri("A batch operation must address an entity or a table's entities.");
+  const keys = { partitionKey: resource.partitionKey, rowKey: resource.rowKey };
+  const { tableName } = resource;
+  switch (sub.method) {
+    case "PUT":
+    case "PATCH":
+    case "MERGE": {
+      const entity = entityFromJson(parseEntityJson(sub.body), keys);
+      const mode = sub.method === "PUT" ? "Replace" : "Merge";
+      const action: TransactionAction =
+        ifMatch === undefined ? ["upsert", entity, mode] : ["update", entity, mode, { etag: ifMatch }];
+      return { action, tableName, noContent };
+    }
+    case "DELETE":
+      if (ifMatch === undefined) throw invalidInput("A delete needs an If-Match header (an ETag or *).");
+      return { action: ["delete", keys, { etag: ifMatch }], tableName, noContent };
+    default:
+      throw unsupportedVerb(sub.method);
+  }
+}
+
+function failurePart(ctx: RequestContext, err: unknown, index: number | undefined): BatchPartResponse {
+  const { status, code, message } = errorParts(err);
+  const text = index !== undefined && !/^\d+:/.test(message) ? `${index}:${message}` : message;
+  return {
+    status,
+    headers: {
+      DataServiceVersion: "3.0;",
+      "Content-Type": "application/json;odata=minimalmetadata;streaming=true;charset=utf-8",
+    },
+    body: jsonErrorBody(ctx, code, text),
+  };
+}
+
+function respond(ctx: RequestContext, parts: BatchPartResponse[]): void {
+  const { contentType, body } = batchResponse(parts);
+  send(ctx, 202, { "content-type": contentType, "cache-control": "no-cache" }, body);
+}
+
+/** `POST /$batch`: one entity group transaction, all or nothing, answered in the service's framing. */
+export const batchRoute: Route = {
+  name: "batch",
+  xml: false,
+  matches: (ctx) => ctx.resource.kind === "batch",
+  async handle(ctx, { store, maxBodyBytes }) {
+    if (ctx.method !== "POST") throw unsupportedVerb(ctx.method);
+    const boundary = multipartBoundary(headerOf(ctx, "content-type"));
+    if (!boundary) throw invalidInput("A batch must be multipart/mixed with a boundary.");
+    const subRequests = parseBatchBody(await readBody(ctx.req, maxBodyBytes), boundary);
+    const planned: PlannedAction[] = [];
+    for (let i = 0; i < subRequests.length; i++) {
+      try {
+        const p = plan(subRequests[i]!);
+        if (planned.length > 0 && p.tableName.toLowerCase() !== planned[0]!.tableName.toLowerCase()) {
+          throw invalidInput("All operations of a batch must address the same table.");
+        }
+        planned.push(p);
+      } catch (err) {
+        respond(ctx, [failurePart(ctx, err, i)]);
+        return;
+      }
+    }
+    const tableName = planned[0]!.tableName;
+    let response: Awaited<ReturnType<ReturnType<typeof store.table>["submitTransaction"]>>;
+    try {
+      response = await store.table(tableName).submitTransaction(planned.map((p) => p.action));
+    } catch (err) {
+      if (!(err instanceof TableKitError)) throw err;
+      respond(ctx, [failurePart(ctx, err, err.index)]);
+      return;
+    }
+    const parts = planned.map((p, i): BatchPartResponse => {
+      const etag = response.subResponses[i]?.etag;
+      const headers: Record<string, string> = { DataServiceVersion: "1.0;" };
+      if (p.action[0] === "create") {
+        const entity = p.action[1];
+        const location = `${ctx.baseUrl}${entityPath(tableName, entity.partitionKey, entity.rowKey)}`;
+        if (p.noContent !== false) {
+          headers["Preference-Applied"] = "return-no-content";
+        }
+        headers.Location = location;
+        headers.DataServiceId = location;
+      }
+      if (etag) headers.ETag = etag;
+      return { status: 204, headers };
+    });
+    respond(ctx, parts);
+  },
+};

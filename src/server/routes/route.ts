@@ -1,0 +1,62 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import type { AccessPolicy, Store } from "../../store/index.js";
+import type { RequestContext } from "../http/request-context.js";
+import { send } from "../http/responses.js";
+import type { ServiceState } from "../service-state.js";
+
+/** What a route handler works with, once the request is authenticated. */
+export interface RouteServices {
+  /** The store view the request may use (scoped to its token, if it has one). */
+  readonly store: Store;
+  readonly access?: AccessPolicy;
+  readonly state: ServiceState;
+  /** Largest request body accepted. */
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * One part of the Table protocol (tables, entities, batches, service, ACLs). The router asks each
+ * in turn; the first that `matches` handles the request. `xml` says how its errors are written.
+ */
+export interface Route {
+  readonly name: string;
+  readonly xml: boolean;
+  matches(ctx: RequestContext): boolean;
+  handle(ctx: RequestContext, services: RouteServices): Promise<void>;
+}
+
+/** `{"odata.metadata":…}` and friends: sends JSON with the standard headers. */
+export function sendJson(
+  ctx: RequestContext,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  send(
+    ctx,
+    status,
+    {
+      "content-type": contentType,
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-cache",
+      ...headers,
+    },
+    body,
+  );
+}
+
+/** The request's header as a string, or undefined. */
+export function headerOf(ctx: RequestContext, name: string): string | undefined {
+  const value = ctx.req.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** `Prefer: return-no-content` (true), `return-content` (false), or neither (undefined). */
+export function prefersNoContent(ctx: RequestContext): boolean | undefined {
+  const prefer = headerOf(ctx, "prefer");
+  if (prefer === undefined) return undefined;
+  if (/return-no-content/i.test(prefer)) return true;
+  if (/return-content/i.test(prefer)) return false;
+  return undefined;
+}

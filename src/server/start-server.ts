@@ -1,0 +1,153 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { type AccountKeys, openStore, type Store } from "../store/index.js";
+import { parseAccounts } from "./accounts.js";
+import { type HandlerOptions, type Mount, tableRequestHandler } from "./request-handler.js";
+import { ServiceState } from "./service-state.js";
+
+/** How `tablekit serve` runs: Azurite's table options, plus what a library caller may set. */
+export interface ServerOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  readonly host?: string;
+  /** Port; default 10002; 0 picks a free one. */
+  readonly port?: number;
+  /** Directory the tables are kept in (`<location>/tablekit-tables.db`); absent: in memory. */
+  readonly location?: string;
+  /** The store to serve instead of one in `location` or memory (any `openStore` URL). */
+  readonly storeUrl?: string;
+  /** Accounts and keys; default `AZURITE_ACCOUNTS` from the environment, else the development account. */
+  readonly accounts?: readonly AccountKeys[];
+  /** PEM certificate and key files (or a PFX file as `cert` with `pwd`): serve HTTPS. */
+  readonly cert?: string;
+  readonly key?: string;
+  readonly pwd?: string;
+  /** Accept any x-ms-version (by default it must be a service version, YYYY-MM-DD). */
+  readonly skipApiVersionCheck?: boolean;
+  /** Accepted for Azurite compatibility: Azurite's table service relaxes nothing with it, nor does this one. */
+  readonly loose?: boolean;
+  /** Largest request body; default 32 MiB (a 4 MiB batch written with heavy JSON escaping fits). */
+  readonly maxBodyBytes?: number;
+  /** How long a client may take: to send headers, a whole request, and idle between requests. */
+  readonly timeouts?: {
+    readonly headersMs?: number;
+    readonly requestMs?: number;
+    readonly keepAliveMs?: number;
+  };
+  /** Other applications served under path prefixes (the web explorer). */
+  readonly mounts?: readonly Mount[];
+  /** One line per request (method, path, status, error code): the `--debug` log. */
+  readonly log?: (line: string) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  readonly host: string;
+  readonly port: number;
+  /** The table endpoint of the first account: `http://127.0.0.1:10002/devstoreaccount1`. */
+  readonly url: string;
+  /** A connection string for the first account, as the SDKs take it. */
+  readonly connectionString: string;
+  /** The store behind the server (for tests and embedding). */
+  readonly store: Store;
+  /** Stops accepting connections, finishes the requests in flight, closes the store. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_PORT = 10002;
+
+/** Starts `tablekit serve` in this process and resolves once it listens. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const accounts = options.accounts ?? parseAccounts(process.env.AZURITE_ACCOUNTS);
+  const storeUrl =
+    options.storeUrl ??
+    (options.location ? `file:${join(options.location, "tablekit-tables.db")}` : "memory:");
+  const store = await openStore(storeUrl);
+  const state = new ServiceState(
+    options.location ? join(options.location, "tablekit-service.json") : undefined,
+  );
+  const tls = options.cert !== undefined;
+  const handlerOptions: HandlerOptions = {
+    store,
+    accounts: new Map(accounts.map((a) => [a.name, a])),
+    state,
+    protocol: tls ? "https" : "http",
+    skipApiVersionCheck: options.skipApiVersionCheck ?? false,
+    maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
+    ...(options.mounts ? { mounts: options.mounts } : {}),
+    ...(options.log ? { log: logger(options.log) } : {}),
+  };
+  const listener = tableRequestHandler(handlerOptions);
+  const timeouts = options.timeouts ?? {};
+  const serverOptions = {
+    headersTimeout: timeouts.headersMs ?? 20_000,
+    requestTimeout: timeouts.requestMs ?? 120_000,
+    keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+    connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
+  };
+  const server = tls
+    ? https.createServer({ ...serverOptions, ...tlsOptions(options) }, listener)
+    : http.createServer(serverOptions, listener);
+  server.keepAliveTimeout = serverOptions.keepAliveTimeout;
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const code = tooLarge ? "InvalidHeaderValue" : "InvalidInput";
+    const message = tooLarge ? "The request's headers are too large." : "The request is not valid HTTP.";
+    const body = JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nx-ms-error-code: ${code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? DEFAULT_PORT, options.host ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const address = server.address() as AddressInfo;
+  const host = options.host ?? "127.0.0.1";
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : host;
+  const first = accounts[0]!;
+  const url = `${tls ? "https" : "http"}://${urlHost}:${address.port}/${first.name}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    host,
+    port: address.port,
+    url,
+    connectionString: `DefaultEndpointsProtocol=${tls ? "https" : "http"};AccountName=${first.name};AccountKey=${first.keys[0]};TableEndpoint=${url};`,
+    store,
+    stop() {
+      stopped ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        await closed;
+        clearTimeout(force);
+        await store.close();
+      })();
+      return stopped;
+    },
+  };
+}
+
+function tlsOptions(options: ServerOptions): https.ServerOptions {
+  const cert = readFileSync(options.cert!);
+  if (options.key) return { cert, key: readFileSync(options.key) };
+  return { pfx: cert, ...(options.pwd ? { passphrase: options.pwd } : {}) };
+}
+
+function logger(write: (line: string) => void): NonNullable<HandlerOptions["log"]> {
+  return (ctx, req, status, error) => {
+    const code = error ? ` ${(error as { code?: string }).code ?? "InternalError"}` : "";
+    write(`${new Date().toISOString()} ${ctx?.requestId ?? "-"} ${req.method} ${req.url} ${status}${code}`);
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * Malformed input and hostile clients: bad JSON, truncated and mis-framed multipart bodies, wrong
+ * content types, a 100 MB body, oversized headers and slow clients each get a 4xx with the
+ * service's code (or a closed connection) while the server keeps answering everyone else.
+ */
+import { request } from "node:http";
+import { connect } from "node:net";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.js";
+import { rawRequest, signedHeaders } from "../support/raw-table-client.js";
+
+let endpoint: string;
+let port: number;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  const server = await startServer({
+    port: 0,
+    timeouts: { headersMs: 1_000, requestMs: 3_000 },
+    maxBodyBytes: 8 * 1024 * 1024,
+  });
+  endpoint = server.url;
+  port = server.port;
+  stop = server.stop;
+  await rawRequest(endpoint, {
+    method: "POST",
+    path: "Tables",
+    body: JSON.stringify({ TableName: "Robust" }),
+  });
+});
+afterAll(() => stop?.());
+
+/** The server still answers a well-formed request. */
+async function alive(): Promise<void> {
+  const r = await rawRequest(endpoint, { path: "Robust()?$top=1" });
+  expect(r.status).toBe(200);
+}
+
+function batch(boundary: string, changeset: string, parts: string[], close = true): string {
+  const lines = [`--${boundary}`, `Content-Type: multipart/mixed; boundary=${changeset}`, ""];
+  for (const part of parts) lines.push(`--${changeset}`, part);
+  if (close) lines.push(`--${changeset}--`, `--${boundary}--`, "");
+  return lines.join("\r\n");
+}
+
+const insertPart = (rk: string, body = `{"PartitionKey":"b","RowKey":"${rk}"}`) =>
+  [
+    "Content-Type: application/http",
+    "Content-Transfer-Encoding: binary",
+    "",
+    `POST http://127.0.0.1/devstoreaccount1/Robust HTTP/1.1`,
+    "Content-Type: application/json",
+    "Prefer: return-no-content",
+    "",
+    body,
+  ].join("\r\n");
+
+describe("tablekit serve: malformed input", () => {
+  it("bad JSON, non-object bodies, duplicated properties, unknown types: 400 with the service's codes", async () => {
+    const cases: [string, string][] = [
+      ["{not json", "InvalidInput"],
+      ["[1,2]", "InvalidInput"],
+      ['"text"', "InvalidInput"],
+      ['{"PartitionKey":"a","RowKey":"b","x":1,"x":2}', "DuplicatePropertiesSpecified"],
+      ['{"PartitionKey":"a","RowKey":"b","x":"1","x@odata.type":"Edm.Nope"}', "InvalidValueType"],
+      ['{"PartitionKey":"a","RowKey":"b","x":"abc","x@odata.type":"Edm.Int64"}', "InvalidValueType"],
+      ['{"PartitionKey":"a","RowKey":"b","x":{"nested":1}}', "InvalidValueType"],
+      ['{"PartitionKey":1,"RowKey":"b"}', "InvalidInput"],
+      ['{"RowKey":"b"}', "InvalidInput"],
+    ];
+    for (const [body, code] of cases) {
+      const r = await rawRequest(endpoint, { method: "POST", path: "Robust", body });
+      expect([body, r.status, r.code]).toEqual([body, 400, code]);
+      expect(r.json()).toMatchObject({ "odata.error": { code } });
+    }
+    await alive();
+  });
+
+  it("truncated and mis-framed multipart batches, and batches without multipart: 400, nothing written", async () => {
+    const boundary = "batch_x";
+    const good = batch(boundary, "changeset_y", [insertPart("1"), insertPart("2")]);
+    const bodies: [string, string][] = [
+      [good.slice(0, good.length / 2), `multipart/mixed; boundary=${boundary}`],
+      [
+        good.replaceAll("changeset_y", "changeset_z").replace("boundary=changeset_z", "boundary=changeset_y"),
+        `multipart/mixed; boundary=${boundary}`,
+      ],
+      [good, "multipart/mixed; boundary=batch_other"],
+      [good, "application/json"],
+      [good, "multipart/mixed"],
+      [
+        batch(boundary, "changeset_y", [insertPart("1").replace("POST http", "POST")]),
+        `multipart/mixed; boundary=${boundary}`,
+      ],
+      ["", `multipart/mixed; boundary=${boundary}`],
+    ];
+    for (const [body, contentType] of bodies) {
+      const r = await rawRequest(endpoint, {
+        method: "POST",
+        path: "$batch",
+        body,
+        headers: { "content-type": contentType },
+      });
+      if (r.status === 202) {
+        // A changeset-level failure (the service answers those inside the multipart response).
+        expect(r.text).toMatch(/HTTP\/1.1 400/);
+      } else {
+        expect([r.status, r.code]).toEqual([400, "InvalidInput"]);
+      }
+    }
+    const listed = await rawRequest(endpoint, { path: "Robust()?$filter=PartitionKey%20eq%20'b'" });
+    expect((listed.json() as { value: unknown[] }).value).toEqual([]);
+    // The same batch, well formed, with bare LF line endings and no closing delimiter, as old clients send it.
+    const lenient = batch(boundary, "changeset_y", [insertPart("1"), insertPart("2")], false).replaceAll(
+      "\r\n",
+      "\n",
+    );
+    const ok = await rawRequest(endpoint, {
+      method: "POST",
+      path: "$batch",
+      body: lenient,
+      headers: { "content-type": `multipart/mixed; boundary=${boundary}` },
+    });
+    expect(ok.status).toBe(202);
+    expect(ok.text.match(/HTTP\/1.1 204/g)).toHaveLength(2);
+    await alive();
+  });
+
+  it("Atom is refused with 415 AtomFormatNotSupported; unknown $format and verbs are 4xx", async () => {
+    const atom = await rawRequest(endpoint, {
+      path: "Robust()",
+      headers: { accept: "application/atom+xml" },
+    });
+    expect([atom.status, atom.code]).toEqual([415, "AtomFormatNotSupported"]);
+    const format = await rawRequest(endpoint, { path: "Robust()?$format=text/csv" });
+    expect(format.status).toBe(400);
+    const verb = await rawRequest(endpoint, { method: "PATCH", path: "Tables" });
+    expect([verb.status, verb.code]).toEqual([405, "UnsupportedHttpVerb"]);
+    const uri = await rawRequest(endpoint, { path: "Robust(PartitionKey='a')" });
+    expect([uri.status, uri.code]).toEqual([400, "InvalidUri"]);
+  });
+
+  it("a 100 MB body is refused with 413 RequestBodyTooLarge, streamed or declared, and the server stays up", async () => {
+    const declared = await rawRequest(endpoint, {
+      method: "POST",
+      path: "Robust",
+      body: Buffer.alloc(9 * 1024 * 1024, 0x20),
+    });
+    expect([declared.status, declared.code]).toEqual([413, "RequestBodyTooLarge"]);
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const stream = Readable.from(
+      (function* () {
+        while (sent < 100) {
+          sent++;
+          yield chunk;
+        }
+      })(),
+    );
+    // The server answers 413 as soon as the excess arrives and closes the connection; the client may
+    // still be writing, so its socket can be reset before it reads the answer (then: status 0).
+    const status = await new Promise<number>((resolve) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/devstoreaccount1/Robust",
+          method: "POST",
+          headers: { "content-type": "application/json", ...signedHeaders("Robust") },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", () => resolve(0));
+      stream.pipe(req);
+    });
+    expect([0, 413]).toContain(status);
+    expect(sent).toBeLessThan(100);
+    await alive();
+  });
+
+  it("headers over the limit: 400 and the connection closed", async () => {
+    const r = await rawRequest(endpoint, {
+      path: "Robust()",
+      headers: { "x-ms-padding": "x".repeat(40_000) },
+    });
+    expect(r.status).toBe(400);
+    expect(r.code).toBe("InvalidHeaderValue");
+    await alive();
+  });
+
+  it("a client that never finishes its headers is cut off; others are served meanwhile", async () => {
+    const socket = connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write("GET /devstoreaccount1/Robust() HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    const closed = new Promise<number>((resolve) => {
+      const started = Date.now();
+      socket.on("close", () => resolve(Date.now() - started));
+      socket.on("error", () => undefined);
+      socket.resume();
+    });
+    await alive();
+    const elapsed = await closed;
+    expect(elapsed).toBeLessThan(10_000);
+  });
+});
