@@ -6,7 +6,6 @@ import type { CompiledModel, Model } from "../model/define-model.js";
 import { mainEntity } from "../model/index-writes.js";
 import { isOfType, recordFromEntity } from "../model/records.js";
 import type { IndexDefinition } from "../model/types.js";
-import type { Fields } from "../schema/field.js";
 import { toProperties } from "../schema/schema.js";
 import { CopyDerivations } from "./copy-derivations.js";
 

@@ -155,7 +155,11 @@ export class WideEntities {
     const stored = await this.read(partitionKey, rowKey, options);
     const record = next(stored ? recordOf(partitionKey, rowKey, stored) : undefined);
     if (!record) {
-      return (stored?.parts ?? []).map((p) => ["delete", { partitionKey, rowKey: p.rowKey }, { etag: p.etag }]);
+      return (stored?.parts ?? []).map((p) => [
+        "delete",
+        { partitionKey, rowKey: p.rowKey },
+        { etag: p.etag },
+      ]);
     }
     const plan = this.plan(record);
     if (!stored) {
