@@ -1,6 +1,7 @@
 import { type PropertyInput, TableKitError, toTypedValue, typedValuesEqual } from "../../model/index.js";
 import type { Store, Table, TransactionAction } from "../../store/index.js";
 import { findEntity } from "../consistency/derived.js";
+import { checkPatternName } from "../internal/names.js";
 import type { Companion, CompanionPlan, CompanionWrite } from "../model/companion.js";
 import type { CompiledModel, Model } from "../model/define-model.js";
 import { mainEntity } from "../model/index-writes.js";
@@ -45,9 +46,7 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
   private readonly copy: readonly (readonly [string, string])[];
 
   constructor(definition: DenormalizationDefinition<S, D>) {
-    if (typeof definition?.name !== "string" || !/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(definition.name))
-      throw invalid("A denormalization needs a name: a letter, then letters, digits, _ or -");
-    this.name = definition.name;
+    this.name = checkPatternName(definition?.name, "A denormalization");
     this.source = definition.source?.compiled;
     this.target = definition.target?.compiled;
     if (!this.source || !this.target) throw invalid("A denormalization needs a source and a target model");

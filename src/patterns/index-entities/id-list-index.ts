@@ -3,6 +3,7 @@ import type { OperationOptions, Store, Table } from "../../store/index.js";
 import { type Derivation, findEntity, type PrimaryChange, syncUntilStable } from "../consistency/derived.js";
 import type { HandlerContext, StepHandler } from "../consistency/handler.js";
 import { step, type TransactionStep } from "../consistency/steps.js";
+import { checkPatternName } from "../internal/names.js";
 import { retryLostRaces, retryPolicy } from "../internal/retry.js";
 import type { Model } from "../model/define-model.js";
 import { isOfType, recordFromEntity } from "../model/records.js";
@@ -83,9 +84,7 @@ export class IdListIndex<
     readonly model: Model<F, PKN, RKN, I, T>,
     definition: IdListIndexDefinition<F, LK>,
   ) {
-    if (typeof definition?.name !== "string" || !/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(definition.name))
-      throw invalid("An id list index needs a name: a letter, then letters, digits, _ or -");
-    this.name = definition.name;
+    this.name = checkPatternName(definition?.name, "An id list index");
     const k = new KeyBuilder(model.compiled.fields) as never;
     const spec = (make: unknown, what: string) => {
       const s = typeof make === "function" ? (make(k) as KeySpec<Fields, readonly string[]>) : undefined;

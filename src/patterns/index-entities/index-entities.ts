@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table } from "../../store/index.js";
+import { checkPatternName } from "../internal/names.js";
 import type { Companion, CompanionWrite } from "../model/companion.js";
 import type { Model } from "../model/define-model.js";
 import type { Repository } from "../model/repository.js";
@@ -47,9 +48,7 @@ export class IndexEntities<
     definition: IndexEntitiesDefinition<F, IRK>,
   ) {
     const compiled = model.compiled;
-    if (typeof definition?.name !== "string" || definition.name === "")
-      throw invalid("Index entities need a name");
-    this.name = definition.name;
+    this.name = checkPatternName(definition?.name, "Index entities");
     const spec = definition.rowKey?.(new KeyBuilder(compiled.fields) as never) as KeySpec<
       Fields,
       readonly string[]
