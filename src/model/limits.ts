@@ -35,7 +35,7 @@ export interface Limits {
   /** Table names that may not be created (compared case-insensitively). */
   readonly reservedTableNames: readonly string[];
   readonly maxTransactionOperations: number;
-  /** Largest entity group transaction: the sum of its entities' sizes (service formula). */
+  /** Largest entity group transaction: its `$batch` request body (`transactionPayloadBytes`). */
   readonly maxTransactionBytes: number;
   readonly maxPageSize: number;
   readonly maxFilterComparisons: number;

@@ -1,5 +1,5 @@
 import type { FilterNode, KeyRange } from "../filter/ast.js";
-import type { DateTime, NormalizedEntity, StoredEntity } from "../model/index.js";
+import type { DateTime, PayloadAction, StoredEntity } from "../model/index.js";
 import type { CallOptions } from "./backend.js";
 import type { Capabilities } from "./capabilities.js";
 
@@ -18,24 +18,8 @@ export interface WriteResult {
   readonly timestamp: DateTime;
 }
 
-/** One write, validated: create, upsert, update or delete of one entity. */
-export type BackendAction =
-  | { readonly kind: "create"; readonly entity: NormalizedEntity }
-  | { readonly kind: "upsert"; readonly entity: NormalizedEntity; readonly mode: UpdateMode }
-  | {
-      readonly kind: "update";
-      readonly entity: NormalizedEntity;
-      readonly mode: UpdateMode;
-      /** `*` or an ETag. */
-      readonly etag: string;
-    }
-  | {
-      readonly kind: "delete";
-      readonly partitionKey: string;
-      readonly rowKey: string;
-      /** `*` or an ETag. */
-      readonly etag: string;
-    };
+/** One write, validated: create, upsert, update or delete of one entity (the model's `PayloadAction`). */
+export type BackendAction = PayloadAction;
 
 export interface BackendQuery {
   /** The whole filter, already parsed and checked; absent means every entity. */

@@ -290,7 +290,7 @@ export class Table {
     options?: OperationOptions,
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
-    const prepared = prepareTransaction(actions, this.limits);
+    const prepared = prepareTransaction(this.tableName, actions, this.limits);
     if (this.access) {
       for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
     }

@@ -1,10 +1,9 @@
 import {
-  entitySize,
   type Limits,
-  type NormalizedEntity,
   normalizeEntity,
   type TableEntity,
   TableKitError,
+  transactionPayloadBytes,
   validateKey,
 } from "../model/index.js";
 import { validateEtag } from "./call-options.js";
@@ -81,11 +80,13 @@ function keysOf(a: BackendAction): { partitionKey: string; rowKey: string } {
 }
 
 /**
- * Validates an entity group transaction as the service does — at least one and at most
- * `maxTransactionOperations` actions, one PartitionKey, each row at most once, total size within
- * `maxTransactionBytes` — and returns the backend's actions. Errors carry the failing action's index.
+ * Validates an entity group transaction on `table` as the service does — at least one and at most
+ * `maxTransactionOperations` actions, one PartitionKey, each row at most once, a request payload
+ * (`transactionPayloadBytes`) within `maxTransactionBytes` — and returns the backend's actions.
+ * Errors of one action carry its index; a payload too large is RequestBodyTooLarge (413), as the
+ * service answers it, for the whole transaction.
  */
-export function prepareTransaction(actions: unknown, limits: Limits): BackendAction[] {
+export function prepareTransaction(table: string, actions: unknown, limits: Limits): BackendAction[] {
   if (!Array.isArray(actions) || actions.length === 0) {
     throw new TableKitError("InvalidInput", "A transaction needs at least one action");
   }
@@ -98,7 +99,6 @@ export function prepareTransaction(actions: unknown, limits: Limits): BackendAct
   }
   const prepared: BackendAction[] = [];
   const seen = new Set<string>();
-  let bytes = 0;
   for (let i = 0; i < actions.length; i++) {
     let action: BackendAction;
     try {
@@ -125,16 +125,13 @@ export function prepareTransaction(actions: unknown, limits: Limits): BackendAct
       );
     }
     seen.add(id);
-    bytes +=
-      action.kind === "delete"
-        ? entitySize({ partitionKey, rowKey, properties: new Map() })
-        : entitySize(action.entity as NormalizedEntity);
     prepared.push(action);
   }
+  const bytes = transactionPayloadBytes(table, prepared);
   if (bytes > limits.maxTransactionBytes) {
     throw new TableKitError(
-      "InvalidInput",
-      `The transaction is ${bytes} bytes; the limit is ${limits.maxTransactionBytes}`,
+      "RequestBodyTooLarge",
+      `The transaction's request body is ${bytes} bytes; the limit is ${limits.maxTransactionBytes}`,
       { details: { size: bytes, limit: limits.maxTransactionBytes } },
     );
   }

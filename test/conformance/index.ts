@@ -8,6 +8,7 @@ import { filterSemanticsSuite } from "./filter-semantics.js";
 import { limitsAndBadInputSuite } from "./limits-and-bad-input.js";
 import { queriesAndPagingSuite } from "./queries-and-paging.js";
 import { tablesSuite } from "./tables.js";
+import { transactionSizeSuite } from "./transaction-size.js";
 import { transactionsSuite } from "./transactions.js";
 import { typedValuesSuite } from "./typed-values.js";
 
@@ -22,6 +23,7 @@ export const SUITES = [
   queriesAndPagingSuite,
   filterSemanticsSuite,
   transactionsSuite,
+  transactionSizeSuite,
   limitsAndBadInputSuite,
   tablesSuite,
   abortSuite,

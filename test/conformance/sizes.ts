@@ -57,23 +57,6 @@ export function entityOfSize(keys: Keys, size: number, limits: Limits): Keys & R
   return entity;
 }
 
-/** Splits `total` bytes into the fewest entities of at most `limits.maxEntityBytes` (and `maxItemBytes`), evenly. */
-export function entitiesOfTotalSize(
-  partitionKey: string,
-  total: number,
-  limits: Limits,
-): (Keys & Record<string, unknown>)[] {
-  // Each piece must also fit the UTF-8 item rule where a backend declares one (a piece's UTF-8
-  // size is below its service-formula size: strings count one byte a character, not two).
-  const count = Math.ceil(
-    total / Math.min(limits.maxEntityBytes, limits.maxItemBytes ?? Number.POSITIVE_INFINITY),
-  );
-  const base = Math.floor(total / count);
-  return Array.from({ length: count }, (_, i) =>
-    entityOfSize({ partitionKey, rowKey: `r${i}` }, i < total - base * count ? base + 1 : base, limits),
-  );
-}
-
 /**
  * Size of an entity measured DynamoDB's way, for backends that declare `limits.maxItemBytes`
  * (docs/limits.md), computed independently of the library: UTF-8 bytes of the names

@@ -11,7 +11,6 @@ import {
   submit,
   type TargetRef,
 } from "./helpers.js";
-import { entitiesOfTotalSize } from "./sizes.js";
 
 /** The table's full content, to compare before and after a failed transaction. */
 async function snapshot(t: Table): Promise<ReadEntity[]> {
@@ -223,28 +222,6 @@ export function transactionsSuite(target: TargetRef): void {
         "InvalidDuplicateRow",
       );
       expect(await snapshot(t)).toEqual(before);
-    });
-
-    it("a transaction of exactly limits.maxTransactionBytes is accepted; one byte more is InvalidInput", async () => {
-      const t = await target().freshTable();
-      const limits = target().capabilities.limits;
-      const build = (total: number) => entitiesOfTotalSize("p", total, limits);
-      const over = build(limits.maxTransactionBytes + 1);
-      expect(over.length).toBeLessThanOrEqual(limits.maxTransactionOperations);
-      await expectCode(
-        submit(
-          t,
-          over.map((e) => ["create", e]),
-        ),
-        "InvalidInput",
-      );
-      await expectEmpty(t);
-      const exact = build(limits.maxTransactionBytes);
-      await submit(
-        t,
-        exact.map((e) => ["create", e]),
-      );
-      expect(await listAll(t, undefined, ["PartitionKey", "RowKey"])).toHaveLength(exact.length);
     });
 
     it("a transaction on a missing table is TableNotFound", async () => {

@@ -182,6 +182,50 @@ describe("tablekit serve: malformed input", () => {
     await alive();
   });
 
+  it("a $batch body past 4 MiB is 413 RequestBodyTooLarge, nothing written, though other bodies may be 8 MiB", async () => {
+    const MiB = 1024 * 1024;
+    /** A batch of inserts into partition `pk` whose body is exactly `size` bytes. */
+    const batchOfSize = (pk: string, size: number): string => {
+      // Two Strings an entity, each within 64 KiB (UTF-16).
+      const part = (i: number, pad: number) => {
+        const [s, t] = ["x".repeat(Math.ceil(pad / 2)), "y".repeat(Math.floor(pad / 2))];
+        return insertPart(`${i}`, `{"PartitionKey":"${pk}","RowKey":"${i}","s":"${s}","t":"${t}"}`);
+      };
+      const count = Math.ceil(size / 60_000);
+      const empty = Buffer.byteLength(
+        batch(
+          "batch_z",
+          "changeset_z",
+          Array.from({ length: count }, (_, i) => part(i, 0)),
+        ),
+      );
+      const left = size - empty;
+      const share = Math.floor(left / count);
+      const parts = Array.from({ length: count }, (_, i) =>
+        part(i, i === 0 ? left - share * (count - 1) : share),
+      );
+      const body = batch("batch_z", "changeset_z", parts);
+      expect(Buffer.byteLength(body)).toBe(size);
+      return body;
+    };
+    const send = (body: string) =>
+      rawRequest(endpoint, {
+        method: "POST",
+        path: "$batch",
+        headers: { "content-type": "multipart/mixed; boundary=batch_z" },
+        body,
+      });
+    const over = await send(batchOfSize("over", 4 * MiB + 1));
+    expect([over.status, over.code]).toEqual([413, "RequestBodyTooLarge"]);
+    const stored = await rawRequest(endpoint, { path: "Robust()?$filter=PartitionKey%20eq%20'over'" });
+    expect((stored.json() as { value: unknown[] }).value).toEqual([]);
+    const within = await send(batchOfSize("within", 3 * MiB));
+    expect(within.status).toBe(202);
+    const written = await rawRequest(endpoint, { path: "Robust()?$filter=PartitionKey%20eq%20'within'" });
+    expect((written.json() as { value: unknown[] }).value).toHaveLength(Math.ceil((3 * MiB) / 60_000));
+    await alive();
+  });
+
   it("headers over the limit: 400 and the connection closed", async () => {
     const r = await rawRequest(endpoint, {
       path: "Robust()",

@@ -5,7 +5,12 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
-import { type NormalizedEntity, normalizeEntity } from "../../model/index.js";
+import {
+  actionPayloadBytes,
+  maxActionPayloadBytes,
+  type NormalizedEntity,
+  normalizeEntity,
+} from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
 import { checkWritable } from "../files.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
@@ -43,6 +48,7 @@ interface CopyState extends StateHeader {
 interface Item {
   readonly entity: NormalizedEntity;
   readonly input: ReturnType<typeof entityFromRow>;
+  readonly size: number;
 }
 
 export function registerCopy(program: Command): void {
@@ -133,7 +139,7 @@ async function runCopy(
       opts.batchSize ?? limits.maxTransactionOperations,
       limits.maxTransactionOperations,
     ),
-    maxBytes: limits.maxTransactionBytes,
+    maxBytes: maxActionPayloadBytes(limits),
   });
   const mode = opts.mode === "merge" ? "Merge" : "Replace";
   const sourceLimit = opts.from.capabilities.limits.maxPageSize;
@@ -166,7 +172,8 @@ async function runCopy(
             {},
           );
         }
-        await commit(batcher.add({ entity, input }));
+        const size = actionPayloadBytes(target.tableName, { kind: "upsert", entity, mode });
+        await commit(batcher.add({ entity, input, size }));
       }
       await commit(batcher.flush());
       copied += page.length;

@@ -5,7 +5,13 @@
  * transaction committed, and a rerun skips exactly the lines counted; a line bad in itself stops
  * the import with every line before it written.
  */
-import { entitySize, type Limits, normalizeEntity, TableKitError } from "../../model/index.js";
+import {
+  actionPayloadBytes,
+  type Limits,
+  maxActionPayloadBytes,
+  normalizeEntity,
+  TableKitError,
+} from "../../model/index.js";
 import type { Table, UpdateMode } from "../../store/index.js";
 import { atLine, entityFromRow, located } from "../formats/entity-row.js";
 import { ImportLedger, type ImportPosition, type Slot, WrittenBefore } from "./import-ledger.js";
@@ -16,7 +22,7 @@ import { upsertBatch } from "./upsert-batch.js";
 
 /** Lines an import may hold back waiting for their partition's batch to fill (`--window`). */
 export const DEFAULT_WINDOW_LINES = 10_000;
-/** Entity bytes (service formula) an import may hold back; past it the oldest buffers are written. */
+/** Bytes of actions (request payload) an import may hold back; past it the oldest buffers are written. */
 export const WINDOW_BYTES = 32 * 1024 * 1024;
 
 /** The position after a commit, with what the import has done so far. */
@@ -62,7 +68,7 @@ export async function importRecords(
       options.batchSize ?? limits.maxTransactionOperations,
       limits.maxTransactionOperations,
     ),
-    maxBytes: limits.maxTransactionBytes,
+    maxBytes: maxActionPayloadBytes(limits),
     maxLines: options.windowLines ?? DEFAULT_WINDOW_LINES,
     maxBufferedBytes: options.windowBytes ?? WINDOW_BYTES,
   });
@@ -100,7 +106,12 @@ export async function importRecords(
       }
       const input = entityFromRow(record.parse());
       const { partitionKey, rowKey } = input;
-      const size = entitySize(normalized(input, limits, record.line));
+      const entity = normalized(input, limits, record.line);
+      const size = actionPayloadBytes(options.table.tableName, {
+        kind: "upsert",
+        entity,
+        mode: options.mode,
+      });
       item = { partitionKey, rowKey, size, input, line: record.line, slot: ledger.open(record) };
     } catch (error) {
       // A bad line N: write every line before it, so the state says "up to N-1", then stop.

@@ -3,10 +3,11 @@
  * the partition changes, when it holds `maxOperations` entities or would pass `maxBytes`, or when
  * a row repeats (a transaction may touch each row once; the later line must win, so it goes next).
  */
-import { entitySize, type NormalizedEntity } from "../../model/index.js";
+import type { NormalizedEntity } from "../../model/index.js";
 
 export interface BatchLimits {
   readonly maxOperations: number;
+  /** The most bytes of actions a transaction holds (`maxActionPayloadBytes`). */
   readonly maxBytes: number;
 }
 
@@ -15,7 +16,8 @@ export interface Batch<T> {
   readonly items: T[];
 }
 
-export class PartitionBatcher<T extends { readonly entity: NormalizedEntity }> {
+/** An item's `size`: the bytes its action adds to the transaction (`actionPayloadBytes`). */
+export class PartitionBatcher<T extends { readonly entity: NormalizedEntity; readonly size: number }> {
   private items: T[] = [];
   private rows = new Set<string>();
   private bytes = 0;
@@ -24,7 +26,7 @@ export class PartitionBatcher<T extends { readonly entity: NormalizedEntity }> {
 
   /** Adds an item; returns the batch it closed, if adding it closed one. */
   add(item: T): Batch<T> | undefined {
-    const size = entitySize(item.entity);
+    const { size } = item;
     const first = this.items[0];
     const full =
       first !== undefined &&

@@ -12,14 +12,15 @@ import type { Batch, BatchLimits } from "./partition-batcher.js";
 export interface WindowLimits extends BatchLimits {
   /** Close the oldest buffer once the newest line is this many lines after its first line. */
   readonly maxLines: number;
-  /** Close the oldest buffers while all buffers together hold more (entity sizes, service formula). */
+  /** Close the oldest buffers while all buffers together hold more (the items' sizes). */
   readonly maxBufferedBytes: number;
 }
 
-/** What the window needs of an entity: its keys, its size (service formula) and its line. */
+/** What the window needs of an entity: its keys, its size and its line. */
 export interface WindowItem {
   readonly partitionKey: string;
   readonly rowKey: string;
+  /** The bytes its action adds to a transaction (`actionPayloadBytes`). */
   readonly size: number;
   readonly line: number;
 }

@@ -1,4 +1,11 @@
-import { entitySize, type Limits, normalizeEntity, TableKitError } from "../../model/index.js";
+import {
+  actionPayloadBytes,
+  type Limits,
+  maxActionPayloadBytes,
+  normalizeEntity,
+  type PayloadAction,
+  TableKitError,
+} from "../../model/index.js";
 import type { Table, TransactionAction } from "../../store/index.js";
 import { forEachConcurrently } from "../internal/concurrency.js";
 import { type RetryPolicy, retryWhileBusy } from "../internal/retry.js";
@@ -23,8 +30,9 @@ interface FanOutSettings {
 
 /**
  * Groups entities (already carrying their stored PartitionKey) by partition, cuts each group into
- * transactions within the backend's limits (actions and bytes), checks every entity before the
- * first write, and sends the transactions with bounded concurrency, retrying ServerBusy.
+ * transactions within the backend's limits (actions, and request payload bytes as the core counts
+ * them), checks every entity before the first write, and sends the transactions with bounded
+ * concurrency, retrying ServerBusy.
  */
 export async function writeFannedOut(
   table: Table,
@@ -34,14 +42,16 @@ export async function writeFannedOut(
 ): Promise<FanOutResult> {
   const chunks: { partitionKey: string; actions: TransactionAction[] }[] = [];
   const open = new Map<string, { actions: TransactionAction[]; bytes: number }>();
+  const maxBytes = maxActionPayloadBytes(limits);
   for (const entity of entities) {
-    const size = entitySize(normalizeEntity(entity, limits));
+    const normalized = normalizeEntity(entity, limits);
+    const action: PayloadAction =
+      settings.mode === "create"
+        ? { kind: "create", entity: normalized }
+        : { kind: "upsert", entity: normalized, mode: "Replace" };
+    const size = actionPayloadBytes(table.tableName, action);
     let chunk = open.get(entity.partitionKey);
-    if (
-      !chunk ||
-      chunk.actions.length >= limits.maxTransactionOperations ||
-      chunk.bytes + size > limits.maxTransactionBytes
-    ) {
+    if (!chunk || chunk.actions.length >= limits.maxTransactionOperations || chunk.bytes + size > maxBytes) {
       chunk = { actions: [], bytes: 0 };
       open.set(entity.partitionKey, chunk);
       chunks.push({ partitionKey: entity.partitionKey, actions: chunk.actions });

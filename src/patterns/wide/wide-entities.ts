@@ -1,5 +1,6 @@
 import { odata } from "../../filter/index.js";
 import {
+  actionPayloadBytes,
   fromTypedValue,
   type PropertyInput,
   type PropertyOutput,
@@ -76,7 +77,7 @@ export class WideEntities {
     readonly table: Table,
     options: Omit<RetryOptions, "abortSignal"> = {},
   ) {
-    this.layout = new WideLayout(store.capabilities.limits, store.capabilities.keyOrder);
+    this.layout = new WideLayout(store.capabilities.limits, store.capabilities.keyOrder, table.tableName);
     this.policy = retryPolicy({ maxAttempts: 20, ...options });
   }
 
@@ -93,7 +94,10 @@ export class WideEntities {
   ): Promise<WideWriteResult> {
     const plan = this.plan(record);
     const versions = plan.map(() => newVersion());
-    const actions: TransactionAction[] = plan.map((p) => ["create", this.partEntity(record, p, versions)]);
+    const actions: TransactionAction[] = plan.map((p) => [
+      "create",
+      this.partEntity(record, p, versions).input,
+    ]);
     return this.submit(record.partitionKey, plan, actions, options);
   }
 
@@ -213,23 +217,28 @@ export class WideEntities {
       const before = old[p.index];
       if (p.index > 0 && before?.version === versions[p.index]) continue; // unchanged
       const entity = this.partEntity(record, p, versions);
-      actions.push(before ? ["update", entity, "Replace", { etag: before.etag }] : ["create", entity]);
-      bytes += p.bytes;
+      actions.push(
+        before ? ["update", entity.input, "Replace", { etag: before.etag }] : ["create", entity.input],
+      );
+      bytes += actionPayloadBytes(
+        this.table.tableName,
+        before
+          ? { kind: "update", entity: entity.normalized, mode: "Replace", etag: before.etag }
+          : { kind: "create", entity: entity.normalized },
+      );
     }
     for (const extra of old.slice(plan.length)) {
-      actions.push([
-        "delete",
-        { partitionKey: record.partitionKey, rowKey: extra.rowKey },
-        { etag: extra.etag },
-      ]);
-      bytes += 4 + 2 * (record.partitionKey.length + extra.rowKey.length); // a delete counts its keys
+      const keys = { partitionKey: record.partitionKey, rowKey: extra.rowKey };
+      actions.push(["delete", keys, { etag: extra.etag }]);
+      bytes += actionPayloadBytes(this.table.tableName, { kind: "delete", ...keys, etag: extra.etag });
     }
     this.layout.checkTransactionBytes(bytes);
     return actions;
   }
 
+  /** A part as the transaction takes it (`input`) and as its size is measured (`normalized`). */
   private partEntity(record: { partitionKey: string; rowKey: string }, part: PartPlan, versions: string[]) {
-    const entity = this.layout.entity(
+    const normalized = this.layout.entity(
       record.partitionKey,
       record.rowKey,
       part.index,
@@ -237,9 +246,9 @@ export class WideEntities {
       versions.slice(1),
       versions[part.index],
     );
-    const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
-    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
-    return out as TableEntity<Record<string, PropertyInput>>;
+    const out: Record<string, unknown> = { partitionKey: normalized.partitionKey, rowKey: normalized.rowKey };
+    for (const [name, tv] of normalized.properties) setOwn(out, name, fromTypedValue(tv));
+    return { input: out as TableEntity<Record<string, PropertyInput>>, normalized };
   }
 
   private async submit(

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type CompoundKeyCodec, compoundKey, type PaddedIntCodec, paddedInt } from "../../keys/index.js";
 import {
+  actionPayloadBytes,
   entitySize,
   type Limits,
   METADATA_NAMES,
@@ -8,6 +9,7 @@ import {
   ownValue,
   type PropertyInput,
   TableKitError,
+  TRANSACTION_FRAME_BYTES,
   type TypedValue,
   toTypedValue,
   utf8ItemSize,
@@ -21,6 +23,8 @@ export const VERSION_PROPERTY = "tkWideVersion";
 /** Part 0 only: the content versions of parts 1..n-1, comma-separated (how a reader detects a torn read). */
 export const MANIFEST_PROPERTY = "tkWideParts";
 const VERSION_LENGTH = 8;
+/** An ETag as long as the service's (`W/"datetime'…'"`), to measure a part's update before it is read. */
+const NOMINAL_ETAG = `W/"datetime'${"0".repeat(34)}'"`;
 
 const NO_PROPERTIES: NormalizedEntity = { partitionKey: "", rowKey: "", properties: new Map() };
 const EMPTY_SIZE = entitySize(NO_PROPERTIES);
@@ -37,7 +41,7 @@ export interface PartPlan {
   readonly rowKey: string;
   /** The record's properties this part holds, in order. */
   readonly properties: ReadonlyMap<string, TypedValue>;
-  /** The part's size by the service's formula, its meta properties included. */
+  /** The bytes its update adds to the transaction's request (`actionPayloadBytes`), meta properties included. */
   readonly bytes: number;
 }
 
@@ -55,6 +59,8 @@ export class WideLayout {
   constructor(
     readonly limits: Limits,
     order: "utf16" | "utf8",
+    /** The table the records live in: its name is part of each action's request. */
+    readonly tableName: string,
   ) {
     this.maxParts = limits.maxTransactionOperations;
     this.keys = compoundKey({ order, names: ["record", "part"] });
@@ -144,15 +150,25 @@ export class WideLayout {
     groups.push(current);
     const parts = groups.map((group, index): PartPlan => {
       const entity = this.entity(partitionKey, rowKey, index, group, groups.length);
-      return { index, rowKey: entity.rowKey, properties: group, bytes: entitySize(entity) };
+      const bytes = actionPayloadBytes(this.tableName, {
+        kind: "update",
+        entity,
+        mode: "Replace",
+        etag: NOMINAL_ETAG,
+      });
+      return { index, rowKey: entity.rowKey, properties: group, bytes };
     });
     this.checkTransactionBytes(parts.reduce((n, p) => n + p.bytes, 0));
     return parts;
   }
 
-  /** EntityTooLarge when a write of the record would pass the transaction's byte limit. */
+  /**
+   * EntityTooLarge when a write of the record would pass the transaction's byte limit: `bytes`
+   * is the sum of its actions' `actionPayloadBytes` (the framing is added here).
+   */
   checkTransactionBytes(bytes: number): void {
     const limit = this.limits.maxTransactionBytes;
+    bytes += TRANSACTION_FRAME_BYTES;
     if (bytes > limit) {
       throw this.tooLarge(
         `the record's entities are ${bytes} bytes; one transaction writes at most ${limit}`,

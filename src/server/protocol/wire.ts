@@ -2,5 +2,5 @@
  * The Azure Table wire format the server shares with the azure backend (one implementation, both
  * directions). Imported here once so a rename in src/store/azure touches one line of the server.
  */
-export { valueJson } from "../../store/azure/entity-codec.js";
+export { valueJson } from "../../model/index.js";
 export { AzureJsonNumber as JsonNumber, parseJsonWithNumberText } from "../../store/azure/json-numbers.js";

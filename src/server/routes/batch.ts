@@ -85,7 +85,9 @@ export const batchRoute: Route = {
     if (ctx.method !== "POST") throw unsupportedVerb(ctx.method);
     const boundary = multipartBoundary(headerOf(ctx, "content-type"));
     if (!boundary) throw invalidInput("A batch must be multipart/mixed with a boundary.");
-    const subRequests = parseBatchBody(await readBody(ctx.req, maxBodyBytes), boundary);
+    // The service refuses a batch body past 4 MiB outright: 413 RequestBodyTooLarge, no batch response.
+    const limit = Math.min(maxBodyBytes, store.capabilities.limits.maxTransactionBytes);
+    const subRequests = parseBatchBody(await readBody(ctx.req, limit), boundary);
     const planned: PlannedAction[] = [];
     for (let i = 0; i < subRequests.length; i++) {
       try {
@@ -104,7 +106,8 @@ export const batchRoute: Route = {
     try {
       response = await store.table(tableName).submitTransaction(planned.map((p) => p.action));
     } catch (err) {
-      if (!(err instanceof TableKitError)) throw err;
+      // The core's payload count past the limit is the same refusal as a body past it.
+      if (!(err instanceof TableKitError) || err.code === "RequestBodyTooLarge") throw err;
       respond(ctx, [failurePart(ctx, err, err.index)]);
       return;
     }

@@ -37,7 +37,6 @@ export function toBlobError(
     e.response?.headers?.get("x-ms-error-code") ??
     (typeof e.code === "string" && status !== undefined ? e.code : undefined);
   let code = codeFor(serviceCode, status);
-  if (code === "EntityTooLarge") code = "RequestBodyTooLarge"; // the Table service's name for it
   if (!serviceCode && status !== undefined) code = status === 404 ? notFound : (BY_STATUS[status] ?? code);
   const message = (e.message ?? "").split("\nRequestId:")[0]!.trim() || `Azure answered ${status ?? "?"}`;
   return new TableKitError(code, message, {

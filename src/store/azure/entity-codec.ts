@@ -9,6 +9,7 @@ import {
   type TypedValue,
   timestampOfEtag,
   toTyped,
+  valueJson,
 } from "../../model/index.js";
 import type { WriteResult } from "../table-backend.js";
 import { AzureJsonNumber } from "./json-numbers.js";
@@ -35,37 +36,6 @@ export function entityJson(entity: NormalizedEntity): string {
     );
   }
   return `{${parts.join(",")}}`;
-}
-
-/** One typed value as JSON: Int64 as a decimal string, Double's NaN/±Infinity as strings (the service's forms). */
-export function valueJson(tv: TypedValue): string {
-  switch (tv.type) {
-    case "String":
-    case "Guid":
-      return JSON.stringify(tv.value);
-    case "Int32":
-      return String(tv.value);
-    case "Int64":
-      return `"${tv.value}"`;
-    case "Double":
-      return doubleJson(tv.value);
-    case "Boolean":
-      return tv.value ? "true" : "false";
-    case "DateTime":
-      return `"${tv.value.toISOString()}"`;
-    case "Binary":
-      return `"${Buffer.from(tv.value.buffer, tv.value.byteOffset, tv.value.byteLength).toString("base64")}"`;
-  }
-}
-
-function doubleJson(n: number): string {
-  if (Number.isNaN(n)) return '"NaN"';
-  if (n === Number.POSITIVE_INFINITY) return '"Infinity"';
-  if (n === Number.NEGATIVE_INFINITY) return '"-Infinity"';
-  if (Object.is(n, -0)) return "-0.0";
-  const text = String(n);
-  // Written as the service writes doubles, so even an unannotated reader sees a Double.
-  return /[.e]/.test(text) ? text : `${text}.0`;
 }
 
 /** What a write reports: its ETag and the Timestamp it encodes (the service's ETags are Timestamps). */

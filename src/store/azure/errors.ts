@@ -14,7 +14,6 @@ const RENAMED: Readonly<Record<string, ErrorCode>> = {
   InvalidQueryParameterValue: "InvalidInput",
   InvalidUri: "InvalidInput",
   OutOfRangeQueryParameterValue: "InvalidInput",
-  RequestBodyTooLarge: "EntityTooLarge",
   InternalError: "BackendError",
   OperationTimedOut: "OperationTimedOut",
   ServerBusy: "ServerBusy",
@@ -24,15 +23,15 @@ const BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: "InvalidInput",
   404: "ResourceNotFound",
   412: "UpdateConditionNotSatisfied",
-  413: "EntityTooLarge",
+  413: "RequestBodyTooLarge",
   500: "BackendError",
   503: "ServerBusy",
 };
 
 /** Our code for a Table service error code and HTTP status. */
 export function codeFor(serviceCode: string | undefined, status: number | undefined): ErrorCode {
-  // Renamed first: the Table service's RequestBodyTooLarge is EntityTooLarge, and the
-  // query-parameter codes are the queue port's own (a blob code of the same name exists too).
+  // Renamed first: the query-parameter codes are the queue port's own (a blob code of the same
+  // name exists too). RequestBodyTooLarge (a batch over 4 MiB) maps one to one, as the core says it.
   if (serviceCode && Object.hasOwn(RENAMED, serviceCode)) return RENAMED[serviceCode]!;
   if (serviceCode && Object.hasOwn(ERROR_STATUS, serviceCode)) return serviceCode as ErrorCode;
   return (status !== undefined && BY_STATUS[status]) || "BackendError";

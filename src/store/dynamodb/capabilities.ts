@@ -43,6 +43,14 @@ export function dynamodbCapabilities(overrides?: Partial<Limits>): Capabilities 
           "Entities are limited by DynamoDB's 400 KiB item rule (limits.maxItemBytes, UTF-8), not only by Azure's 1 MiB formula.",
       },
       {
+        id: "dynamodb-merge-transaction-size",
+        description:
+          "A Merge is written as the whole merged item, and DynamoDB counts a transaction's items against its " +
+          `own ${DYNAMODB_TRANSACTION_BYTES}-byte limit: a transaction of Merges into large stored entities can pass ` +
+          "it (RequestBodyTooLarge, nothing written) where the service, which measures only the request, " +
+          "accepts it. Every other transaction within limits.maxTransactionBytes is within DynamoDB's limit.",
+      },
+      {
         id: "dynamodb-key-order",
         description: "Keys are ordered by UTF-8 bytes (code points), not UTF-16 code units.",
       },

@@ -27,8 +27,8 @@ const BUSY = new Set([
 
 /**
  * A TableKitError for anything the SDK threw; TableKitErrors pass through. A missing table is
- * TableNotFound; DynamoDB's own size checks are EntityTooLarge (an item) or InvalidInput (a
- * transaction), as the core's checks of the same kind are.
+ * TableNotFound; DynamoDB's own size checks are EntityTooLarge (an item) or RequestBodyTooLarge
+ * (a transaction's items past 4 MiB), as the core's checks of the same kind are.
  */
 export function toTableKitError(err: unknown, options: CallOptions = {}): TableKitError {
   if (err instanceof TableKitError) return err;
@@ -44,7 +44,7 @@ export function toTableKitError(err: unknown, options: CallOptions = {}): TableK
     return new TableKitError("EntityTooLarge", `DynamoDB: ${message}`, { cause: err });
   }
   if (name === "ValidationException" && /transaction payload size/i.test(message)) {
-    return new TableKitError("InvalidInput", `DynamoDB: ${message}`, { cause: err });
+    return new TableKitError("RequestBodyTooLarge", `DynamoDB: ${message}`, { cause: err });
   }
   if (name && BUSY.has(name)) {
     return new TableKitError("ServerBusy", `DynamoDB is busy (${name}); retry later`, { cause: err });

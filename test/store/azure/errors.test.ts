@@ -13,7 +13,8 @@ describe("azure error codes", () => {
     expect(codeFor("TableBeingDeleted", 409)).toBe("TableBeingDeleted");
     expect(codeFor("UpdateConditionNotSatisfied", 412)).toBe("UpdateConditionNotSatisfied");
     expect(codeFor("InvalidOperation", 400)).toBe("InvalidInput");
-    expect(codeFor("RequestBodyTooLarge", 413)).toBe("EntityTooLarge");
+    expect(codeFor("RequestBodyTooLarge", 413)).toBe("RequestBodyTooLarge"); // a $batch body past 4 MiB
+    expect(codeFor(undefined, 413)).toBe("RequestBodyTooLarge");
     expect(codeFor("ServerBusy", 503)).toBe("ServerBusy");
     expect(codeFor("SomethingNew", 404)).toBe("ResourceNotFound");
     expect(codeFor(undefined, 503)).toBe("ServerBusy");

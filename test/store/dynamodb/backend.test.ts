@@ -157,7 +157,7 @@ describe("dynamodb backend on DynamoDB Local", () => {
     await expectCode(t.createEntity({ partitionKey: `a${key}`, rowKey: "r" }), "KeyValueTooLarge");
   });
 
-  it("a transaction past DynamoDB's 4 MiB (UTF-8) yet within Azure's 4 MiB formula is InvalidInput and writes nothing", async () => {
+  it("a transaction past DynamoDB's 4 MiB (UTF-8) is past the 4 MiB request body first: RequestBodyTooLarge, nothing written", async () => {
     const t = await freshTable();
     const text = "€".repeat(32_768); // 64 KiB by Azure's formula, 96 KiB in UTF-8
     const entities = Array.from({ length: 11 }, (_, i) => ({
@@ -168,7 +168,7 @@ describe("dynamodb backend on DynamoDB Local", () => {
       c: text,
       d: text,
     }));
-    await expectCode(t.submitTransaction(entities.map((e) => ["create", e])), "InvalidInput");
+    await expectCode(t.submitTransaction(entities.map((e) => ["create", e])), "RequestBodyTooLarge");
     const left: unknown[] = [];
     for await (const e of t.listEntities()) left.push(e);
     expect(left).toEqual([]);
