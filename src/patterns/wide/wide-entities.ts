@@ -168,7 +168,7 @@ export class WideEntities {
     const plan = this.plan(record);
     if (!stored) {
       const versions = plan.map(() => newVersion());
-      return plan.map((p) => ["create", this.partEntity(record, p, versions)]);
+      return plan.map((p) => ["create", this.partEntity(record, p, versions).input]);
     }
     return this.changes(record, stored, plan);
   }
