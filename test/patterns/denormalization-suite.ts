@@ -3,7 +3,8 @@ import { TableKitError } from "../../src/model/index.js";
 import { defineDenormalization, defineModel, field, SyncedRepository } from "../../src/patterns/index.js";
 import { expectCode, listAll } from "../conformance/helpers.js";
 import { Employee } from "./models.js";
-import type { PatternsRef } from "./target.js";
+import { NO_QUEUE, withQueue } from "./queue-gate.js";
+import { itWhen, type PatternsRef } from "./target.js";
 import { freshTransactions } from "./world-helpers.js";
 
 const departmentFields = {
@@ -129,62 +130,73 @@ export function denormalizationSuite(target: PatternsRef): void {
       ]);
     });
 
-    it("across partitions: copies converge through the transaction queue", async () => {
-      const { store } = target();
-      const employeesTable = await target().freshTable();
-      const departmentsTable = await target().freshTable();
-      const copies = ManagerCopyApart.on(store, { source: employeesTable, target: departmentsTable });
-      const transactions = await freshTransactions(target(), [copies.handler]);
-      const employees = new SyncedRepository(Employee.on(employeesTable), transactions, [copies.fromSource], {
-        holdSeconds: 1,
-      });
-      const departments = new SyncedRepository(
-        DepartmentApart.on(departmentsTable),
-        transactions,
-        [copies.fromTarget],
-        { holdSeconds: 1 },
-      );
-      await employees.create(employee("Sales", 223, "John"));
-      await departments.create({ department: "Sales", departmentName: "Sales", managerId: 223 });
-      // Until the worker runs, the department has no copy yet.
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
-      await transactions.worker().drain();
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
-        223,
-        "John",
-        "john@contoso.com",
-      ]);
-      await employees.patch({ department: "Sales", id: 223 }, { firstName: "Johnny" });
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
-        223,
-        "John",
-        "john@contoso.com",
-      ]); // in between
-      await transactions.worker().drain();
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
-        223,
-        "Johnny",
-        "john@contoso.com",
-      ]);
-      // Steps run again, late and out of order, leave the same copy.
-      const change = {
-        table: employeesTable.tableName,
-        partitionKey: "Sales",
-        rowKey: "empid_000223",
-        before: employee("Sales", 223, "A"),
-        after: employee("Sales", 223, "B"),
-      };
-      const sourceStep = copies.fromSource.stepFor(change)!;
-      await transactions.enqueue([sourceStep]);
-      await transactions.enqueue([sourceStep]);
-      await transactions.worker().drain();
-      const [stored] = await listAll(departmentsTable);
-      expect([stored?.managerFirstName, stored?.managerEmail]).toEqual(["Johnny", "john@contoso.com"]);
-      await employees.delete({ department: "Sales", id: 223 });
-      await transactions.worker().drain();
-      expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
-      expect(await transactions.poison.list()).toEqual([]);
-    });
+    itWhen(
+      target,
+      withQueue,
+      NO_QUEUE,
+      "across partitions: copies converge through the transaction queue",
+      async () => {
+        const { store } = target();
+        const employeesTable = await target().freshTable();
+        const departmentsTable = await target().freshTable();
+        const copies = ManagerCopyApart.on(store, { source: employeesTable, target: departmentsTable });
+        const transactions = await freshTransactions(target(), [copies.handler]);
+        const employees = new SyncedRepository(
+          Employee.on(employeesTable),
+          transactions,
+          [copies.fromSource],
+          {
+            holdSeconds: 1,
+          },
+        );
+        const departments = new SyncedRepository(
+          DepartmentApart.on(departmentsTable),
+          transactions,
+          [copies.fromTarget],
+          { holdSeconds: 1 },
+        );
+        await employees.create(employee("Sales", 223, "John"));
+        await departments.create({ department: "Sales", departmentName: "Sales", managerId: 223 });
+        // Until the worker runs, the department has no copy yet.
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
+        await transactions.worker().drain();
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+          223,
+          "John",
+          "john@contoso.com",
+        ]);
+        await employees.patch({ department: "Sales", id: 223 }, { firstName: "Johnny" });
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+          223,
+          "John",
+          "john@contoso.com",
+        ]); // in between
+        await transactions.worker().drain();
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+          223,
+          "Johnny",
+          "john@contoso.com",
+        ]);
+        // Steps run again, late and out of order, leave the same copy.
+        const change = {
+          table: employeesTable.tableName,
+          partitionKey: "Sales",
+          rowKey: "empid_000223",
+          before: employee("Sales", 223, "A"),
+          after: employee("Sales", 223, "B"),
+        };
+        const sourceStep = copies.fromSource.stepFor(change)!;
+        await transactions.enqueue([sourceStep]);
+        await transactions.enqueue([sourceStep]);
+        await transactions.worker().drain();
+        const [stored] = await listAll(departmentsTable);
+        expect([stored?.managerFirstName, stored?.managerEmail]).toEqual(["Johnny", "john@contoso.com"]);
+        await employees.delete({ department: "Sales", id: 223 });
+        await transactions.worker().drain();
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
+        expect(await transactions.poison.list()).toEqual([]);
+      },
+    );
 
     it("bad input is a typed error and writes nothing", async () => {
       const define = (more: object) => () =>

@@ -4,7 +4,8 @@ import { defineIdListIndex, defineIndexEntities, SyncedRepository, step } from "
 import { EntityIdLists } from "../../src/patterns/index-entities/id-lists.js";
 import { expectCode, listAll } from "../conformance/helpers.js";
 import { Employee } from "./models.js";
-import type { PatternsRef } from "./target.js";
+import { NO_QUEUE, withQueue } from "./queue-gate.js";
+import { itWhen, type PatternsRef } from "./target.js";
 import { blobTexts, freshName, freshTransactions } from "./world-helpers.js";
 
 /** Option 2: `Sales` / `lastname_Jones`, in the employees' partition. */
@@ -193,124 +194,136 @@ export function indexEntitiesSuite(target: PatternsRef): void {
       expect((await lists.read(["k", "over"])).ids).toEqual(list(3));
     });
 
-    it("options 3 and 1: index entities apart and blobs converge through the transaction queue", async () => {
-      const { store } = target();
-      const employees = await target().freshTable();
-      const indexTable = await target().freshTable();
-      const container = freshName("ix");
-      await store.container(container).createIfNotExists();
-      const Apart = defineIdListIndex(Employee, {
-        name: "lastNames",
-        entities: {
-          table: indexTable.tableName,
-          partitionKey: (k) => k.literal("lastname"),
-          rowKey: (k) => k.field("lastName"),
-        },
-      });
-      const Blobs = defineIdListIndex(Employee, {
-        name: "lastNameBlobs",
-        blobs: { container, value: (k) => k.field("lastName") },
-      });
-      // Blob lists need atomic conditional blob writes; a backend without them refuses up front.
-      const withBlobs = store.blobCapabilities?.conditionalWrites === true;
-      if (!withBlobs)
-        expect(() => Blobs.on(store, { primary: employees })).toThrow(
-          expect.objectContaining({ code: "NotSupported" }),
-        );
-      const transactions = await freshTransactions(target(), [Apart.handler, Blobs.handler]);
-      const indexes = [
-        Apart.on(store, { primary: employees }),
-        ...(withBlobs ? [Blobs.on(store, { primary: employees })] : []),
-      ];
-      const [apart] = indexes;
-      const blobs = async () => (withBlobs ? blobTexts(target(), container) : undefined);
-      const repo = new SyncedRepository(Employee.on(employees), transactions, indexes, { holdSeconds: 1 });
-      await repo.create(employee("Sales", 152));
-      await repo.create(employee("Marketing", 7));
-      await repo.create(employee("Sales", 40, "Smith"));
-      // Until the worker runs, the lists are not there: look-ups find nothing.
-      for (const index of indexes) expect(await index.lookup({ lastName: "Jones" })).toEqual([]);
-      await transactions.worker().drain();
-      expect((await listAll(indexTable)).map((e) => [e.partitionKey, e.rowKey, e.ids0])).toEqual([
-        ["lastname", "Jones!00!", '["Marketing","empid_000007"]\n["Sales","empid_000152"]'],
-        ["lastname", "Smith!00!", '["Sales","empid_000040"]'],
-      ]);
-      if (withBlobs) {
-        expect(await blobs()).toEqual({
-          "lastNameBlobs/Jones": '["Marketing","empid_000007"]\n["Sales","empid_000152"]',
-          "lastNameBlobs/Smith": '["Sales","empid_000040"]',
+    itWhen(
+      target,
+      withQueue,
+      NO_QUEUE,
+      "options 3 and 1: index entities apart and blobs converge through the transaction queue",
+      async () => {
+        const { store } = target();
+        const employees = await target().freshTable();
+        const indexTable = await target().freshTable();
+        const container = freshName("ix");
+        if (store.blobCapabilities) await store.container(container).createIfNotExists();
+        const Apart = defineIdListIndex(Employee, {
+          name: "lastNames",
+          entities: {
+            table: indexTable.tableName,
+            partitionKey: (k) => k.literal("lastname"),
+            rowKey: (k) => k.field("lastName"),
+          },
         });
-      }
-      for (const index of indexes) {
-        expect(ids(await index.lookup({ lastName: "Jones" }))).toEqual([7, 152]);
-        expect(await index.ids({ lastName: "Smith" })).toEqual([["Sales", "empid_000040"]]);
-      }
-      // In between: the old list still names the entity, but a look-up checks the primary.
-      await repo.patch({ department: "Sales", id: 152 }, { lastName: "Smith" });
-      await repo.delete({ department: "Sales", id: 40 });
-      for (const index of indexes) {
-        expect(await index.ids({ lastName: "Jones" })).toHaveLength(2);
-        expect(ids(await index.lookup({ lastName: "Jones" }))).toEqual([7]);
-        expect(await index.lookup({ lastName: "Smith" })).toEqual([]);
-      }
-      await transactions.worker().drain();
-      for (const index of indexes) {
-        expect(await index.ids({ lastName: "Jones" })).toEqual([["Marketing", "empid_000007"]]);
-        expect(ids(await index.lookup({ lastName: "Smith" }))).toEqual([152]);
-      }
-      // A redelivered step (run again, late, out of order) leaves the same lists.
-      const change = {
-        table: employees.tableName,
-        partitionKey: "Sales",
-        rowKey: "empid_000152",
-        before: employee("Sales", 152),
-        after: employee("Sales", 152, "Smith"),
-      };
-      const again = indexes.map((index) => index.stepFor(change)!);
-      await transactions.enqueue(again);
-      await transactions.enqueue([...again].reverse());
-      await transactions.worker().drain();
-      expect(await apart!.ids({ lastName: "Smith" })).toEqual([["Sales", "empid_000152"]]);
-      if (withBlobs) {
-        expect(await blobs()).toEqual({
-          "lastNameBlobs/Jones": '["Marketing","empid_000007"]',
-          "lastNameBlobs/Smith": '["Sales","empid_000152"]',
+        const Blobs = defineIdListIndex(Employee, {
+          name: "lastNameBlobs",
+          blobs: { container, value: (k) => k.field("lastName") },
         });
-      }
-      await repo.delete({ department: "Marketing", id: 7 });
-      await transactions.worker().drain();
-      expect((await listAll(indexTable)).map((e) => e.rowKey)).toEqual(["Smith!00!"]);
-      if (withBlobs) expect(Object.keys((await blobs())!)).toEqual(["lastNameBlobs/Smith"]);
-      expect(await transactions.poison.list()).toEqual([]);
-    });
+        // Blob lists need atomic conditional blob writes; a backend without them refuses up front.
+        const withBlobs = store.blobCapabilities?.conditionalWrites === true;
+        if (!withBlobs)
+          expect(() => Blobs.on(store, { primary: employees })).toThrow(
+            expect.objectContaining({ code: "NotSupported" }),
+          );
+        const transactions = await freshTransactions(target(), [Apart.handler, Blobs.handler]);
+        const indexes = [
+          Apart.on(store, { primary: employees }),
+          ...(withBlobs ? [Blobs.on(store, { primary: employees })] : []),
+        ];
+        const [apart] = indexes;
+        const blobs = async () => (withBlobs ? blobTexts(target(), container) : undefined);
+        const repo = new SyncedRepository(Employee.on(employees), transactions, indexes, { holdSeconds: 1 });
+        await repo.create(employee("Sales", 152));
+        await repo.create(employee("Marketing", 7));
+        await repo.create(employee("Sales", 40, "Smith"));
+        // Until the worker runs, the lists are not there: look-ups find nothing.
+        for (const index of indexes) expect(await index.lookup({ lastName: "Jones" })).toEqual([]);
+        await transactions.worker().drain();
+        expect((await listAll(indexTable)).map((e) => [e.partitionKey, e.rowKey, e.ids0])).toEqual([
+          ["lastname", "Jones!00!", '["Marketing","empid_000007"]\n["Sales","empid_000152"]'],
+          ["lastname", "Smith!00!", '["Sales","empid_000040"]'],
+        ]);
+        if (withBlobs) {
+          expect(await blobs()).toEqual({
+            "lastNameBlobs/Jones": '["Marketing","empid_000007"]\n["Sales","empid_000152"]',
+            "lastNameBlobs/Smith": '["Sales","empid_000040"]',
+          });
+        }
+        for (const index of indexes) {
+          expect(ids(await index.lookup({ lastName: "Jones" }))).toEqual([7, 152]);
+          expect(await index.ids({ lastName: "Smith" })).toEqual([["Sales", "empid_000040"]]);
+        }
+        // In between: the old list still names the entity, but a look-up checks the primary.
+        await repo.patch({ department: "Sales", id: 152 }, { lastName: "Smith" });
+        await repo.delete({ department: "Sales", id: 40 });
+        for (const index of indexes) {
+          expect(await index.ids({ lastName: "Jones" })).toHaveLength(2);
+          expect(ids(await index.lookup({ lastName: "Jones" }))).toEqual([7]);
+          expect(await index.lookup({ lastName: "Smith" })).toEqual([]);
+        }
+        await transactions.worker().drain();
+        for (const index of indexes) {
+          expect(await index.ids({ lastName: "Jones" })).toEqual([["Marketing", "empid_000007"]]);
+          expect(ids(await index.lookup({ lastName: "Smith" }))).toEqual([152]);
+        }
+        // A redelivered step (run again, late, out of order) leaves the same lists.
+        const change = {
+          table: employees.tableName,
+          partitionKey: "Sales",
+          rowKey: "empid_000152",
+          before: employee("Sales", 152),
+          after: employee("Sales", 152, "Smith"),
+        };
+        const again = indexes.map((index) => index.stepFor(change)!);
+        await transactions.enqueue(again);
+        await transactions.enqueue([...again].reverse());
+        await transactions.worker().drain();
+        expect(await apart!.ids({ lastName: "Smith" })).toEqual([["Sales", "empid_000152"]]);
+        if (withBlobs) {
+          expect(await blobs()).toEqual({
+            "lastNameBlobs/Jones": '["Marketing","empid_000007"]',
+            "lastNameBlobs/Smith": '["Sales","empid_000152"]',
+          });
+        }
+        await repo.delete({ department: "Marketing", id: 7 });
+        await transactions.worker().drain();
+        expect((await listAll(indexTable)).map((e) => e.rowKey)).toEqual(["Smith!00!"]);
+        if (withBlobs) expect(Object.keys((await blobs())!)).toEqual(["lastNameBlobs/Smith"]);
+        expect(await transactions.poison.list()).toEqual([]);
+      },
+    );
 
-    it("options 3 and 1: bad input is a typed error and sends nothing", async () => {
-      const both = {
-        name: "x",
-        entities: { partitionKey: (k: never) => k, rowKey: (k: never) => k },
-        blobs: { container: "c", value: (k: never) => k },
-      };
-      expect(() => defineIdListIndex(Employee, both as never)).toThrow(
-        expect.objectContaining({ code: "InvalidInput" }),
-      );
-      expect(() =>
-        defineIdListIndex(Employee, {
-          name: "1bad",
+    itWhen(
+      target,
+      withQueue,
+      NO_QUEUE,
+      "options 3 and 1: bad input is a typed error and sends nothing",
+      async () => {
+        const both = {
+          name: "x",
+          entities: { partitionKey: (k: never) => k, rowKey: (k: never) => k },
+          blobs: { container: "c", value: (k: never) => k },
+        };
+        expect(() => defineIdListIndex(Employee, both as never)).toThrow(
+          expect.objectContaining({ code: "InvalidInput" }),
+        );
+        expect(() =>
+          defineIdListIndex(Employee, {
+            name: "1bad",
+            blobs: { container: "c", value: (k) => k.field("lastName") },
+          }),
+        ).toThrow(TableKitError);
+        const Blobs = defineIdListIndex(Employee, {
+          name: "b",
           blobs: { container: "c", value: (k) => k.field("lastName") },
-        }),
-      ).toThrow(TableKitError);
-      const Blobs = defineIdListIndex(Employee, {
-        name: "b",
-        blobs: { container: "c", value: (k) => k.field("lastName") },
-      });
-      const transactions = await freshTransactions(target(), [Blobs.handler]);
-      await expectCode(
-        transactions.enqueue([step.call(Blobs.handler.kind, { primary: "T", pk: 1 } as never)]),
-        "InvalidInput",
-      );
-      expect((await transactions.queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems).toEqual(
-        [],
-      );
-    });
+        });
+        const transactions = await freshTransactions(target(), [Blobs.handler]);
+        await expectCode(
+          transactions.enqueue([step.call(Blobs.handler.kind, { primary: "T", pk: 1 } as never)]),
+          "InvalidInput",
+        );
+        expect((await transactions.queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems).toEqual(
+          [],
+        );
+      },
+    );
   });
 }
