@@ -59,6 +59,12 @@ export {
   type InterPartitionIndex,
   type InterPartitionIndexDefinition,
 } from "./cross-index/inter-partition-index.js";
+export type { CopyDerivations } from "./denormalize/copy-derivations.js";
+export {
+  type Denormalization,
+  type DenormalizationDefinition,
+  defineDenormalization,
+} from "./denormalize/denormalized-copy.js";
 export type { FanOutResult } from "./hash/fan-out-writer.js";
 export {
   type BucketQueryOptions,
@@ -77,6 +83,21 @@ export {
 export { type CounterOptions, type CounterStats, type Reservation, SequenceCounter } from "./ids/counter.js";
 export { type GaplessInsert, type GaplessOptions, GaplessSequence } from "./ids/gapless.js";
 export { type IdKeyOptions, sequentialIdKey } from "./ids/id-keys.js";
+export {
+  defineIdListIndex,
+  type IdListIndex,
+  type IdListIndexDefinition,
+  type IdListIndexReader,
+  type IndexBlobs,
+  type IndexEntitiesApart,
+} from "./index-entities/id-list-index.js";
+export type { IdLists, ListKey, StoredList } from "./index-entities/id-lists.js";
+export {
+  defineIndexEntities,
+  type IndexEntities,
+  type IndexEntitiesDefinition,
+  type IndexEntitiesOn,
+} from "./index-entities/index-entities.js";
 export type { Query, QueryOptions } from "./internal/query.js";
 export type { RetryOptions } from "./internal/retry.js";
 export type { LargeCleanupOptions, LargeCleanupReport } from "./large/large-cleanup.js";
@@ -104,6 +125,7 @@ export {
   type EntityTypesRecord,
   type MixedListOptions,
 } from "./mixed/entity-types.js";
+export type { Companion, CompanionPlan, CompanionWrite } from "./model/companion.js";
 export { type CompiledModel, defineModel, Model, type ModelKeys } from "./model/define-model.js";
 export { type IndexReaders, Repository } from "./model/repository.js";
 export type {

@@ -2,8 +2,10 @@ import { accessSuite } from "./access-suite.js";
 import { advisorSuite } from "./advisor-suite.js";
 import { blobLogSuite } from "./blob-log-suite.js";
 import { crossIndexSuite } from "./cross-index-suite.js";
+import { denormalizationSuite } from "./denormalization-suite.js";
 import { hashSuite } from "./hash-suite.js";
 import { idsSuite } from "./ids-suite.js";
+import { indexEntitiesSuite } from "./index-entities-suite.js";
 import { indexSuite } from "./index-suite.js";
 import { largeSuite } from "./large-suite.js";
 import { logSuite } from "./log-suite.js";
@@ -38,6 +40,8 @@ export const PATTERN_SUITES = [
   transactionsSuite,
   crossIndexSuite,
   advisorSuite,
+  indexEntitiesSuite,
+  denormalizationSuite,
 ] as const;
 
 /**

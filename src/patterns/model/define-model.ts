@@ -3,6 +3,7 @@ import type { Store, Table } from "../../store/index.js";
 import type { Fields } from "../schema/field.js";
 import { KeyBuilder, type KeySpec } from "../schema/key-spec.js";
 import { checkFields, toProperties } from "../schema/schema.js";
+import type { Companion } from "./companion.js";
 import { Repository } from "./repository.js";
 import type { IndexDefinition, ModelDefinition, ModelInput } from "./types.js";
 
@@ -61,10 +62,17 @@ export class Model<
     };
   }
 
-  /** The typed repository of this model in `store`'s table of the model, or in the `Table` given. */
-  on(target: Store | Table): Repository<F, PKN, RKN, I, T> {
+  /**
+   * The typed repository of this model in `store`'s table of the model, or in the `Table` given;
+   * `with`: entities of the partition every write keeps in step in its own transaction (index
+   * entities, denormalized copies: their `companion(store)`).
+   */
+  on(
+    target: Store | Table,
+    options: { readonly with?: readonly Companion[] } = {},
+  ): Repository<F, PKN, RKN, I, T> {
     const table = "listEntities" in target ? target : target.table(this.compiled.table);
-    return new Repository(this.compiled, table);
+    return new Repository(this.compiled, table, options.with ?? []);
   }
 }
 

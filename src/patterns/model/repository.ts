@@ -5,6 +5,7 @@ import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../internal/
 import type { Fields } from "../schema/field.js";
 import type { KeyValues } from "../schema/key-spec.js";
 import { checkPartial, toProperties } from "../schema/schema.js";
+import type { Companion } from "./companion.js";
 import type { CompiledModel } from "./define-model.js";
 import { copyKeys, indexActions, mainEntity, readCopyEtags } from "./index-writes.js";
 import { KeyReaderImpl } from "./key-reader.js";
@@ -59,6 +60,8 @@ export class Repository<
     readonly model: CompiledModel,
     /** The table this repository reads and writes. */
     readonly table: Table,
+    /** @internal Entities of the partition written in each write's transaction (index entities, copies). */
+    private readonly companions: readonly Companion[] = [],
   ) {
     this.main = new KeyReaderImpl(model, table, model.rowKey);
     this.indexes = Object.fromEntries(
@@ -79,6 +82,7 @@ export class Repository<
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
     const entity = mainEntity(this.model, values, properties);
+    if (this.companions.length > 0) return this.createWithCompanions(values, options);
     if (this.model.indexes.length === 0) {
       const { etag, timestamp } = await this.table.createEntity(entity, options);
       return recordFromWrite(this.model, properties, etag, timestamp) as ModelRecord<F, T>;
@@ -122,7 +126,7 @@ export class Repository<
   async update(input: ModelInput<F>, options: WriteOptions = {}): Promise<ModelRecord<F, T>> {
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
-    if (this.model.indexes.length === 0) {
+    if (this.model.indexes.length === 0 && this.companions.length === 0) {
       const entity = mainEntity(this.model, values, properties);
       const { etag, timestamp } = await this.table.updateEntity(entity, "Replace", {
         ...options,
@@ -157,7 +161,7 @@ export class Repository<
    */
   async delete(key: KeyValues<F, [...PKN, ...RKN]>, options: WriteOptions = {}): Promise<void> {
     const values = key as Values;
-    if (this.model.indexes.length === 0) {
+    if (this.model.indexes.length === 0 && this.companions.length === 0) {
       const entity = mainEntity(this.model, values, {});
       await this.table.deleteEntity(entity.partitionKey, entity.rowKey, {
         ...options,
@@ -193,7 +197,7 @@ export class Repository<
           },
         );
       }
-      const after = next(current.values);
+      let after = next(current.values);
       if (
         after &&
         (this.model.partitionKey.encode(after.values) !== partitionKey ||
@@ -207,6 +211,8 @@ export class Repository<
           },
         );
       }
+      const companion = await this.prepareCompanions(partitionKey, rowKey, current.values, after, call);
+      if (companion.after) after = companion.after;
       const withIndexes = this.model.indexes.length > 0;
       const copyEtags = withIndexes
         ? await readCopyEtags(
@@ -224,11 +230,11 @@ export class Repository<
             { etag: current.etag },
           ]
         : ["delete", { partitionKey, rowKey }, { etag: current.etag }];
+      const actions = [own, ...indexActions(this.model, current.values, after, copyEtags)];
+      const companionFrom = actions.length;
+      actions.push(...companion.actions);
       try {
-        const response = await this.submit(
-          [own, ...indexActions(this.model, current.values, after, copyEtags)],
-          call,
-        );
+        const response = await this.submit(actions, call);
         return (
           after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
         ) as ModelRecord<F, T>;
@@ -236,10 +242,83 @@ export class Repository<
         if (!isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound"))
           throw err;
         // A unique-index clash is not a race: it stays after a re-read shows the entity unchanged.
-        const changed = (await this.readEtag(partitionKey, rowKey, call)) !== current.etag;
-        if (!changed || options.etag !== undefined) throw err;
+        // A companion's entity changed since it was read: not this entity's race, always retried.
+        const companionRace = err.index !== undefined && err.index >= companionFrom;
+        const changed = companionRace || (await this.readEtag(partitionKey, rowKey, call)) !== current.etag;
+        if (!changed || (options.etag !== undefined && !companionRace)) throw err;
         if (attempt >= policy.maxAttempts)
           throw retriesExhausted(`Writing ${partitionKey}/${rowKey}`, attempt, err);
+        await sleep(backoffDelay(policy, attempt), options.abortSignal);
+      }
+    }
+  }
+
+  /** Runs every companion's `prepare`; each sees the values the one before it settled on. */
+  private async prepareCompanions(
+    partitionKey: string,
+    rowKey: string,
+    before: Values | undefined,
+    after: { values: Values; properties: ReturnType<typeof toProperties> } | undefined,
+    call: OperationOptions,
+  ): Promise<{
+    actions: TransactionAction[];
+    after?: { values: Values; properties: ReturnType<typeof toProperties> };
+  }> {
+    const actions: TransactionAction[] = [];
+    let values = after?.values;
+    let amended = false;
+    for (const c of this.companions) {
+      const plan = await c.prepare({
+        table: this.table,
+        partitionKey,
+        rowKey,
+        ...(before ? { before } : {}),
+        ...(values ? { after: values } : {}),
+        call,
+      });
+      actions.push(...plan.actions);
+      if (plan.after && values) {
+        values = { ...plan.after };
+        amended = true;
+      }
+    }
+    if (!amended || !values) return { actions };
+    return { actions, after: { values, properties: toProperties(this.model.fields, values) } };
+  }
+
+  /** A create whose transaction carries companions' actions: retried when one of theirs lost a race. */
+  private async createWithCompanions(
+    values: Values,
+    options: OperationOptions = {},
+  ): Promise<ModelRecord<F, T>> {
+    const policy = retryPolicy({ abortSignal: options.abortSignal }, WRITE_ATTEMPTS);
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    const partitionKey = this.model.partitionKey.encode(values);
+    const rowKey = this.model.rowKey.encode(values);
+    for (let attempt = 1; ; attempt++) {
+      const first = { values, properties: toProperties(this.model.fields, values) };
+      const companion = await this.prepareCompanions(partitionKey, rowKey, undefined, first, call);
+      const after = companion.after ?? first;
+      const actions: TransactionAction[] = [
+        ["create", mainEntity(this.model, after.values, after.properties)],
+        ...indexActions(this.model, undefined, after, new Map()),
+      ];
+      const companionFrom = actions.length;
+      actions.push(...companion.actions);
+      try {
+        const response = await this.submit(actions, call);
+        return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
+          F,
+          T
+        >;
+      } catch (err) {
+        const companionRace =
+          isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound") &&
+          err.index !== undefined &&
+          err.index >= companionFrom;
+        if (!companionRace) throw err;
+        if (attempt >= policy.maxAttempts)
+          throw retriesExhausted(`Creating ${partitionKey}/${rowKey}`, attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
       }
     }
@@ -278,6 +357,7 @@ export class Repository<
       if (isTableKitError(err, "EntityAlreadyExists") && err.index !== undefined && err.index > 0) {
         const action = actions[err.index]!;
         const index = this.model.indexes.find((ix) => action[1].rowKey.startsWith(ix.key.prefix));
+        if (!index) throw err; // a companion's entity, not an index copy
         throw new TableKitError(
           "EntityAlreadyExists",
           `Another entity of the partition already has the key ${JSON.stringify(action[1].rowKey)} of index '${index?.name}'`,

@@ -78,7 +78,7 @@ export class WideEntities {
   private readonly policy: RetryPolicy;
 
   constructor(
-    readonly store: Store,
+    readonly store: Pick<Store, "capabilities">,
     readonly table: Table,
     options: Omit<RetryOptions, "abortSignal"> = {},
   ) {
@@ -110,16 +110,7 @@ export class WideEntities {
   async get(partitionKey: string, rowKey: string, options: OperationOptions = {}): Promise<WideRecord> {
     const stored = await this.read(partitionKey, rowKey, options);
     if (!stored) throw recordNotFound(partitionKey, rowKey);
-    const part0 = stored.parts[0]!.entity;
-    const out: Record<string, unknown> = { partitionKey, rowKey };
-    for (const part of stored.parts) {
-      for (const [name, value] of Object.entries(part.entity)) {
-        if (name === VERSION_PROPERTY || name === MANIFEST_PROPERTY) continue;
-        if (name === "partitionKey" || name === "rowKey" || name === "etag" || name === "timestamp") continue;
-        setOwn(out, name, value);
-      }
-    }
-    return { ...out, etag: part0.etag, timestamp: part0.timestamp } as WideRecord;
+    return recordOf(partitionKey, rowKey, stored);
   }
 
   /**
@@ -156,6 +147,35 @@ export class WideEntities {
       return true;
     });
     if (!deleted) throw recordNotFound(partitionKey, rowKey);
+  }
+
+  /**
+   * The actions that turn the record as stored now into `next(current)` (undefined: delete it;
+   * `current` undefined: there is none), for a caller that sends them in a transaction of its own.
+   * One read: part 0 and every part rewritten or deleted are conditional on the ETags it saw, new
+   * parts are creates, so the transaction fails if the record changed since.
+   */
+  async actionsFor(
+    partitionKey: string,
+    rowKey: string,
+    next: (current: WideRecord | undefined) => TableEntity<Record<string, unknown>> | undefined,
+    options: OperationOptions = {},
+  ): Promise<TransactionAction[]> {
+    const stored = await this.read(partitionKey, rowKey, options);
+    const record = next(stored ? recordOf(partitionKey, rowKey, stored) : undefined);
+    if (!record) {
+      return (stored?.parts ?? []).map((p) => [
+        "delete",
+        { partitionKey, rowKey: p.rowKey },
+        { etag: p.etag },
+      ]);
+    }
+    const plan = this.plan(record);
+    if (!stored) {
+      const versions = plan.map(() => newVersion());
+      return plan.map((p) => ["create", this.partEntity(record, p, versions).input]);
+    }
+    return this.changes(record, stored, plan);
   }
 
   private async rewrite(
@@ -294,6 +314,20 @@ export class WideEntities {
       await sleep(backoffDelay(this.policy, attempt), options.abortSignal);
     }
   }
+}
+
+/** The record of its stored parts: every property of every part, the ETag and Timestamp of part 0. */
+function recordOf(partitionKey: string, rowKey: string, stored: StoredRecord): WideRecord {
+  const part0 = stored.parts[0]!.entity;
+  const out: Record<string, unknown> = { partitionKey, rowKey };
+  for (const part of stored.parts) {
+    for (const [name, value] of Object.entries(part.entity)) {
+      if (name === VERSION_PROPERTY || name === MANIFEST_PROPERTY) continue;
+      if (name === "partitionKey" || name === "rowKey" || name === "etag" || name === "timestamp") continue;
+      setOwn(out, name, value);
+    }
+  }
+  return { ...out, etag: part0.etag, timestamp: part0.timestamp } as WideRecord;
 }
 
 /** Parts 0..n-1 all present, each with the version part 0's manifest names. */

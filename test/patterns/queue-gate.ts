@@ -1,0 +1,10 @@
+import type { Capabilities } from "../../src/index.js";
+import type { PatternsTarget } from "./target.js";
+
+/** For `itWhen`: the target's store has a queue port (a table-only world, such as `tablekit serve`, has none). */
+export function withQueue(_capabilities: Capabilities, target: PatternsTarget): boolean {
+  return target.store.queueCapabilities !== undefined;
+}
+
+/** Why a test that needs the transaction queue is skipped. */
+export const NO_QUEUE = "the store has no queue port: the transaction queue cannot run";
