@@ -4,6 +4,7 @@ import { isTableKitError, type TableEntity } from "../../src/index.js";
 import { type BoundaryInfo, type StepHandler, step } from "../../src/patterns/index.js";
 import { listAll } from "../conformance/helpers.js";
 import { expectCode } from "../support/expect-code.js";
+import { itWithBlobs } from "./blob-support.js";
 import type { PatternsRef } from "./target.js";
 import { blobTexts, freshName, freshTransactions } from "./world-helpers.js";
 
@@ -58,50 +59,62 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(await rows(archive)).toHaveLength(1);
     });
 
-    it("every step kind converges when it runs again after a failure at any boundary", async () => {
-      const a = await target().freshTable();
-      const b = await target().freshTable();
-      const container = freshName("blobs");
-      await target().store.createContainer(container);
-      const blobs = target().store.container(container);
-      const transactions = await freshTransactions(target());
-      await a.createEntity({ partitionKey: "p", rowKey: "update", v: 1 });
-      await a.createEntity({ partitionKey: "p", rowKey: "merge", v: 1, keep: "yes" });
-      await b.createEntity({ partitionKey: "q", rowKey: "delete", v: 1 });
-      await b.createEntity({ partitionKey: "q", rowKey: "upsert", v: 1, gone: true });
-      await blobs.uploadBlockBlob("replace.txt", "old", 3);
-      await blobs.uploadBlockBlob("remove.txt", "x", 1);
-      const toUpdate = await a.getEntity("p", "update");
-      const toMerge = await a.getEntity("p", "merge");
-      const toDelete = await b.getEntity("q", "delete");
-      const blobEtag = (await blobs.getBlobClient("replace.txt").getProperties()).etag;
-      const steps = [
-        step.insertIfAbsent(a.tableName, { partitionKey: "p", rowKey: "insert", n: 7n }),
-        step.upsert(b.tableName, { partitionKey: "q", rowKey: "upsert", v: 2 }),
-        step.updateIfMatch(a.tableName, { partitionKey: "p", rowKey: "update", v: 2 }, toUpdate.etag),
-        step.updateIfMatch(a.tableName, { partitionKey: "p", rowKey: "merge", v: 2 }, toMerge.etag, "Merge"),
-        step.deleteIfPresent(b.tableName, "q", "delete", { etag: toDelete.etag }),
-        step.putBlob(container, "new.txt", "fresh", { condition: { ifNoneMatch: "*" } }),
-        step.putBlob(container, "replace.txt", "replaced", { condition: { ifMatch: blobEtag } }),
-        step.deleteBlobIfPresent(container, "remove.txt"),
-      ];
-      const sent = await transactions.enqueue(steps);
-      // Fails once right after each step ran, before its progress was recorded: every step runs twice.
-      const stats = await transactions
-        .worker({ retryDelay: 0, maxDequeueCount: 20, onBoundary: failOnceAt("applied") })
-        .drain();
-      expect(stats).toMatchObject({ processed: 1, retried: steps.length, poisoned: 0 });
-      // All but the upsert find their effect already there the second time.
-      expect(stats.stepsAlready).toBe(steps.length - 1);
-      expect(await rows(a)).toEqual([
-        { partitionKey: "p", rowKey: "insert", n: 7n },
-        { partitionKey: "p", rowKey: "merge", v: 2, keep: "yes" },
-        { partitionKey: "p", rowKey: "update", v: 2 },
-      ]);
-      expect(await rows(b)).toEqual([{ partitionKey: "q", rowKey: "upsert", v: 2 }]);
-      expect(await blobTexts(target(), container)).toEqual({ "new.txt": "fresh", "replace.txt": "replaced" });
-      expect(await transactions.status(sent.id)).toMatchObject({ done: steps.length, completed: true });
-    });
+    itWithBlobs(
+      target,
+      "every step kind converges when it runs again after a failure at any boundary",
+      async () => {
+        const a = await target().freshTable();
+        const b = await target().freshTable();
+        const container = freshName("blobs");
+        await target().store.createContainer(container);
+        const blobs = target().store.container(container);
+        const transactions = await freshTransactions(target());
+        await a.createEntity({ partitionKey: "p", rowKey: "update", v: 1 });
+        await a.createEntity({ partitionKey: "p", rowKey: "merge", v: 1, keep: "yes" });
+        await b.createEntity({ partitionKey: "q", rowKey: "delete", v: 1 });
+        await b.createEntity({ partitionKey: "q", rowKey: "upsert", v: 1, gone: true });
+        await blobs.uploadBlockBlob("replace.txt", "old", 3);
+        await blobs.uploadBlockBlob("remove.txt", "x", 1);
+        const toUpdate = await a.getEntity("p", "update");
+        const toMerge = await a.getEntity("p", "merge");
+        const toDelete = await b.getEntity("q", "delete");
+        const blobEtag = (await blobs.getBlobClient("replace.txt").getProperties()).etag;
+        const steps = [
+          step.insertIfAbsent(a.tableName, { partitionKey: "p", rowKey: "insert", n: 7n }),
+          step.upsert(b.tableName, { partitionKey: "q", rowKey: "upsert", v: 2 }),
+          step.updateIfMatch(a.tableName, { partitionKey: "p", rowKey: "update", v: 2 }, toUpdate.etag),
+          step.updateIfMatch(
+            a.tableName,
+            { partitionKey: "p", rowKey: "merge", v: 2 },
+            toMerge.etag,
+            "Merge",
+          ),
+          step.deleteIfPresent(b.tableName, "q", "delete", { etag: toDelete.etag }),
+          step.putBlob(container, "new.txt", "fresh", { condition: { ifNoneMatch: "*" } }),
+          step.putBlob(container, "replace.txt", "replaced", { condition: { ifMatch: blobEtag } }),
+          step.deleteBlobIfPresent(container, "remove.txt"),
+        ];
+        const sent = await transactions.enqueue(steps);
+        // Fails once right after each step ran, before its progress was recorded: every step runs twice.
+        const stats = await transactions
+          .worker({ retryDelay: 0, maxDequeueCount: 20, onBoundary: failOnceAt("applied") })
+          .drain();
+        expect(stats).toMatchObject({ processed: 1, retried: steps.length, poisoned: 0 });
+        // All but the upsert find their effect already there the second time.
+        expect(stats.stepsAlready).toBe(steps.length - 1);
+        expect(await rows(a)).toEqual([
+          { partitionKey: "p", rowKey: "insert", n: 7n },
+          { partitionKey: "p", rowKey: "merge", v: 2, keep: "yes" },
+          { partitionKey: "p", rowKey: "update", v: 2 },
+        ]);
+        expect(await rows(b)).toEqual([{ partitionKey: "q", rowKey: "upsert", v: 2 }]);
+        expect(await blobTexts(target(), container)).toEqual({
+          "new.txt": "fresh",
+          "replace.txt": "replaced",
+        });
+        expect(await transactions.status(sent.id)).toMatchObject({ done: steps.length, completed: true });
+      },
+    );
 
     it("parks a conflicting transaction in the poison queue at once, keeping the steps before it", async () => {
       const table = await target().freshTable();
@@ -163,13 +176,19 @@ export function transactionsSuite(target: PatternsRef): void {
       ]);
     });
 
-    it("a message larger than the queue takes goes to a payload blob, removed once done", async () => {
+    it("a message larger than the queue takes goes to a payload blob (refused without a blob port)", async () => {
       const table = await target().freshTable();
       const transactions = await freshTransactions(target());
       const big = "é".repeat(16_000); // 32 KB of UTF-16, 96 KB as escaped ASCII JSON
       const steps = [0, 1, 2].map((i) =>
         step.upsert(table.tableName, { partitionKey: "p", rowKey: `r${i}`, big }),
       );
+      if (!target().store.blobCapabilities) {
+        // Without a blob port there is nowhere to put the payload: refused, nothing sent.
+        await expectCode(transactions.enqueue(steps), "RequestBodyTooLarge");
+        expect((await transactions.queue.getProperties()).approximateMessagesCount).toBe(0);
+        return;
+      }
       const sent = await transactions.enqueue(steps);
       expect(sent.offloaded).toBe(true);
       const [peeked] = (await transactions.queue.peekMessages()).peekedMessageItems;
@@ -207,7 +226,10 @@ export function transactionsSuite(target: PatternsRef): void {
         transactions.enqueue([step.upsert(table, { ...entity, s: "x".repeat(40_000) })]),
         "PropertyValueTooLarge",
       );
-      await expectCode(transactions.enqueue([step.putBlob("Bad_Name", "x", "y")]), "InvalidResourceName");
+      await expectCode(
+        transactions.enqueue([step.putBlob("Bad_Name", "x", "y")]),
+        target().store.blobCapabilities ? "InvalidResourceName" : "NotSupported",
+      );
       await expectCode(transactions.enqueue([step.upsert(table, entity)], { id: "a#b" }), "OutOfRangeInput");
       expect((await transactions.queue.getProperties()).approximateMessagesCount).toBe(0);
     });
