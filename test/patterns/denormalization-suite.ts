@@ -96,6 +96,42 @@ export function denormalizationSuite(target: PatternsRef): void {
       expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([7, undefined, undefined]);
     });
 
+    it("in one partition: a source and a target created at once, each reading the other as absent, converge", async () => {
+      const table = await target().freshTable();
+      // The first two reads (each create reading the other entity) wait for each other, so both
+      // see the other absent before either commits: the interleaving a transaction cannot guard.
+      let waiting: (() => void)[] = [];
+      const racing = new Proxy(table, {
+        get(t, name, receiver) {
+          if (name !== "getEntity") {
+            const value = Reflect.get(t, name, receiver);
+            return typeof value === "function" ? value.bind(t) : value;
+          }
+          return async (...args: Parameters<typeof table.getEntity>) => {
+            if (waiting.length < 2) {
+              const bothRead = new Promise<void>((resolve) => waiting.push(resolve));
+              if (waiting.length === 2) for (const release of waiting) release();
+              try {
+                return await t.getEntity(...args);
+              } finally {
+                await bothRead;
+              }
+            }
+            return t.getEntity(...args);
+          };
+        },
+      });
+      const employees = Employee.on(racing, { with: [ManagerCopy.companions.source] });
+      const departments = Department.on(racing, { with: [ManagerCopy.companions.target] });
+      await Promise.all([
+        employees.create(employee("Sales", 223, "John")),
+        departments.create({ department: "Sales", departmentName: "Sales", managerId: 223 }),
+      ]);
+      waiting = [];
+      const stored = await Department.on(table).get({ department: "Sales" });
+      expect(copyOf(stored)).toEqual([223, "John", "john@contoso.com"]);
+    });
+
     it("in one partition: a write over a source changed since its read fails whole, and retries", async () => {
       const table = await target().freshTable();
       const employees = Employee.on(table, { with: [ManagerCopy.companions.source] });

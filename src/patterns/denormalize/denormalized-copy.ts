@@ -1,7 +1,14 @@
-import { type PropertyInput, TableKitError, toTypedValue, typedValuesEqual } from "../../model/index.js";
-import type { Store, Table, TransactionAction } from "../../store/index.js";
+import {
+  isTableKitError,
+  type PropertyInput,
+  TableKitError,
+  toTypedValue,
+  typedValuesEqual,
+} from "../../model/index.js";
+import type { OperationOptions, Store, Table, TransactionAction } from "../../store/index.js";
 import { findEntity } from "../consistency/derived.js";
 import { checkPatternName } from "../internal/names.js";
+import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../internal/retry.js";
 import type { Companion, CompanionPlan, CompanionWrite } from "../model/companion.js";
 import type { CompiledModel, Model } from "../model/define-model.js";
 import { mainEntity } from "../model/index-writes.js";
@@ -11,6 +18,9 @@ import { toProperties } from "../schema/schema.js";
 import { CopyDerivations } from "./copy-derivations.js";
 
 type Values = Readonly<Record<string, unknown>>;
+
+/** Attempts of a follow-up reconcile that keeps losing races (then ConcurrencyRetriesExhausted). */
+const RECONCILE_ATTEMPTS = 10;
 // biome-ignore lint/suspicious/noExplicitAny: any model may be a source or a target
 type AnyModel = Model<any, any, any, Readonly<Record<string, IndexDefinition<any>>>, any>;
 type FieldsOf<M> = M extends Model<infer F, infer _P, infer _R, infer _I, infer _T> ? F : never;
@@ -136,6 +146,9 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     const targetKey = this.targetKeyOf(values);
     const [pk, rk] = this.inPartition(this.target, targetKey, write);
     const entity = await findEntity(write.table, pk, rk);
+    // A target created meanwhile may have read this source as absent: look again once committed.
+    if (!entity && write.after)
+      return { actions: [], settle: () => this.reconcile(write.table, pk, rk, write.call) };
     const target = this.valuesOf(this.target, entity);
     if (!target || !this.refersTo(target, values)) return { actions: [] };
     const next = this.withCopy(target, write.after);
@@ -155,10 +168,57 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     const [pk, rk] = this.inPartition(this.source, sourceKey, write);
     const entity = await findEntity(write.table, pk, rk);
     const source = this.valuesOf(this.source, entity);
-    const actions: TransactionAction[] = entity
-      ? [["update", { partitionKey: pk, rowKey: rk }, "Merge", { etag: entity.etag }]]
-      : [];
-    return { actions, after: this.withCopy(write.after, source) };
+    if (!entity) {
+      // A source created meanwhile may have read this target as absent: look again once committed.
+      const settle = () => this.reconcile(write.table, write.partitionKey, write.rowKey, write.call);
+      return { actions: [], after: this.withCopy(write.after, undefined), settle };
+    }
+    const guard: TransactionAction = [
+      "update",
+      { partitionKey: pk, rowKey: rk },
+      "Merge",
+      { etag: entity.etag },
+    ];
+    return { actions: [guard], after: this.withCopy(write.after, source) };
+  }
+
+  /**
+   * Brings one target's copy in line with its source as both are now, in one transaction
+   * conditional on both ETags read (retried when either changed). Closes the race of a source and
+   * a target created at once, each reading the other as absent: the later one's follow-up sees both.
+   */
+  async reconcile(
+    table: Table,
+    partitionKey: string,
+    rowKey: string,
+    call: OperationOptions = {},
+  ): Promise<void> {
+    const policy = retryPolicy({ abortSignal: call.abortSignal }, RECONCILE_ATTEMPTS);
+    for (let attempt = 1; ; attempt++) {
+      const entity = await findEntity(table, partitionKey, rowKey);
+      const target = this.valuesOf(this.target, entity);
+      const sourceKey = target && this.sourceKeyOf(target);
+      if (!target || !sourceKey) return;
+      const [pk, rk] = [this.source.partitionKey.encode(sourceKey), this.source.rowKey.encode(sourceKey)];
+      if (pk !== partitionKey) return; // copies across partitions go through the queue
+      const sourceEntity = await findEntity(table, pk, rk);
+      const next = this.withCopy(target, this.valuesOf(this.source, sourceEntity));
+      if (this.sameCopy(target, next)) return;
+      const actions: TransactionAction[] = [
+        ["update", this.targetEntity(next), "Replace", { etag: entity!.etag }],
+      ];
+      if (sourceEntity)
+        actions.push(["update", { partitionKey: pk, rowKey: rk }, "Merge", { etag: sourceEntity.etag }]);
+      try {
+        await table.submitTransaction(actions, call);
+        return;
+      } catch (err) {
+        if (!isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound")) throw err;
+        if (attempt >= policy.maxAttempts)
+          throw retriesExhausted(`Reconciling ${partitionKey}/${rowKey}`, attempt, err);
+        await sleep(backoffDelay(policy, attempt), call.abortSignal);
+      }
+    }
   }
 
   private inPartition(model: CompiledModel, key: Values, write: CompanionWrite): [string, string] {

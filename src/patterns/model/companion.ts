@@ -20,6 +20,11 @@ export interface CompanionPlan {
   readonly actions: readonly TransactionAction[];
   /** The values to write instead of `after` (a companion that fills copied fields). */
   readonly after?: Values;
+  /**
+   * Run once the transaction has committed: a transaction cannot guard an entity's absence, so a
+   * companion that found its related entity absent reads it again afterwards.
+   */
+  readonly settle?: () => Promise<void>;
 }
 
 /**

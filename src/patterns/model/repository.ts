@@ -235,6 +235,7 @@ export class Repository<
       actions.push(...companion.actions);
       try {
         const response = await this.submit(actions, call);
+        for (const settle of companion.settles) await settle();
         return (
           after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
         ) as ModelRecord<F, T>;
@@ -262,9 +263,11 @@ export class Repository<
     call: OperationOptions,
   ): Promise<{
     actions: TransactionAction[];
+    settles: (() => Promise<void>)[];
     after?: { values: Values; properties: ReturnType<typeof toProperties> };
   }> {
     const actions: TransactionAction[] = [];
+    const settles: (() => Promise<void>)[] = [];
     let values = after?.values;
     let amended = false;
     for (const c of this.companions) {
@@ -277,13 +280,14 @@ export class Repository<
         call,
       });
       actions.push(...plan.actions);
+      if (plan.settle) settles.push(plan.settle);
       if (plan.after && values) {
         values = { ...plan.after };
         amended = true;
       }
     }
-    if (!amended || !values) return { actions };
-    return { actions, after: { values, properties: toProperties(this.model.fields, values) } };
+    if (!amended || !values) return { actions, settles };
+    return { actions, settles, after: { values, properties: toProperties(this.model.fields, values) } };
   }
 
   /** A create whose transaction carries companions' actions: retried when one of theirs lost a race. */
@@ -307,6 +311,7 @@ export class Repository<
       actions.push(...companion.actions);
       try {
         const response = await this.submit(actions, call);
+        for (const settle of companion.settles) await settle();
         return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
           F,
           T
