@@ -17,12 +17,20 @@ describe("tablekit demo", { timeout: 120_000 }, () => {
       "v000003_Audit",
       "0000000005",
       "~counter",
+      '"id":"archive-Marketing-7"',
     ]) {
       expect(first.stdout).toContain(key);
     }
     const snapshot = async () => {
       const out: Record<string, unknown[]> = {};
-      for (const table of ["DemoEmployees", "DemoExpenses", "DemoPosts", "DemoAudits", "DemoOrders"]) {
+      for (const table of [
+        "DemoEmployees",
+        "DemoArchive",
+        "DemoExpenses",
+        "DemoPosts",
+        "DemoAudits",
+        "DemoOrders",
+      ]) {
         const r = await cli(["query", table, "-o", "ndjson", "--select", "RowKey"], { cwd: dir });
         expect(r.code, r.stderr).toBe(0);
         out[table] = ndjson(r.stdout).map((e) => `${e.PartitionKey}/${e.RowKey}`);
@@ -31,14 +39,19 @@ describe("tablekit demo", { timeout: 120_000 }, () => {
     };
     const before = await snapshot();
     expect(before.DemoOrders).toHaveLength(6);
+    // The archived employee moved: in the archive, gone from Marketing with its email copy.
+    expect(before.DemoArchive).toEqual(["Marketing/empid_000007"]);
+    expect(before.DemoEmployees!.filter((k) => String(k).startsWith("Marketing/"))).toEqual([]);
     const second = await cli(["demo"], { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(await snapshot()).toEqual(before);
     const tables = await cli(["tables"], { cwd: dir });
     expect(tables.stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "DemoArchive",
       "DemoAudits",
       "DemoEmployees",
       "DemoExpenses",
+      "DemoJournal",
       "DemoOrders",
       "DemoPosts",
     ]);

@@ -1,6 +1,7 @@
 import type { Store } from "../../store/index.js";
 import { resolveStoreUrl, usingStore } from "../options.js";
 import { terminal } from "../output/terminal.js";
+import { ARCHIVE_TABLE, archiveDemo, JOURNAL_TABLE } from "./archive.js";
 import { auditsDemo } from "./audits.js";
 import { employeesDemo } from "./employees.js";
 import { expensesDemo } from "./expenses.js";
@@ -14,6 +15,8 @@ export const DEMO_TABLES = [
   "DemoPosts",
   "DemoAudits",
   "DemoOrders",
+  ARCHIVE_TABLE,
+  JOURNAL_TABLE,
 ] as const;
 
 export async function runDemo(storeOption: string | undefined): Promise<void> {
@@ -24,6 +27,7 @@ export async function runDemo(storeOption: string | undefined): Promise<void> {
     await resetDemoTables(store);
     out.line(out.style.bold(`tablekit demo — writing sample data to ${store.url}`));
     await employeesDemo(store, out);
+    await archiveDemo(store, out);
     await expensesDemo(store, out);
     await postsDemo(store, out);
     await auditsDemo(store, out);
@@ -39,6 +43,7 @@ export async function runDemo(storeOption: string | undefined): Promise<void> {
     for (const hint of [
       `tablekit tables${at}`,
       `tablekit query DemoEmployees --partition Sales${at}`,
+      `tablekit query DemoArchive${at}`,
       `tablekit query DemoExpenses --top 2 --select amount,description${at}`,
       `tablekit get DemoAudits Equipment_1 v0_Audit${at}`,
       "tablekit keys inverted-ticks 2010-05-28 2010-05-27 2009-04-21",
