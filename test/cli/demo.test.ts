@@ -45,6 +45,10 @@ describe("tablekit demo", { timeout: 120_000 }, () => {
     const second = await cli(["demo"], { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(await snapshot()).toEqual(before);
+    // The log blobs are rewritten, not appended to: the same six blobs of the same sizes.
+    const blobs = (stdout: string) => stdout.match(/queue\/2014\/07\/31\/\d{4}\/000001\.log +\d+/g);
+    expect(blobs(first.stdout)).toHaveLength(6);
+    expect(blobs(second.stdout)).toEqual(blobs(first.stdout));
     const tables = await cli(["tables"], { cwd: dir });
     expect(tables.stdout.split("\n").filter(Boolean).sort()).toEqual([
       "DemoArchive",

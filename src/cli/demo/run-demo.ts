@@ -3,6 +3,7 @@ import { resolveStoreUrl, usingStore } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { ARCHIVE_TABLE, archiveDemo, JOURNAL_TABLE } from "./archive.js";
 import { auditsDemo } from "./audits.js";
+import { blobLogDemo } from "./blob-log.js";
 import { employeesDemo } from "./employees.js";
 import { expensesDemo } from "./expenses.js";
 import { ordersDemo } from "./orders.js";
@@ -32,6 +33,7 @@ export async function runDemo(storeOption: string | undefined): Promise<void> {
     await postsDemo(store, out);
     await auditsDemo(store, out);
     await ordersDemo(store, out);
+    await blobLogDemo(store, out);
     if (!store.capabilities.persistent) {
       out.line(
         out.style.dim(`${store.url} keeps nothing once the demo ends: use a file: store to look around.`),
