@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { itWhen } from "../../support/it-when.js";
 import { drainTexts, expectNoMessages, type QueueTargetRef, receiveOne } from "./helpers.js";
 
 const SECOND = 1000;
@@ -93,18 +94,21 @@ export function messagesSuite(target: QueueTargetRef): void {
       expect((await drainTexts(queue)).sort()).toEqual([...texts].sort());
     });
 
-    it("carriage returns round-trip (XML would normalize a raw CR; it must travel escaped)", async (ctx) => {
-      const { capabilities } = target();
-      if (capabilities.divergences.some((d) => d.id === "carriage-return"))
-        ctx.skip("declared divergence carriage-return");
-      const queue = await target().freshQueue();
-      for (const text of ["cr\r\nlf", "\r", "a\rb\r\r\n"]) {
-        await queue.sendMessage(text);
-        const got = await receiveOne(queue);
-        expect(JSON.stringify(got.messageText)).toBe(JSON.stringify(text));
-        await queue.deleteMessage(got.messageId, got.popReceipt);
-      }
-    });
+    itWhen(
+      target,
+      (c) => !c.divergences.some((d) => d.id === "carriage-return"),
+      "the backend declares the carriage-return divergence (Azurite keeps the &#xD; reference the SDK sends as text)",
+      "carriage returns round-trip (XML would normalize a raw CR; it must travel escaped)",
+      async () => {
+        const queue = await target().freshQueue();
+        for (const text of ["cr\r\nlf", "\r", "a\rb\r\r\n"]) {
+          await queue.sendMessage(text);
+          const got = await receiveOne(queue);
+          expect(JSON.stringify(got.messageText)).toBe(JSON.stringify(text));
+          await queue.deleteMessage(got.messageId, got.popReceipt);
+        }
+      },
+    );
 
     it("receive takes up to numberOfMessages, each message once (order is not promised)", async () => {
       const queue = await target().freshQueue();
