@@ -1,4 +1,5 @@
 /** Seed 001: an employee moved to an archive table by an eventually consistent transaction. */
+import { odata } from "../../filter/index.js";
 import { step, TransactionQueue } from "../../patterns/index.js";
 import type { Store, Table } from "../../store/index.js";
 import type { Channel } from "../output/terminal.js";
@@ -12,7 +13,7 @@ export const TRANSACTION_QUEUE = "demo-transactions";
 
 async function has(table: Table, partitionKey: string, rowKey: string): Promise<string> {
   for await (const _ of table.listEntities({
-    queryOptions: { filter: `PartitionKey eq '${partitionKey}' and RowKey eq '${rowKey}'` },
+    queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and RowKey eq ${rowKey}` },
   })) {
     return "yes";
   }
