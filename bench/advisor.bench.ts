@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { adviseTable } from "../src/advisor/index.js";
 import { openStore, type TableEntity } from "../src/index.js";
-import { adviseTable } from "../src/patterns/index.js";
 import { rounds, sized } from "./support/bench-mode.js";
 
 const ENTITIES = sized(200_000, 2_000);

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { odata, openStore, type Table } from "../src/index.js";
-import { FILE_PRAGMAS } from "../src/store/embedded/connection.js";
-import { fileBackend } from "../src/store/embedded/index.js";
+import { FILE_PRAGMAS } from "../src/store/backends/embedded/connection.js";
+import { fileBackend } from "../src/store/backends/embedded/index.js";
 import { rounds, sized } from "./support/bench-mode.js";
 
 const MEASURE_MS = Number(process.env.BENCH_MS ?? sized(1500, 20));

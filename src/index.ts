@@ -6,6 +6,20 @@
  * /patterns); test/public-surface.test.ts holds the list, so an internal helper cannot leak.
  */
 
+export {
+  type AdviseProgress,
+  type AdviseTableOptions,
+  type AdvisorCoverage,
+  type AdvisorFinding,
+  type AdvisorReport,
+  adviseModel,
+  adviseTable,
+  FINDING_IDS,
+  FINDING_KINDS,
+  type FindingId,
+  type FindingKind,
+  type FindingSeverity,
+} from "./advisor/index.js";
 export type * from "./filter/ast.js";
 export {
   compareTyped,
@@ -53,14 +67,7 @@ export { compareUtf8, compareUtf16 } from "./model/order.js";
 export { AZURE_QUEUE_LIMITS, type QueueLimits } from "./model/queue-limits.js";
 export { entitySize, utf8ItemSize } from "./model/validate.js";
 export {
-  type AdviseProgress,
-  type AdviseTableOptions,
-  type AdvisorCoverage,
-  type AdvisorFinding,
-  type AdvisorReport,
   type AppendOptions,
-  adviseModel,
-  adviseTable,
   BlobLog,
   type BlobLogEntry,
   type BlobLogOptions,
@@ -95,15 +102,10 @@ export {
   type EntityTypesRecord,
   type EntryKey,
   type FanOutResult,
-  FINDING_IDS,
-  FINDING_KINDS,
   type Field,
   type FieldInput,
   type Fields,
   type FieldValue,
-  type FindingId,
-  type FindingKind,
-  type FindingSeverity,
   field,
   type GaplessInsert,
   type GaplessOptions,

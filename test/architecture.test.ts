@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 // The CLI starts the server (`tablekit serve`), so the server sits beneath it.
-const LAYERS = ["model", "keys", "filter", "store", "patterns", "server", "cli"];
+// The advisor reads models and tables: a tool above the patterns, beneath the programs.
+const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "server", "cli"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -45,11 +46,11 @@ describe("architecture", () => {
   it("backends do not import each other", () => {
     const violations: string[] = [];
     for (const f of files) {
-      const m = /^store\/([a-z-]+)\//.exec(f.rel);
+      const m = /^store\/backends\/([a-z0-9-]+)\//.exec(f.rel);
       if (!m) continue;
       for (const spec of staticImports(f.code)) {
         const target = relative(src, resolve(dirname(f.path), spec));
-        const targetBackend = /^store\/([a-z-]+)\//.exec(target)?.[1];
+        const targetBackend = /^store\/backends\/([a-z0-9-]+)\//.exec(target)?.[1];
         if (spec.startsWith(".") && targetBackend && targetBackend !== m[1])
           violations.push(`${f.rel} imports ${spec}`);
       }
@@ -69,13 +70,104 @@ describe("architecture", () => {
   it("each backend folder has the role files of every port it serves (docs/architecture.md)", () => {
     const violations: string[] = [];
     for (const backend of backendFolders()) {
-      const has = (file: string) => existsSync(join(src, "store", backend, file));
-      const ports = Object.entries(PORT_FILES).filter(([, files]) => files(backend).some(has));
-      if (ports.length === 0) violations.push(`store/${backend} serves no port`);
-      const required = [...COMMON_FILES(backend), ...ports.flatMap(([, files]) => files(backend))];
-      for (const file of required) if (!has(file)) violations.push(`store/${backend}/${file} is missing`);
+      const has = (file: string) => existsSync(join(backendsDir, backend, file));
+      const ports = PORTS.filter((port) => PORT_FILES[port](backend).some(has));
+      if (ports.length === 0) violations.push(`store/backends/${backend} serves no port`);
+      const required = [...COMMON_FILES(backend), ...ports.flatMap((port) => PORT_FILES[port](backend))];
+      for (const file of required)
+        if (!has(file)) violations.push(`store/backends/${backend}/${file} is missing`);
     }
     expect(violations).toEqual([]);
+  });
+
+  it("every other file of a backend folder is named by its port, or is shared by two ports", () => {
+    const violations: string[] = [];
+    for (const backend of backendFolders()) {
+      const folder = `store/backends/${backend}/`;
+      const inFolder = files.filter(
+        (f) => f.rel.startsWith(folder) && !f.rel.slice(folder.length).includes("/"),
+      );
+      const portOf = (name: string): string | undefined =>
+        PORTS.find((port) => name.startsWith(`${port}-`) || PORT_FILES[port](backend).includes(name));
+      for (const f of inFolder) {
+        const name = f.rel.slice(folder.length);
+        if (COMMON_FILES(backend).includes(name) || portOf(name)) continue;
+        // A helper without a port prefix must serve two ports (the embedded lock wait serves tables and queues).
+        const users = new Set(
+          inFolder
+            .filter((g) => staticImports(g.code).some((s) => s === `./${name.replace(/\.ts$/, ".js")}`))
+            .map((g) => portOf(g.rel.slice(folder.length)))
+            .filter((p) => p !== undefined),
+        );
+        if (users.size < 2) violations.push(`${f.rel}: prefix it with its port (${PORTS.join("-, ")}-)`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("src/store has a folder per port with the same role files, one for access and one for throttling", () => {
+    const violations: string[] = [];
+    for (const [folder, port, coreClass] of [
+      ["tables", "table", "table.ts"],
+      ["queues", "queue", "queue.ts"],
+      ["blobs", "blob", "blob-container.ts"],
+    ] as const) {
+      for (const file of [coreClass, `${port}-backend.ts`, `${port}-capabilities.ts`, `${port}-rules.ts`]) {
+        if (!existsSync(join(src, "store", folder, file)))
+          violations.push(`store/${folder}/${file} is missing`);
+      }
+    }
+    for (const folder of ["access", "throttling", "backends"]) {
+      if (!existsSync(join(src, "store", folder))) violations.push(`store/${folder}/ is missing`);
+    }
+    const loose = readdirSync(join(src, "store")).filter((n) => n.endsWith(".ts") && !STORE_ROOT.includes(n));
+    for (const n of loose) violations.push(`store/${n} belongs in a port's or a concern's folder`);
+    expect(violations).toEqual([]);
+  });
+
+  it("no import circle in src/store", () => {
+    expect(cycles(files.filter((f) => f.rel.startsWith("store/")))).toEqual([]);
+  });
+
+  it("the backend contract imports no backend", () => {
+    const contract = files.filter((f) =>
+      /^store\/(backend|call-options|[a-z]+\/[a-z]+-(backend|capabilities))\.ts$/.test(f.rel),
+    );
+    expect(contract.length).toBeGreaterThan(6);
+    const offenders = contract.flatMap((f) =>
+      importTargets(f)
+        .filter((t) => t.startsWith("store/backends/"))
+        .map((t) => `${f.rel} imports ${t}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("each pattern folder carries its docs/patterns page's name; shared machinery sits in patterns/shared", () => {
+    const pages = new Set(
+      readdirSync(join(src, "..", "docs", "patterns"))
+        .filter((n) => n.endsWith(".md") && n !== "README.md")
+        .map((n) => n.slice(0, -3)),
+    );
+    const folders = readdirSync(join(src, "patterns"), { withFileTypes: true }).filter((d) =>
+      d.isDirectory(),
+    );
+    const offenders = folders.map((d) => d.name).filter((n) => n !== "shared" && !pages.has(n));
+    expect(offenders).toEqual([]);
+    expect(folders.length).toBeGreaterThan(10);
+  });
+
+  it("no folder below a layer takes a layer's name", () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const d of readdirSync(dir, { withFileTypes: true })) {
+        if (!d.isDirectory()) continue;
+        const p = join(dir, d.name);
+        if (LAYERS.includes(d.name)) offenders.push(relative(src, p));
+        walk(p);
+      }
+    };
+    for (const layer of LAYERS) walk(join(src, layer));
+    expect(offenders).toEqual([]);
   });
 
   it("the classes of a backend folder share one prefix, the backend's name", () => {
@@ -83,7 +175,7 @@ describe("architecture", () => {
     for (const backend of backendFolders()) {
       const prefix = backend.replaceAll("-", "");
       const spellings = new Set<string>();
-      for (const f of files.filter((f) => f.rel.startsWith(`store/${backend}/`))) {
+      for (const f of files.filter((f) => f.rel.startsWith(`store/backends/${backend}/`))) {
         for (const [, name] of f.code.matchAll(/^export (?:abstract )?class (\w+)/gm)) {
           if (!name!.toLowerCase().startsWith(prefix)) violations.push(`${f.rel}: ${name} lacks the prefix`);
           else spellings.add(name!.slice(0, prefix.length));
@@ -108,30 +200,66 @@ describe("architecture", () => {
   });
 });
 
-/** The role files every backend folder has. */
-const COMMON_FILES = (b: string) => [
+const backendsDir = join(src, "store", "backends");
+const PORTS = ["table", "queue", "blob"] as const;
+/** The files at the root of src/store: the store, openStore and its options, the contract's shared parts. */
+const STORE_ROOT = [
   "index.ts",
-  `${b}-store.ts`,
-  "capabilities.ts",
-  "connection.ts",
-  "errors.ts",
+  "store.ts",
+  "open-store.ts",
+  "store-options.ts",
+  "backend.ts",
+  "call-options.ts",
+  "paging.ts",
 ];
+
+/** Relative imports of a file, as paths under src/ ending in .ts. */
+function importTargets(f: { path: string; code: string }): string[] {
+  return staticImports(f.code)
+    .filter((s) => s.startsWith("."))
+    .map((s) => relative(src, resolve(dirname(f.path), s)).replace(/\.js$/, ".ts"));
+}
+
+/** The import circles among `subset` (type imports count: they tie the files' designs together). */
+function cycles(subset: { path: string; rel: string; code: string }[]): string[] {
+  const graph = new Map(subset.map((f) => [f.rel, importTargets(f)]));
+  const found: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next].join(" -> "));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+/** The role files every backend folder has. */
+const COMMON_FILES = (b: string) => ["index.ts", `${b}-store.ts`, "connection.ts", "errors.ts"];
 /** The role files of each port a backend serves; a port is served when any of its files exists. */
-const PORT_FILES: Record<string, (b: string) => string[]> = {
+const PORT_FILES: Record<(typeof PORTS)[number], (b: string) => string[]> = {
   table: (b) => [
     `${b}-tables.ts`,
     `${b}-table.ts`,
-    "entity-codec.ts",
-    "filter-translator.ts",
-    "continuation.ts",
+    "table-capabilities.ts",
+    "table-entity-codec.ts",
+    "table-filter-translator.ts",
+    "table-continuation.ts",
   ],
-  queue: (b) => [`${b}-queues.ts`, `${b}-queue.ts`],
-  blob: (b) => [`${b}-containers.ts`, `${b}-container.ts`],
+  queue: (b) => [`${b}-queues.ts`, `${b}-queue.ts`, "queue-capabilities.ts"],
+  blob: (b) => [`${b}-containers.ts`, `${b}-container.ts`, "blob-capabilities.ts"],
 };
 const BACKEND_NAMES = /dynamo|embedded|sqlite|azurite|cosmos|\bs3\b/i;
 
 function backendFolders(): string[] {
-  return readdirSync(join(src, "store"), { withFileTypes: true })
+  return readdirSync(backendsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
 }

@@ -50,14 +50,12 @@ const KEYS = [
   "versionKey",
 ];
 
+// The key-design advisor (docs/advisor.md): a tool above the patterns, tablekit/advisor.
+const ADVISOR = ["FINDING_IDS", "FINDING_KINDS", "adviseModel", "adviseTable"];
+
 const PATTERNS = [
   "BlockIdAllocator",
   "DataSeries",
-  // The key-design advisor (docs/advisor.md)
-  "FINDING_IDS",
-  "FINDING_KINDS",
-  "adviseModel",
-  "adviseTable",
   "HashPartitionedTable",
   "PeriodTables",
   "WideEntities",
@@ -99,6 +97,7 @@ const PATTERNS = [
 const ROOT = [
   ...FILTER,
   ...PATTERNS,
+  ...ADVISOR,
   "AZURE_LIMITS",
   "AZURE_QUEUE_LIMITS",
   // The blob port (docs/blobs.md)
@@ -139,10 +138,11 @@ describe("public surface", () => {
     expect(names(await import("../src/index.js"))).toEqual(sorted(ROOT));
   });
 
-  it("tablekit/keys, /filter and /patterns export exactly these names", async () => {
+  it("tablekit/keys, /filter, /patterns and /advisor export exactly these names", async () => {
     expect(names(await import("../src/keys/index.js"))).toEqual(sorted(KEYS));
     expect(names(await import("../src/filter/index.js"))).toEqual(sorted(FILTER));
     expect(names(await import("../src/patterns/index.js"))).toEqual(sorted(PATTERNS));
+    expect(names(await import("../src/advisor/index.js"))).toEqual(sorted(ADVISOR));
   });
 
   it("the root's keys namespace is tablekit/keys", async () => {

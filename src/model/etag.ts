@@ -1,4 +1,5 @@
 import { DateTime } from "./datetime.js";
+import { TableKitError } from "./errors.js";
 
 /**
  * The Table service's ETags are its Timestamps: `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`.
@@ -44,4 +45,12 @@ export function nextTimestamp(now: DateTime, previous: DateTime | undefined): Da
   return previous !== undefined && previous.ticks >= now.ticks
     ? DateTime.fromTicks(previous.ticks + 1n)
     : now;
+}
+
+/** `*` or a quoted ETag (`"…"` or `W/"…"`); anything else is InvalidInput, as the service answers. */
+export function validateEtag(etag: unknown): string {
+  if (etag === "*" || (typeof etag === "string" && /^(W\/)?"[^"]*"$/.test(etag))) return etag;
+  throw new TableKitError("InvalidInput", `The ETag ${JSON.stringify(etag)} is malformed`, {
+    details: { etag },
+  });
 }

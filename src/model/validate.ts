@@ -14,22 +14,6 @@ export function encodedLength(s: string, encoding: "utf16" | "utf8"): number {
   return encoding === "utf16" ? s.length * 2 : Buffer.byteLength(s, "utf8");
 }
 
-export function validateTableName(name: unknown, limits: Limits): string {
-  if (typeof name !== "string" || !limits.tableNamePattern.test(name)) {
-    throw new TableKitError(
-      "InvalidResourceName",
-      `Table name ${JSON.stringify(name)} is invalid: it must match ${limits.tableNamePattern}`,
-      { details: { tableName: name } },
-    );
-  }
-  if (limits.reservedTableNames.includes(name.toLowerCase())) {
-    throw new TableKitError("InvalidResourceName", `Table name '${name}' is reserved`, {
-      details: { tableName: name },
-    });
-  }
-  return name;
-}
-
 /** Checks a PartitionKey or RowKey against the backend's rules and returns it. */
 export function validateKey(kind: KeyName, value: unknown, limits: Limits): string {
   if (typeof value !== "string") {

@@ -1,5 +1,9 @@
 import { TableKitError, throwIfAborted } from "../model/index.js";
-import type { CallOptions } from "./backend.js";
+
+/** Passed to every backend call: the caller's signal, already checked once by the core. */
+export interface CallOptions {
+  readonly abortSignal?: AbortSignal;
+}
 
 /** Options every public call accepts. */
 export interface OperationOptions {
@@ -27,12 +31,4 @@ export function callOptions(lifecycle: StoreLifecycle, options: OperationOptions
   const signal = options?.abortSignal;
   throwIfAborted(signal);
   return signal ? { abortSignal: signal } : NO_SIGNAL;
-}
-
-/** `*` or a quoted ETag (`"…"` or `W/"…"`); anything else is InvalidInput, as the service answers. */
-export function validateEtag(etag: unknown): string {
-  if (etag === "*" || (typeof etag === "string" && /^(W\/)?"[^"]*"$/.test(etag))) return etag;
-  throw new TableKitError("InvalidInput", `The ETag ${JSON.stringify(etag)} is malformed`, {
-    details: { etag },
-  });
 }

@@ -1,14 +1,41 @@
-export { type AccessOperation, AccessPolicy, type AccessScope } from "./access-policy.js";
+export { type AccessOperation, AccessPolicy, type AccessScope } from "./access/access-policy.js";
+export { DEVELOPMENT_ACCOUNT } from "./access/development-account.js";
+export {
+  type AccountPermissions,
+  type AccountSasOptions,
+  DEFAULT_SAS_VERSION,
+  type EntityKeyRange,
+  generateAccountSas,
+  generateTableSas,
+  parseSasToken,
+  type SasAccount,
+  type SasFields,
+  type SasIpRange,
+  type SasProtocol,
+  type TablePermissions,
+  type TableSasOptions,
+} from "./access/sas-token.js";
+export {
+  type AccessTokenOptions,
+  type AccountKeys,
+  type StoredAccessPolicy,
+  type VerifySasOptions,
+  verifySasToken,
+} from "./access/verify-sas.js";
+export type { AzureStoreOptions } from "./backends/azure/connection.js";
+export type { DynamoDbStoreOptions } from "./backends/dynamodb/connection.js";
+export type { EmbeddedStoreOptions } from "./backends/embedded/connection.js";
+export type { BlobStoreOptions, S3BlobOptions } from "./backends/s3/connection.js";
+export type { TableQueueOptions } from "./backends/table-queue/connection.js";
 export {
   AppendBlobClient,
   type AppendBlobCreateOptions,
   type AppendBlockOptions,
   type AppendBlockResponse,
-} from "./append-blob-client.js";
-export type { AzureStoreOptions } from "./azure/connection.js";
-export type { CommonStoreOptions } from "./backend.js";
-export type { BlobCapabilities, BlobType, Metadata } from "./blob-backend.js";
-export type { BlobBytes, BlobStream } from "./blob-body.js";
+} from "./blobs/append-blob-client.js";
+export type { BlobType, Metadata } from "./blobs/blob-backend.js";
+export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
+export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {
   BlobClient,
   type BlobDeleteOptions,
@@ -17,7 +44,7 @@ export {
   type BlobProperties,
   type BlobReadOptions,
   type BlobWriteResponse,
-} from "./blob-client.js";
+} from "./blobs/blob-client.js";
 export {
   BlobContainer,
   type BlobItem,
@@ -26,17 +53,12 @@ export {
   type ListBlobsFlatSegment,
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
-} from "./blob-container.js";
-export type { BlobStoreOptions, S3BlobOptions } from "./blob-options.js";
-export type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
-export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blob-port.js";
-export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blob-rules.js";
-export { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
+} from "./blobs/blob-container.js";
+export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
+export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
+export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
+export { BlockBlobClient, type BlockBlobUploadOptions } from "./blobs/block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
-export type { Capabilities } from "./capabilities.js";
-export { DEVELOPMENT_ACCOUNT } from "./development-account.js";
-export type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
-export type { EmbeddedStoreOptions } from "./embedded/connection.js";
 export type { AccessOptions } from "./open-store.js";
 export {
   DEFAULT_STORE_URL,
@@ -59,24 +81,10 @@ export {
   type QueueSendMessageResponse,
   type QueueUpdateMessageResponse,
   type ReceivedMessageItem,
-} from "./queue.js";
-export type { QueueCapabilities } from "./queue-backend.js";
-export {
-  type AccountPermissions,
-  type AccountSasOptions,
-  DEFAULT_SAS_VERSION,
-  type EntityKeyRange,
-  generateAccountSas,
-  generateTableSas,
-  parseSasToken,
-  type SasAccount,
-  type SasFields,
-  type SasIpRange,
-  type SasProtocol,
-  type TablePermissions,
-  type TableSasOptions,
-} from "./sas-token.js";
+} from "./queues/queue.js";
+export type { QueueCapabilities } from "./queues/queue-capabilities.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
+export type { CommonStoreOptions } from "./store-options.js";
 export {
   type CreateTableOptions,
   type DeleteTableOptions,
@@ -85,15 +93,12 @@ export {
   Table,
   type UpdateOptions,
   type WriteResponse,
-} from "./table.js";
-export type { UpdateMode } from "./table-backend.js";
-export type { TableQueueOptions } from "./table-queue/connection.js";
-export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling.js";
-export type { TransactionAction, TransactionResponse, TransactionSubResponse } from "./transaction.js";
-export {
-  type AccessTokenOptions,
-  type AccountKeys,
-  type StoredAccessPolicy,
-  type VerifySasOptions,
-  verifySasToken,
-} from "./verify-sas.js";
+} from "./tables/table.js";
+export type { UpdateMode } from "./tables/table-backend.js";
+export type { Capabilities } from "./tables/table-capabilities.js";
+export type {
+  TransactionAction,
+  TransactionResponse,
+  TransactionSubResponse,
+} from "./tables/table-transaction.js";
+export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling/throttling.js";

@@ -1,13 +1,13 @@
 import { ownValue, TableKitError } from "../model/index.js";
-import type { AzureStoreOptions } from "./azure/connection.js";
-import type { Backend, BackendStore, CommonStoreOptions } from "./backend.js";
-import { type S3BlobOptions, s3FromUrl } from "./blob-options.js";
-import type { DynamoDbStoreOptions } from "./dynamodb/connection.js";
-import type { EmbeddedStoreOptions } from "./embedded/connection.js";
-import { withQueuePort } from "./queue-port.js";
-import type { SasAccount } from "./sas-token.js";
+import type { SasAccount } from "./access/sas-token.js";
+import { accessOfToken, type StoredAccessPolicy } from "./access/verify-sas.js";
+import type { Backend, BackendStore } from "./backend.js";
+import type { AzureStoreOptions } from "./backends/azure/connection.js";
+import type { DynamoDbStoreOptions } from "./backends/dynamodb/connection.js";
+import type { EmbeddedStoreOptions } from "./backends/embedded/connection.js";
+import { type S3BlobOptions, s3FromUrl } from "./backends/s3/connection.js";
 import { Store } from "./store.js";
-import { accessOfToken, type StoredAccessPolicy } from "./verify-sas.js";
+import type { CommonStoreOptions } from "./store-options.js";
 
 /**
  * The options of each URL scheme, each the exported options type of its backend folder. A new
@@ -56,10 +56,10 @@ const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions>]: true 
  * `file:PATH` and `memory:` are the embedded engine.
  */
 const BACKENDS: { readonly [S in StoreScheme]: () => Promise<Backend<StoreOptionsByScheme[S]>> } = {
-  file: async () => (await import("./embedded/index.js")).fileBackend,
-  memory: async () => (await import("./embedded/index.js")).memoryBackend,
-  azure: async () => (await import("./azure/index.js")).azureBackend,
-  dynamodb: async () => (await import("./dynamodb/index.js")).dynamodbBackend,
+  file: async () => (await import("./backends/embedded/index.js")).fileBackend,
+  memory: async () => (await import("./backends/embedded/index.js")).memoryBackend,
+  azure: async () => (await import("./backends/azure/index.js")).azureBackend,
+  dynamodb: async () => (await import("./backends/dynamodb/index.js")).dynamodbBackend,
 };
 
 /** The default store when none is named: an embedded database in the working directory. */
@@ -127,7 +127,7 @@ async function withS3Blobs(
   s3: S3BlobOptions,
   region: string | undefined,
 ): Promise<BackendStore> {
-  const blobs = await (await import("./s3/index.js")).openS3Store(s3, region ? { region } : {});
+  const blobs = await (await import("./backends/s3/index.js")).openS3Store(s3, region ? { region } : {});
   return {
     tables: store.tables,
     ...(store.queues ? { queues: store.queues } : {}),
@@ -161,4 +161,47 @@ function redact(url: string): string {
   return url
     .replace(/(AccountKey|SharedAccessSignature|sig|secretAccessKey|password)=([^;&]*)/gi, "$1=***")
     .replace(/\/\/([^:/@]+):([^@/]+)@/, "//$1:***@");
+}
+
+/**
+ * The store's bundle with the queue port `CommonStoreOptions.queues` asks for: the backend's own,
+ * the table-backed queue built on the store's tables (the default where a backend has none, e.g.
+ * DynamoDB), or none.
+ */
+export async function withQueuePort(
+  opened: BackendStore,
+  options: CommonStoreOptions,
+  url: string,
+): Promise<BackendStore> {
+  const choice = options.queues ?? (opened.queues ? "native" : "table");
+  const bundle = (queues: BackendStore["queues"]): BackendStore => ({
+    tables: opened.tables,
+    ...(queues ? { queues } : {}),
+    ...(opened.blobs ? { blobs: opened.blobs } : {}),
+    close: () => opened.close(),
+  });
+  switch (choice) {
+    case "none":
+      return bundle(undefined);
+    case "native":
+      if (!opened.queues) {
+        throw new TableKitError(
+          "NotSupported",
+          `The ${opened.tables.capabilities.backend} backend has no queue service of its own; use queues: "table"`,
+        );
+      }
+      return opened;
+    case "table": {
+      const { tableQueueStore } = await import("./backends/table-queue/index.js");
+      // A queue-less view of the same tables (closing it closes nothing): the table-backed queue
+      // uses only the public table port.
+      const tablesOnly = new Store({ tables: opened.tables, close: async () => {} }, url);
+      return bundle(tableQueueStore(tablesOnly, options.tableQueue ?? {}));
+    }
+    default:
+      throw new TableKitError(
+        "InvalidInput",
+        `queues must be "native", "table" or "none", got ${JSON.stringify(choice)}`,
+      );
+  }
 }

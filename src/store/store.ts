@@ -1,10 +1,11 @@
 import { parseFilter } from "../filter/index.js";
-import { TableKitError, validateTableName } from "../model/index.js";
-import type { AccessPolicy } from "./access-policy.js";
+import { TableKitError } from "../model/index.js";
+import type { AccessPolicy } from "./access/access-policy.js";
+import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
-import type { BlobCapabilities } from "./blob-backend.js";
-import { BlobContainer } from "./blob-container.js";
-import type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
+import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
+import { BlobContainer } from "./blobs/blob-container.js";
+import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 import {
   type BlobPort,
   blobPort,
@@ -12,15 +13,16 @@ import {
   type ListContainersOptions,
   type ListContainersSegment,
   listContainers,
-} from "./blob-port.js";
+} from "./blobs/blob-service.js";
 import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
-import type { Capabilities } from "./capabilities.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
-import { Queue } from "./queue.js";
-import type { QueueCapabilities, QueueServiceBackend } from "./queue-backend.js";
-import { validateQueueName } from "./queue-validation.js";
-import { type CreateTableOptions, type DeleteTableOptions, Table } from "./table.js";
-import { type AccessTokenOptions, accessOfToken } from "./verify-sas.js";
+import { Queue } from "./queues/queue.js";
+import type { QueueServiceBackend } from "./queues/queue-backend.js";
+import type { QueueCapabilities } from "./queues/queue-capabilities.js";
+import { validateQueueName } from "./queues/queue-rules.js";
+import { type CreateTableOptions, type DeleteTableOptions, Table } from "./tables/table.js";
+import type { Capabilities } from "./tables/table-capabilities.js";
+import { validateTableName } from "./tables/table-rules.js";
 
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */

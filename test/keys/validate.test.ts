@@ -5,8 +5,8 @@ import {
   validateKeyEverywhere,
   validateKeyFor,
 } from "../../src/keys/index.js";
-import { dynamodbCapabilities } from "../../src/store/dynamodb/capabilities.js";
-import { embeddedCapabilities } from "../../src/store/embedded/capabilities.js";
+import { dynamodbCapabilities } from "../../src/store/backends/dynamodb/table-capabilities.js";
+import { embeddedCapabilities } from "../../src/store/backends/embedded/table-capabilities.js";
 import { errorCode } from "./arbitraries.js";
 
 describe("validateKeyFor(AZURE_LIMITS)", () => {

@@ -3,6 +3,9 @@
  * (growth, on the embedded engine with a stepped clock), and its static checks of models.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { keyInstant, unsortableDateIn } from "../../src/advisor/key-shapes.js";
+import { Reservoir } from "../../src/advisor/reservoir.js";
+import { TableAnalyzer } from "../../src/advisor/table-analyzer.js";
 import {
   AZURE_LIMITS,
   adviseModel,
@@ -15,9 +18,6 @@ import {
   type TableEntityResult,
 } from "../../src/index.js";
 import { chronologicalTicks, type KeyCodec, paddedInt } from "../../src/keys/index.js";
-import { keyInstant, unsortableDateIn } from "../../src/patterns/advisor/key-shapes.js";
-import { Reservoir } from "../../src/patterns/advisor/reservoir.js";
-import { TableAnalyzer } from "../../src/patterns/advisor/table-analyzer.js";
 import { defineModel, field } from "../../src/patterns/index.js";
 import { Department, Employee, Location, PrefixedEmployee, Sample } from "./models.js";
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { LogNames, type PeriodMinutes } from "../../src/patterns/blob-log/log-names.js";
-import { decodeKeySegment, encodeKeySegment, LargeBlobNames } from "../../src/patterns/large/blob-names.js";
+import {
+  decodeKeySegment,
+  encodeKeySegment,
+  LargeBlobNames,
+} from "../../src/patterns/large-entities/blob-names.js";
+import { LogNames, type PeriodMinutes } from "../../src/patterns/log-data-in-blobs/log-names.js";
 import { seededRandom } from "./target.js";
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
-import { queueTargetOf } from "../../src/store/azure/queue-connection.js";
-import { loadQueueSdk } from "../../src/store/azure/queue-sdk.js";
+import { queueTargetOf } from "../../src/store/backends/azure/queue-connection.js";
+import { loadQueueSdk } from "../../src/store/backends/azure/queue-sdk.js";
 import { expectCode } from "../conformance/helpers.js";
 
 const KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";

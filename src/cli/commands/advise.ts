@@ -1,8 +1,8 @@
 /** `tablekit advise [TABLE]`: the key-design advisor over a table, or over models without data. */
 import { type Command, InvalidArgumentError } from "commander";
-import { type AdvisorReport, adviseModel, adviseTable } from "../../patterns/index.js";
-import { writeAdvisorReport } from "../advisor/advisor-report.js";
-import { type AnyModel, loadModels } from "../advisor/load-models.js";
+import { type AdvisorReport, adviseModel, adviseTable } from "../../advisor/index.js";
+import { writeAdvisorReport } from "../advise/advisor-report.js";
+import { type AnyModel, loadModels } from "../advise/load-models.js";
 import { positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { EXIT_FAILED } from "../report.js";

@@ -1,7 +1,7 @@
 /** `tablekit explore [STORE]`: the web explorer over any store, on 127.0.0.1 with an access token. */
 import type { Command } from "commander";
 import { openStore } from "../../store/index.js";
-import { loadModels } from "../advisor/load-models.js";
+import { loadModels } from "../advise/load-models.js";
 import { startExplorer, writableByDefault } from "../explorer/start-explorer.js";
 import { resolveStoreUrl } from "../options.js";
 import { terminal } from "../output/terminal.js";

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { compareUtf16 } from "../../model/index.js";
-import { CODEC_SPECS, type CodecSpec, type KeysOptions } from "../keys/codec-specs.js";
+import { CODEC_SPECS, type CodecSpec, type KeysOptions } from "../codecs/codec-specs.js";
 import { choiceOption } from "../options.js";
 import { type Channel, terminal } from "../output/terminal.js";
 import { writeTextTable } from "../output/text-table.js";

@@ -1,5 +1,5 @@
 /** The advisor's findings for a table, as cards. */
-import type { AdvisorReport } from "../../patterns/index.js";
+import type { AdvisorReport } from "../../advisor/index.js";
 import { html, type SafeHtml } from "./html.js";
 import { type PageContext, page } from "./layout.js";
 

@@ -4,9 +4,10 @@
  * exports. Mounted by `tablekit explore` (its own server) and `tablekit serve` (under /_explorer).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { adviseTable } from "../../advisor/index.js";
 import { odata, parseFilter } from "../../filter/index.js";
 import { ERROR_STATUS, isTableKitError } from "../../model/index.js";
-import { adviseTable, type Model } from "../../patterns/index.js";
+import type { Model } from "../../patterns/index.js";
 import type { Store } from "../../store/index.js";
 import { rowFromResult } from "../formats/entity-row.js";
 import { advisorPage } from "./advisor-page.js";

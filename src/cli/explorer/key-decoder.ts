@@ -3,6 +3,8 @@
  * from the key's shape (19-digit ticks, padded numbers, compound and hierarchical components,
  * version keys, hash buckets). Each reading is a label and a value, for the explorer to show.
  */
+
+import { isCompoundEncoded, ticksForm } from "../../advisor/key-shapes.js";
 import {
   chronologicalTicks,
   compoundKey,
@@ -12,7 +14,6 @@ import {
   versionKey,
 } from "../../keys/index.js";
 import { DateTime } from "../../model/index.js";
-import { isCompoundEncoded, ticksForm } from "../../patterns/advisor/key-shapes.js";
 import type { CompiledModel, KeySpec } from "../../patterns/index.js";
 
 /** One reading of a key: what codec, and what it decodes to. */

@@ -1,15 +1,20 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table } from "../../store/index.js";
-import { type Derivation, findEntity, type PrimaryChange, syncUntilStable } from "../consistency/derived.js";
-import type { HandlerContext, StepHandler } from "../consistency/handler.js";
-import { step, type TransactionStep } from "../consistency/steps.js";
-import { checkPatternName } from "../internal/names.js";
-import { retryLostRaces, retryPolicy } from "../internal/retry.js";
-import type { Model } from "../model/define-model.js";
-import { isOfType, recordFromEntity } from "../model/records.js";
-import type { IndexDefinition, ModelRecord } from "../model/types.js";
-import type { Fields } from "../schema/field.js";
-import { KeyBuilder, type KeySpec, type KeyValues } from "../schema/key-spec.js";
+import type { Model } from "../entity-models/define-model.js";
+import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
+import type { IndexDefinition, ModelRecord } from "../entity-models/types.js";
+import {
+  type Derivation,
+  findEntity,
+  type PrimaryChange,
+  syncUntilStable,
+} from "../shared/derivations/derived.js";
+import type { Fields } from "../shared/schema/field.js";
+import { KeyBuilder, type KeySpec, type KeyValues } from "../shared/schema/key-spec.js";
+import { checkPatternName } from "../shared/support/names.js";
+import { retryLostRaces, retryPolicy } from "../shared/support/retry.js";
+import type { HandlerContext, StepHandler } from "../shared/transaction-queue/handler.js";
+import { step, type TransactionStep } from "../shared/transaction-queue/steps.js";
 import { BlobIdLists, EntityIdLists, type IdLists, isListConflict, type ListKey } from "./id-lists.js";
 import { readPrimaries, withMembership } from "./primaries.js";
 

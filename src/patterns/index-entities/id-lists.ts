@@ -1,6 +1,6 @@
 import { isTableKitError, type TableEntity } from "../../model/index.js";
 import type { BlobContainer, OperationOptions, Store, Table, TransactionAction } from "../../store/index.js";
-import { WideEntities } from "../wide/wide-entities.js";
+import { WideEntities } from "../wide-entities/wide-entities.js";
 import { IdListCodec, idsOfText, idsToText } from "./id-list.js";
 
 /** Where one id list is: an entity's `[PartitionKey, RowKey]`, or `["", blob name]`. */

@@ -1,12 +1,12 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions, Store, Table } from "../../store/index.js";
-import { checkPatternName } from "../internal/names.js";
-import type { Companion, CompanionWrite } from "../model/companion.js";
-import type { Model } from "../model/define-model.js";
-import type { Repository } from "../model/repository.js";
-import type { IndexDefinition, ModelRecord } from "../model/types.js";
-import type { Fields } from "../schema/field.js";
-import { KeyBuilder, type KeySpec, type KeyValues } from "../schema/key-spec.js";
+import type { Companion, CompanionWrite } from "../entity-models/companion.js";
+import type { Model } from "../entity-models/define-model.js";
+import type { Repository } from "../entity-models/repository.js";
+import type { IndexDefinition, ModelRecord } from "../entity-models/types.js";
+import type { Fields } from "../shared/schema/field.js";
+import { KeyBuilder, type KeySpec, type KeyValues } from "../shared/schema/key-spec.js";
+import { checkPatternName } from "../shared/support/names.js";
 import { EntityIdLists, type ListKey } from "./id-lists.js";
 import { readPrimaries, withMembership } from "./primaries.js";
 

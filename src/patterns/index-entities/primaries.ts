@@ -1,8 +1,8 @@
 import type { OperationOptions, Table } from "../../store/index.js";
-import { findEntity } from "../consistency/derived.js";
-import { forEachConcurrently } from "../internal/concurrency.js";
-import type { CompiledModel } from "../model/define-model.js";
-import { isOfType, recordFromEntity } from "../model/records.js";
+import type { CompiledModel } from "../entity-models/define-model.js";
+import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
+import { findEntity } from "../shared/derivations/derived.js";
+import { forEachConcurrently } from "../shared/support/concurrency.js";
 
 type Values = Readonly<Record<string, unknown>>;
 

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { TableKitError } from "../../model/index.js";
+import { signString } from "../../store/access/sas-token.js";
 import type { AccountKeys } from "../../store/index.js";
-import { signString } from "../../store/sas-token.js";
 import type { RequestContext } from "../http/request-context.js";
 
 /** How far a signed request's date may be from the server's clock (the service allows 15 minutes). */

@@ -2,8 +2,8 @@ import { AzureNamedKeyCredential, generateAccountSas, TableClient } from "@azure
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DateTime, openStore, type Store } from "../../../src/index.js";
 import { AZURE_LIMITS, type NormalizedEntity } from "../../../src/model/index.js";
-import { azureBackend } from "../../../src/store/azure/index.js";
-import { loadAzureSdk } from "../../../src/store/azure/sdk.js";
+import { azureBackend } from "../../../src/store/backends/azure/index.js";
+import { loadAzureSdk } from "../../../src/store/backends/azure/table-sdk.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY, type Azurite, startAzurite } from "../../support/azurite.js";
 
 let azurite: Azurite;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { NormalizedEntity } from "../../../src/model/index.js";
-import { batchBody, entityPath, parseBatchResponse } from "../../../src/store/azure/batch-body.js";
-import type { BackendAction } from "../../../src/store/table-backend.js";
+import { batchBody, parseBatchResponse } from "../../../src/store/backends/azure/table-batch-body.js";
+import { entityPath } from "../../../src/store/backends/azure/table-requests.js";
+import type { BackendAction } from "../../../src/store/tables/table-backend.js";
 
 const ACCOUNT = "http://127.0.0.1:10002/devstoreaccount1";
 const TABLE = `${ACCOUNT}/Orders`;

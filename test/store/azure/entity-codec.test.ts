@@ -6,8 +6,15 @@ import {
   timestampOfEtag,
   typedValuesEqual,
 } from "../../../src/model/index.js";
-import { decodeEntity, entityJson, writeResult } from "../../../src/store/azure/entity-codec.js";
-import { AzureJsonNumber, parseJsonWithNumberText } from "../../../src/store/azure/json-numbers.js";
+import {
+  decodeEntity,
+  entityJson,
+  writeResult,
+} from "../../../src/store/backends/azure/table-entity-codec.js";
+import {
+  AzureJsonNumber,
+  parseJsonWithNumberText,
+} from "../../../src/store/backends/azure/table-json-numbers.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TableKitError } from "../../../src/model/index.js";
+import { codeFor, responseError, toTransactionError } from "../../../src/store/backends/azure/errors.js";
 import {
   decodeEntityContinuation,
   encodeEntityContinuation,
   tableContinuation,
-} from "../../../src/store/azure/continuation.js";
-import { codeFor, responseError, toTransactionError } from "../../../src/store/azure/errors.js";
+} from "../../../src/store/backends/azure/table-continuation.js";
 
 describe("azure error codes", () => {
   it("service codes tablekit shares map one to one; others by name, then by HTTP status", () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { compileFilter, parseFilter } from "../../../src/filter/index.js";
 import { DateTime, type TypedValue } from "../../../src/model/index.js";
-import { ENTITY_KEYS, serverFilter, TABLE_NAME } from "../../../src/store/azure/filter-translator.js";
+import {
+  ENTITY_KEYS,
+  serverFilter,
+  TABLE_NAME,
+} from "../../../src/store/backends/azure/table-filter-translator.js";
 
 const azurite = { emulator: true, stringProperties: ENTITY_KEYS };
 const service = { emulator: false, stringProperties: ENTITY_KEYS };

@@ -11,8 +11,8 @@ import {
   type TypedValue,
   transactionPayloadBytes,
 } from "../../../src/model/index.js";
-import { batchBody } from "../../../src/store/azure/batch-body.js";
-import type { BackendAction } from "../../../src/store/table-backend.js";
+import { batchBody } from "../../../src/store/backends/azure/table-batch-body.js";
+import type { BackendAction } from "../../../src/store/tables/table-backend.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 const boundary = `batch_${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}`;

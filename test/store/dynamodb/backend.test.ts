@@ -9,8 +9,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DateTime, openStore, type Store, utf8ItemSize } from "../../../src/index.js";
 import { normalizeEntity } from "../../../src/model/index.js";
-import { layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
-import { connect, parseLocation } from "../../../src/store/dynamodb/connection.js";
+import { connect, parseLocation } from "../../../src/store/backends/dynamodb/connection.js";
+import { layoutReserve } from "../../../src/store/backends/dynamodb/table-capabilities.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../support/dynamodb-local.js";
 import { expectCode } from "../../support/expect-code.js";
 import { filterOnServerTests } from "./filter-on-server.js";

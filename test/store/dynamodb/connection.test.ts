@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AZURE_LIMITS } from "../../../src/model/index.js";
-import { dynamodbLimits, layoutReserve } from "../../../src/store/dynamodb/capabilities.js";
-import { parseLocation } from "../../../src/store/dynamodb/connection.js";
+import { parseLocation } from "../../../src/store/backends/dynamodb/connection.js";
+import { dynamodbLimits, layoutReserve } from "../../../src/store/backends/dynamodb/table-capabilities.js";
 
 describe("dynamodb: store URLs", () => {
   it("dynamodb: alone leaves endpoint, region and credentials to the SDK's defaults", () => {

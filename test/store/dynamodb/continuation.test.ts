@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   decodeQueryContinuation,
   encodeQueryContinuation,
-} from "../../../src/store/dynamodb/continuation.js";
+} from "../../../src/store/backends/dynamodb/table-continuation.js";
 
 describe("dynamodb query continuations", () => {
   it("round-trip a key, a partition to start at, or a range start", () => {

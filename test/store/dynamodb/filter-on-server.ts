@@ -3,12 +3,12 @@ import { expect, it } from "vitest";
 import { evaluateFilter, type FilterNode } from "../../../src/filter/index.js";
 import type { Store } from "../../../src/index.js";
 import { DateTime, normalizeEntity, type TypedValue } from "../../../src/model/index.js";
-import { CATALOGUE_PARTITION_KEY } from "../../../src/store/dynamodb/dynamodb-tables.js";
-import { fromItem } from "../../../src/store/dynamodb/entity-codec.js";
-import { DynamoDbExpressionBuilder } from "../../../src/store/dynamodb/expression-builder.js";
-import { toDynamoFilter } from "../../../src/store/dynamodb/filter-translator.js";
-import { PARTITION_CATALOGUE_KEY } from "../../../src/store/dynamodb/partition-catalogue.js";
-import type { AttributeMap } from "../../../src/store/dynamodb/sdk.js";
+import { CATALOGUE_PARTITION_KEY } from "../../../src/store/backends/dynamodb/dynamodb-tables.js";
+import { fromItem } from "../../../src/store/backends/dynamodb/table-entity-codec.js";
+import { DynamoDbExpressionBuilder } from "../../../src/store/backends/dynamodb/table-expression-builder.js";
+import { toDynamoFilter } from "../../../src/store/backends/dynamodb/table-filter-translator.js";
+import { PARTITION_CATALOGUE_KEY } from "../../../src/store/backends/dynamodb/table-partition-catalogue.js";
+import type { AttributeMap } from "../../../src/store/backends/dynamodb/table-sdk.js";
 import { filterTree, OPS } from "../../filter/arbitraries.js";
 
 /** Values that border and collide with each other, of every EDM type. */

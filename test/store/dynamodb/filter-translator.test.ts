@@ -7,8 +7,8 @@ import {
   anyOf,
   DynamoDbExpressionBuilder,
   negate,
-} from "../../../src/store/dynamodb/expression-builder.js";
-import { toDynamoFilter } from "../../../src/store/dynamodb/filter-translator.js";
+} from "../../../src/store/backends/dynamodb/table-expression-builder.js";
+import { toDynamoFilter } from "../../../src/store/backends/dynamodb/table-filter-translator.js";
 import {
   attributeName,
   decodeAttribute,
@@ -17,7 +17,7 @@ import {
   encodeDouble,
   encodeKey,
   encodeValue,
-} from "../../../src/store/dynamodb/item-layout.js";
+} from "../../../src/store/backends/dynamodb/table-item-layout.js";
 import { typedValue } from "../../filter/arbitraries.js";
 
 const sign = (n: number) => Math.sign(n);

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
 import { DateTime, type TypedValue } from "../../../src/model/index.js";
-import { filterToSql, simplifyFilter } from "../../../src/store/embedded/filter-translator.js";
+import { filterToSql, simplifyFilter } from "../../../src/store/backends/embedded/table-filter-translator.js";
 
 const cmp = (
   property: string,

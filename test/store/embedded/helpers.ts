@@ -9,8 +9,16 @@ import {
   type StoredEntity,
 } from "../../../src/model/index.js";
 import type { BackendStore } from "../../../src/store/backend.js";
-import { type EmbeddedStoreOptions, fileBackend, memoryBackend } from "../../../src/store/embedded/index.js";
-import type { BackendQuery, TableBackend, TableServiceBackend } from "../../../src/store/table-backend.js";
+import {
+  type EmbeddedStoreOptions,
+  fileBackend,
+  memoryBackend,
+} from "../../../src/store/backends/embedded/index.js";
+import type {
+  BackendQuery,
+  TableBackend,
+  TableServiceBackend,
+} from "../../../src/store/tables/table-backend.js";
 
 /** A backend's table service, and how to close the store it belongs to. */
 export type TestStore = TableServiceBackend & { close(): Promise<void> };

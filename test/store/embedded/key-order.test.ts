@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareUtf8, compareUtf16 } from "../../../src/model/index.js";
-import { fromStoredKey, toStoredKey } from "../../../src/store/embedded/key-order.js";
+import { fromStoredKey, toStoredKey } from "../../../src/store/backends/embedded/table-key-order.js";
 import { freshTable, openMemory, queryAll } from "./helpers.js";
 
 /** Keys on both sides of the place where UTF-16 and code-point (UTF-8) order disagree. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
-import type { TableBackend } from "../../../src/store/table-backend.js";
+import type { TableBackend } from "../../../src/store/tables/table-backend.js";
 import { keyOf, openFile, openMemory, queryAll, rowsRange, type TestStore, tempDir } from "./helpers.js";
 
 const int = (n: number) => ({ type: "Int32" as const, value: n });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
 import { DateTime, type TypedValue, typedValuesEqual } from "../../../src/model/index.js";
-import type { TableBackend } from "../../../src/store/table-backend.js";
+import type { TableBackend } from "../../../src/store/tables/table-backend.js";
 import { entity, freshTable, openFile, queryAll, type TestStore, tempDir } from "./helpers.js";
 
 const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 0xff);

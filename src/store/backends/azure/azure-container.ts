@@ -1,0 +1,196 @@
+import { Readable } from "node:stream";
+import { isTableKitError, TableKitError } from "../../../model/index.js";
+import type {
+  BackendAppend,
+  BackendAppendResult,
+  BackendConditions,
+  BackendDownload,
+  BackendListPage,
+  BackendListQuery,
+  BackendRange,
+  BackendUpload,
+  BackendWriteResult,
+  BlobType,
+  ContainerBackend,
+  StoredBlobProperties,
+  StoredContainer,
+} from "../../blobs/blob-backend.js";
+import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import type { CallOptions } from "../../call-options.js";
+import { sdkCall } from "./blob-errors.js";
+import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
+import { asReadable } from "./blob-sdk.js";
+
+/** Parts of 8 MiB, four at a time: 32 MiB in flight at most for a streamed upload. */
+const PART_BYTES = 8 * 1024 * 1024;
+const CONCURRENCY = 4;
+
+/** One container of an Azure account, through `@azure/storage-blob`'s ContainerClient. */
+export class AzureContainer implements ContainerBackend {
+  constructor(
+    private readonly client: () => Promise<SdkContainerClient>,
+    private readonly capabilities: BlobCapabilities,
+  ) {}
+
+  async getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined> {
+    const client = await this.client();
+    try {
+      const p = await sdkCall(call, (o) => client.getProperties(o));
+      return { name: "", etag: p.etag ?? "", lastModified: p.lastModified ?? new Date(0) };
+    } catch (err) {
+      if (isTableKitError(err) && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
+    const client = await this.client();
+    const options = {
+      blobHTTPHeaders: { blobContentType: upload.contentType },
+      metadata: upload.metadata,
+      conditions: { ...upload.conditions },
+    };
+    const result = await blobCall(call, async (o) => {
+      if (upload.blobType === "AppendBlob")
+        return client.getAppendBlobClient(name).create({ ...o, ...options });
+      const block = client.getBlockBlobClient(name);
+      if (upload.body.kind === "bytes") return block.uploadData(upload.body.bytes, { ...o, ...options });
+      return block.uploadStream(
+        Readable.from(upload.body.chunks),
+        upload.partBytes ?? PART_BYTES,
+        upload.concurrency ?? CONCURRENCY,
+        { ...o, ...options },
+      );
+    });
+    return written(result);
+  }
+
+  async download(
+    name: string,
+    range: BackendRange | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendDownload> {
+    const client = await this.client();
+    const response = await blobCall(call, (o) =>
+      client
+        .getBlobClient(name)
+        .download(range?.offset ?? 0, range?.count, { ...o, conditions: { ...conditions } }),
+    );
+    const total = totalLength(response);
+    const properties = toStored(response, total);
+    const body = asReadable(response.readableStreamBody);
+    if (!range) return { properties, body };
+    if (range.offset >= total) {
+      // Azurite serves a range that starts at the end as an empty 206; the service answers 416.
+      body.destroy();
+      throw new TableKitError(
+        "InvalidRange",
+        "The range specified is invalid for the current size of the resource.",
+        {
+          details: { offset: range.offset, size: total },
+        },
+      );
+    }
+    return { properties, body, range: { offset: range.offset, count: response.contentLength ?? 0 } };
+  }
+
+  async getProperties(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    const client = await this.client();
+    try {
+      const p = await blobCall(call, (o) =>
+        client.getBlobClient(name).getProperties({ ...o, conditions: { ...conditions } }),
+      );
+      return toStored(p, p.contentLength ?? 0);
+    } catch (err) {
+      if (isTableKitError(err, "BlobNotFound")) return undefined;
+      throw err;
+    }
+  }
+
+  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await blobCall(call, (o) => client.getBlobClient(name).delete({ ...o, conditions: { ...conditions } }));
+  }
+
+  async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
+    const client = await this.client();
+    const page = await blobCall(call, async (o) => {
+      const options = { ...o, prefix: query.prefix, includeMetadata: query.includeMetadata };
+      const listing =
+        query.delimiter === undefined
+          ? client.listBlobsFlat(options)
+          : client.listBlobsByHierarchy(query.delimiter, options);
+      const pages = listing.byPage({
+        maxPageSize: query.maxPageSize,
+        ...(query.continuation ? { continuationToken: query.continuation } : {}),
+      });
+      const next = await pages.next();
+      return next.done ? undefined : next.value;
+    });
+    const items: BackendListPage["items"][number][] = [
+      ...(page?.segment.blobPrefixes ?? []).map((p) => ({ kind: "prefix" as const, name: p.name })),
+      ...(page?.segment.blobItems ?? []).map((b) => ({
+        kind: "blob" as const,
+        name: b.name,
+        properties: toStored({ ...b.properties, metadata: b.metadata }, b.properties.contentLength ?? 0),
+      })),
+    ];
+    items.sort((a, b) => compareNames(a.name, b.name, this.capabilities.nameOrder));
+    return { items, ...(page?.continuationToken ? { continuation: page.continuationToken } : {}) };
+  }
+
+  async appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult> {
+    const client = await this.client();
+    const r = await blobCall(call, (o) =>
+      client.getAppendBlobClient(name).appendBlock(append.bytes, append.bytes.byteLength, {
+        ...o,
+        conditions: { ...append.conditions },
+      }),
+    );
+    return {
+      ...written(r),
+      appendOffset: Number(r.blobAppendOffset ?? 0),
+      committedBlockCount: r.blobCommittedBlockCount ?? 0,
+    };
+  }
+}
+
+/** An SDK call on a blob: a bare 404 (a HEAD) means the blob. */
+function blobCall<T>(call: CallOptions, work: (o: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+  return sdkCall(call, work, "BlobNotFound");
+}
+
+function written(r: { etag?: string; lastModified?: Date }): BackendWriteResult {
+  return { etag: r.etag ?? "", lastModified: r.lastModified ?? new Date(0) };
+}
+
+/** The blob's whole length: from `Content-Range` (`bytes a-b/total`) when a range was served. */
+function totalLength(p: SdkBlobProperties): number {
+  const m = /\/(\d+)$/.exec(p.contentRange ?? "");
+  return m ? Number(m[1]) : (p.contentLength ?? 0);
+}
+
+function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProperties {
+  const blobType: BlobType = p.blobType === "AppendBlob" ? "AppendBlob" : "BlockBlob";
+  return {
+    etag: p.etag ?? "",
+    lastModified: p.lastModified ?? new Date(0),
+    contentLength,
+    ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
+    // The service compares metadata names case-insensitively; the port reports them lower-cased.
+    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    blobType,
+    ...(blobType === "AppendBlob" ? { committedBlockCount: p.blobCommittedBlockCount ?? 0 } : {}),
+  };
+}
+
+/** Orders names as the backend's listings do: by UTF-8 bytes (code points) or by UTF-16 units. */
+export function compareNames(a: string, b: string, order: "utf8" | "utf16"): number {
+  if (order === "utf16") return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}

@@ -1,0 +1,97 @@
+import { TableKitError } from "../../../model/index.js";
+import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
+import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import type { CallOptions } from "../../call-options.js";
+import { AzureContainer } from "./azure-container.js";
+import { sdkCall } from "./blob-errors.js";
+import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient, type SdkContainerClient } from "./blob-sdk.js";
+
+/** How to reach the account's Blob service: a connection string naming it, or a URL and credential. */
+export type AzureBlobTarget =
+  | { readonly connectionString: string }
+  | { readonly url: string; readonly credential?: object };
+
+/**
+ * Azure Blob Storage (or Azurite's blob service) as the blob port of an `azure:` store, through
+ * `@azure/storage-blob`, loaded on the first blob call so table-only users need not install it.
+ */
+export class AzureContainers implements BlobServiceBackend {
+  private clientPromise?: Promise<SdkBlobServiceClient>;
+  private readonly containers = new Map<string, AzureContainer>();
+
+  constructor(
+    private readonly target: AzureBlobTarget,
+    readonly capabilities: BlobCapabilities,
+    private readonly clientOptions: object,
+    private readonly loadSdk: () => Promise<BlobSdk> = loadBlobSdk,
+  ) {}
+
+  /** The SDK's service client, created once. */
+  client(): Promise<SdkBlobServiceClient> {
+    this.clientPromise ??= this.loadSdk().then(({ BlobServiceClient }) => {
+      try {
+        return "connectionString" in this.target
+          ? BlobServiceClient.fromConnectionString(this.target.connectionString, this.clientOptions)
+          : new BlobServiceClient(this.target.url, this.target.credential, this.clientOptions);
+      } catch (cause) {
+        throw new TableKitError(
+          "InvalidStoreUrl",
+          `Cannot reach a Blob service with these settings: ${(cause as Error).message}`,
+          {
+            cause,
+          },
+        );
+      }
+    });
+    return this.clientPromise;
+  }
+
+  async createContainer(name: string, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await sdkCall(call, (o) => client.getContainerClient(name).create(o));
+  }
+
+  async deleteContainer(name: string, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await sdkCall(call, (o) => client.getContainerClient(name).delete(o));
+  }
+
+  async listContainers(
+    query: { prefix: string; maxPageSize: number; continuation?: string },
+    call: CallOptions,
+  ): Promise<{ items: StoredContainer[]; continuation?: string }> {
+    const client = await this.client();
+    const page = await sdkCall(call, async (o) => {
+      const pages = client
+        .listContainers({ ...o, ...(query.prefix ? { prefix: query.prefix } : {}) })
+        .byPage({
+          maxPageSize: query.maxPageSize,
+          ...(query.continuation ? { continuationToken: query.continuation } : {}),
+        });
+      const next = await pages.next();
+      return next.done ? undefined : next.value;
+    });
+    return {
+      items: (page?.containerItems ?? []).map((c) => ({
+        name: c.name,
+        etag: c.properties.etag ?? "",
+        lastModified: c.properties.lastModified ?? new Date(0),
+      })),
+      ...(page?.continuationToken ? { continuation: page.continuationToken } : {}),
+    };
+  }
+
+  /** One backend (and one SDK ContainerClient) per container name, made on first use. */
+  container(name: string): ContainerBackend {
+    let container = this.containers.get(name);
+    if (!container) {
+      let client: SdkContainerClient | undefined;
+      container = new AzureContainer(async () => {
+        client ??= (await this.client()).getContainerClient(name);
+        return client;
+      }, this.capabilities);
+      this.containers.set(name, container);
+    }
+    return container;
+  }
+}

@@ -1,0 +1,12 @@
+import { AZURE_BLOB_RULES, type BlobCapabilities } from "../../blobs/blob-capabilities.js";
+
+/** The Blob service's limits (docs/blobs.md), kept by the embedded engine exactly. */
+export function embeddedBlobCapabilities(memory: boolean): BlobCapabilities {
+  return Object.freeze({
+    backend: "embedded",
+    ...AZURE_BLOB_RULES,
+    nameOrder: "utf8",
+    persistent: !memory,
+    divergences: [],
+  } satisfies BlobCapabilities);
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import type { Statement } from "better-sqlite3";
+import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../../blobs/blob-backend.js";
+import type { Db } from "./connection.js";
+
+/**
+ * The blob port's rows in the store's SQLite database: containers, and one row per blob naming its
+ * content, length, ETag and properties. Created on first use (IF NOT EXISTS, under the write lock),
+ * so a database that never held a blob has no blob tables. Names sort by SQLite's BINARY collation:
+ * UTF-8 bytes, which is code-point order.
+ */
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS tk_containers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL UNIQUE,
+    etag TEXT NOT NULL,
+    modified INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS tk_blobs (
+    container INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    content TEXT NOT NULL,
+    length INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    modified INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    blocks INTEGER NOT NULL,
+    content_type TEXT,
+    metadata TEXT NOT NULL,
+    data BLOB,
+    PRIMARY KEY (container, name)
+  );`;
+
+/** Every column but the inline bytes: what listings read. */
+const COLUMNS = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
+
+export interface BlobRow {
+  readonly container: number;
+  readonly name: string;
+  readonly content: string;
+  readonly length: number;
+  readonly etag: string;
+  readonly modified: number;
+  readonly type: BlobType;
+  readonly blocks: number;
+  readonly content_type: string | null;
+  readonly metadata: string;
+  /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
+  readonly data?: Buffer | null;
+}
+
+/** A new ETag, quoted, in the service's `0x…` style. */
+export function newEtag(): string {
+  return `"0x${randomBytes(8).toString("hex").toUpperCase()}"`;
+}
+
+/** The properties a row describes (times at the service's one-second precision). */
+export function propertiesOf(row: BlobRow): StoredBlobProperties {
+  return {
+    etag: row.etag,
+    lastModified: wholeSeconds(row.modified),
+    contentLength: row.length,
+    ...(row.content_type === null ? {} : { contentType: row.content_type }),
+    metadata: JSON.parse(row.metadata) as Metadata,
+    blobType: row.type,
+    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks } : {}),
+  };
+}
+
+function wholeSeconds(ms: number): Date {
+  return new Date(Math.floor(ms / 1000) * 1000);
+}
+
+/** Prepared statements over the blob tables of one database. */
+export class EmbeddedBlobCatalogue {
+  private readonly sql: Record<string, Statement>;
+
+  constructor(readonly db: Db) {
+    db.transaction(() => db.exec(SCHEMA)).immediate();
+    const prepare = (text: string) => db.prepare(text);
+    this.sql = {
+      containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
+      container: prepare("SELECT name, etag, modified FROM tk_containers WHERE name = ?"),
+      insertContainer: prepare("INSERT OR IGNORE INTO tk_containers (name, etag, modified) VALUES (?, ?, ?)"),
+      deleteContainer: prepare("DELETE FROM tk_containers WHERE id = ?"),
+      containersFrom: prepare(
+        "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
+      ),
+      contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
+      deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
+      blob: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name = ?"),
+      upsert: prepare(`INSERT OR REPLACE INTO tk_blobs
+        (container, name, content, length, etag, modified, type, blocks, content_type, metadata, data)
+        VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata, @data)`),
+      appended: prepare(
+        "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
+      ),
+      deleteBlob: prepare("DELETE FROM tk_blobs WHERE container = ? AND name = ?"),
+      blobsAfter: prepare(
+        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
+      ),
+      blobsFrom: prepare(
+        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
+      ),
+    };
+  }
+
+  containerId(name: string): number | undefined {
+    return this.sql.containerId!.get(name) as number | undefined;
+  }
+
+  container(name: string): StoredContainer | undefined {
+    const row = this.sql.container!.get(name) as { name: string; etag: string; modified: number } | undefined;
+    return row && { name: row.name, etag: row.etag, lastModified: wholeSeconds(row.modified) };
+  }
+
+  /** False when the name is taken. */
+  insertContainer(name: string): boolean {
+    return this.sql.insertContainer!.run(name, newEtag(), Date.now()).changes === 1;
+  }
+
+  /** Deletes the container and its rows; returns the content its blobs held. */
+  deleteContainer(id: number): string[] {
+    const contents = this.sql.contentsOf!.all(id) as string[];
+    this.sql.deleteBlobsOf!.run(id);
+    this.sql.deleteContainer!.run(id);
+    return contents;
+  }
+
+  /** Containers named `from` or later and after `after`, in name order. */
+  containers(from: string, after: string, limit: number): StoredContainer[] {
+    return (
+      this.sql.containersFrom!.all(from, after, limit) as { name: string; etag: string; modified: number }[]
+    ).map((r) => ({ name: r.name, etag: r.etag, lastModified: wholeSeconds(r.modified) }));
+  }
+
+  blob(container: number, name: string): BlobRow | undefined {
+    return this.sql.blob!.get(container, name) as BlobRow | undefined;
+  }
+
+  upsert(row: BlobRow): void {
+    this.sql.upsert!.run({ ...row, data: row.data ?? null });
+  }
+
+  appended(row: BlobRow, length: number, etag: string, modified: number): void {
+    this.sql.appended!.run(length, row.blocks + 1, etag, modified, row.container, row.name);
+  }
+
+  deleteBlob(container: number, name: string): void {
+    this.sql.deleteBlob!.run(container, name);
+  }
+
+  /** Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`). */
+  blobs(container: number, from: string, inclusive: boolean, limit: number): BlobRow[] {
+    return (inclusive ? this.sql.blobsFrom! : this.sql.blobsAfter!).all(container, from, limit) as BlobRow[];
+  }
+}

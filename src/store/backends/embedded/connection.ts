@@ -1,0 +1,200 @@
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { fileError } from "../../../model/file-error.js";
+import { compareUtf16, TableKitError } from "../../../model/index.js";
+import type { CommonStoreOptions } from "../../store-options.js";
+import type { ThrottleOptions, ThrottleProfile } from "../../throttling/throttling.js";
+import { fromStoredKey, fromUtf16Hex } from "./table-key-order.js";
+
+/**
+ * Options of a `file:` or `memory:` store: those every store takes (`limits`), and `throttle`, the
+ * services' scalability targets (docs/throttling.md). The location is the URL: `file:./data/app.db`,
+ * `memory:` (private) or `memory:NAME` (shared within the process).
+ */
+export interface EmbeddedStoreOptions extends CommonStoreOptions {
+  readonly throttle?: ThrottleOptions | ThrottleProfile;
+}
+
+export type Db = Database.Database;
+
+/** Bumped when the on-disk layout changes incompatibly. */
+const FORMAT_VERSION = 1;
+
+/**
+ * How long a call waits for another connection's write lock before ServerBusy. The wait is
+ * asynchronous and abortable (embedded-tables.ts): SQLite's own busy handler, which would block
+ * the thread, is used only while a store opens.
+ */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Pragmas of a file store: write-ahead logging (readers never block the writer, several processes
+ * can share the file) with `synchronous = NORMAL` (each commit is atomic and survives a crash of
+ * the process; the last commits may be lost on power failure, never half-applied).
+ */
+export const FILE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL"] as const;
+
+interface SharedMemory {
+  readonly db: Db;
+  refs: number;
+}
+
+/** Named in-memory databases, shared by every store of this process opened with the same name. */
+const namedMemory = new Map<string, SharedMemory>();
+
+/** An open database and how to let go of it. */
+export interface DatabaseLease {
+  readonly db: Db;
+  release(): void;
+}
+
+/**
+ * Opens (creating if needed) the database of a store: a file path, or an in-memory database
+ * (`memory: true`; an empty name is private to the caller, a non-empty name is shared in-process).
+ */
+export function openDatabase(location: string, memory: boolean): DatabaseLease {
+  if (memory) return openMemory(location);
+  if (location === "")
+    throw new TableKitError("InvalidStoreUrl", "file: needs a path, e.g. file:./data/app.db");
+  const path = resolve(location);
+  makeDirectories(dirname(path));
+  let db: Db;
+  try {
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw fileError(err, "open the database file", path);
+  }
+  try {
+    for (const pragma of FILE_PRAGMAS) db.pragma(pragma);
+    prepareSchema(db);
+    db.pragma("busy_timeout = 0");
+  } catch (err) {
+    db.close();
+    if (err instanceof TableKitError) throw err;
+    if (/^SQLITE_(CANTOPEN|READONLY|PERM)/.test(String((err as { code?: unknown }).code)))
+      throw fileError(err, "write the database file", path);
+    throw new TableKitError("BackendError", `${path} is not a usable tablekit database`, { cause: err });
+  }
+  return { db, release: () => db.close() };
+}
+
+/**
+ * Creates `dir` and its missing parents, one level at a time: `mkdirSync(…, { recursive: true })`
+ * retries forever where mkdir fails with ENOENT under an existing parent (procfs does that).
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  let at = dir;
+  for (;;) {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(at, { throwIfNoEntry: false });
+    } catch (err) {
+      throw fileError(err, "create the directory", dir);
+    }
+    if (stat) {
+      if (!stat.isDirectory()) throw fileError({ code: "ENOTDIR" }, "create the directory", dir);
+      break;
+    }
+    missing.push(at);
+    if (dirname(at) === at) break;
+    at = dirname(at);
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      throw fileError(err, "create the directory", d);
+    }
+  }
+}
+
+function openMemory(name: string): DatabaseLease {
+  const fresh = () => {
+    const db = new Database(":memory:");
+    prepareSchema(db);
+    return db;
+  };
+  if (name === "") {
+    const db = fresh();
+    return { db, release: () => db.close() };
+  }
+  let shared = namedMemory.get(name);
+  if (!shared) {
+    shared = { db: fresh(), refs: 0 };
+    namedMemory.set(name, shared);
+  }
+  shared.refs++;
+  const entry = shared;
+  let released = false;
+  return {
+    db: entry.db,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--entry.refs === 0) {
+        namedMemory.delete(name);
+        entry.db.close();
+      }
+    },
+  };
+}
+
+/** Creates the table catalogue once (concurrent openers serialize on the write lock). */
+function prepareSchema(db: Db): void {
+  registerFunctions(db);
+  db.transaction(() => {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > FORMAT_VERSION) {
+      throw new TableKitError(
+        "NotSupported",
+        `The database was written by a newer tablekit (format ${version}; this one reads ${FORMAT_VERSION})`,
+      );
+    }
+    if (version === FORMAT_VERSION) return;
+    // AUTOINCREMENT: a table id is never reused, so a stale id cached by another process can
+    // only ever point at a dropped table, never at a different one.
+    db.exec(`CREATE TABLE IF NOT EXISTS tk_tables (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      name TEXT NOT NULL,
+      lname TEXT NOT NULL UNIQUE
+    )`);
+    db.pragma(`user_version = ${FORMAT_VERSION}`);
+  }).immediate();
+}
+
+/** The SQL name of the entity table with this catalogue id. */
+export function entityTableName(id: number): string {
+  return `e_${id}`;
+}
+
+/**
+ * One entity table: keys as the primary key of a WITHOUT ROWID table (rows are stored in key
+ * order, so range reads are index range scans), properties as JSON, Timestamp ticks, ETag.
+ */
+export function createEntityTableSql(id: number): string {
+  return `CREATE TABLE ${entityTableName(id)} (
+    pk TEXT NOT NULL,
+    rk TEXT NOT NULL,
+    p TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    PRIMARY KEY (pk, rk)
+  ) WITHOUT ROWID`;
+}
+
+function registerFunctions(db: Db): void {
+  let lastHex = "";
+  let lastLiteral = "";
+  // UTF-16 code-unit comparison for the rare literal where it differs from SQLite's code-point
+  // order; the literal arrives as hex so lone surrogates survive the trip through SQLite.
+  db.function("tk_cmp16", { deterministic: true }, (value: unknown, hex: unknown, storedKey: unknown) => {
+    if (typeof value !== "string") return null;
+    if (hex !== lastHex) {
+      lastHex = hex as string;
+      lastLiteral = fromUtf16Hex(lastHex);
+    }
+    return compareUtf16(storedKey ? fromStoredKey(value) : value, lastLiteral);
+  });
+}

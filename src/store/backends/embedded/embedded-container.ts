@@ -1,0 +1,280 @@
+import { Readable } from "node:stream";
+import { TableKitError } from "../../../model/index.js";
+import type {
+  BackendAppend,
+  BackendAppendResult,
+  BackendConditions,
+  BackendDownload,
+  BackendListPage,
+  BackendListQuery,
+  BackendRange,
+  BackendUpload,
+  BackendWriteResult,
+  ContainerBackend,
+  StoredBlobProperties,
+  StoredContainer,
+} from "../../blobs/blob-backend.js";
+import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import type { CallOptions } from "../../call-options.js";
+import type { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
+import type { ContentWriter, EmbeddedBlobContent } from "./blob-content.js";
+import { listPage } from "./blob-listing.js";
+import { toTableKitError } from "./errors.js";
+
+/** Block blobs up to this size live in their row: one SQLite write instead of a file and its sync. */
+const INLINE_MAX = 64 * 1024;
+
+/** How often a reader retries when writers keep replacing the content it is about to open. */
+const OPEN_ATTEMPTS = 5;
+
+/** What a container needs of its store's containers (EmbeddedContainers); declared here so neither file imports the other. */
+export interface EmbeddedContainerHost {
+  readonly capabilities: BlobCapabilities;
+  readonly catalogue: EmbeddedBlobCatalogue;
+  readonly content: EmbeddedBlobContent;
+  immediate<T>(work: () => T): T;
+  read<T>(work: () => T): T;
+  guard<T>(work: () => T): T;
+  removeContent(id: string): void;
+}
+
+/**
+ * A container of the embedded engine. Bytes go to the content store first (streamed, outside any
+ * transaction); the row that makes them the blob commits in one short IMMEDIATE transaction that
+ * checks the conditions, so concurrent writers serialize there and exactly one `ifNoneMatch: "*"`
+ * wins. Replaced content is removed after the commit; readers that opened it keep reading it.
+ */
+export class EmbeddedContainer implements ContainerBackend {
+  constructor(
+    private readonly service: EmbeddedContainerHost,
+    private readonly name: string,
+  ) {}
+
+  async getContainerProperties(_call: CallOptions): Promise<StoredContainer | undefined> {
+    return this.service.guard(() => this.service.catalogue.container(this.name));
+  }
+
+  async upload(name: string, upload: BackendUpload, _call: CallOptions): Promise<BackendWriteResult> {
+    const { catalogue } = this.service;
+    // Fail before reading a large body when the answer is already known.
+    this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), upload.conditions));
+    const body = await this.store(upload);
+    let replaced: string | undefined;
+    const row = {
+      name,
+      content: body.writer?.id ?? "",
+      length: body.length,
+      etag: newEtag(),
+      modified: Date.now(),
+      type: upload.blobType,
+      blocks: 0,
+      content_type: upload.contentType ?? null,
+      metadata: JSON.stringify(upload.metadata),
+      data: body.inline ?? null,
+    };
+    try {
+      this.service.immediate(() => {
+        const container = this.containerId();
+        const current = catalogue.blob(container, name);
+        checkWrite(current, upload.conditions);
+        catalogue.upsert({ ...row, container });
+        replaced = current?.content;
+      });
+    } catch (err) {
+      await body.writer?.discard();
+      throw err;
+    }
+    if (replaced) this.service.removeContent(replaced);
+    return { etag: row.etag, lastModified: propertiesOf({ ...row, container: 0 }).lastModified };
+  }
+
+  /**
+   * Stores a body: a small block blob stays in memory to go into its row (one SQLite write, no
+   * file); anything larger, and every append blob, streams into new content.
+   */
+  private async store(
+    upload: BackendUpload,
+  ): Promise<{ length: number; inline?: Buffer; writer?: ContentWriter }> {
+    const inlineMax = upload.blobType === "BlockBlob" ? INLINE_MAX : -1;
+    const head: Uint8Array[] = [];
+    let headBytes = 0;
+    let writer: ContentWriter | undefined;
+    try {
+      const chunks = upload.body.kind === "bytes" ? [upload.body.bytes] : upload.body.chunks;
+      for await (const chunk of chunks) {
+        if (!writer && headBytes + chunk.byteLength <= inlineMax) {
+          head.push(chunk);
+          headBytes += chunk.byteLength;
+          continue;
+        }
+        if (!writer) {
+          writer = this.service.content.create();
+          for (const h of head) await writer.write(h);
+        }
+        await writer.write(chunk);
+      }
+      if (!writer && inlineMax >= 0) return { length: headBytes, inline: Buffer.concat(head) };
+      writer ??= this.service.content.create();
+      return { length: await writer.finish(), writer };
+    } catch (err) {
+      await writer?.discard();
+      throw toTableKitError(err);
+    }
+  }
+
+  async download(
+    name: string,
+    range: BackendRange | undefined,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<BackendDownload> {
+    for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+      const row = this.service.guard(() => this.readable(name, conditions));
+      const size = row.length;
+      if (range && range.offset >= size) {
+        throw new TableKitError(
+          "InvalidRange",
+          "The range specified is invalid for the current size of the resource.",
+          {
+            details: { offset: range.offset, size },
+          },
+        );
+      }
+      const offset = range?.offset ?? 0;
+      const count = Math.min(size - offset, range?.count ?? size);
+      const body = row.data
+        ? Readable.from([row.data.subarray(offset, offset + count)])
+        : this.service.content.open(row.content, offset, count);
+      if (!body) continue; // replaced between the row read and the open: read the row again
+      return { properties: propertiesOf(row), body, ...(range ? { range: { offset, count } } : {}) };
+    }
+    throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
+  }
+
+  async getProperties(
+    name: string,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    return this.service.guard(() => {
+      const row = this.service.catalogue.blob(this.containerId(), name);
+      if (!row && !conditions.ifMatch) return undefined;
+      return propertiesOf(this.checkRead(row, name, conditions));
+    });
+  }
+
+  async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
+    let removed: string | undefined;
+    this.service.immediate(() => {
+      const container = this.containerId();
+      const row = this.checkRead(this.service.catalogue.blob(container, name), name, conditions);
+      this.service.catalogue.deleteBlob(container, name);
+      removed = row.content;
+    });
+    if (removed) this.service.removeContent(removed);
+  }
+
+  async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
+    return this.service.read(() => listPage(this.service.catalogue, this.containerId(), query));
+  }
+
+  async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {
+    const { catalogue, content, capabilities } = this.service;
+    return this.service.immediate(() => {
+      const row = this.checkRead(catalogue.blob(this.containerId(), name), name, append.conditions);
+      if (row.type !== "AppendBlob") {
+        throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
+          details: { blobName: name, blobType: row.type },
+        });
+      }
+      const { appendPosition, maxSize } = append.conditions;
+      if (appendPosition !== undefined && appendPosition !== row.length) {
+        throw new TableKitError(
+          "AppendPositionConditionNotMet",
+          "The append position condition specified was not met.",
+          {
+            details: { appendPosition, length: row.length },
+          },
+        );
+      }
+      const length = row.length + append.bytes.byteLength;
+      if (maxSize !== undefined && length > maxSize) {
+        throw new TableKitError(
+          "MaxBlobSizeConditionNotMet",
+          "The max blob size condition specified was not met.",
+          {
+            details: { maxSize, length },
+          },
+        );
+      }
+      if (row.blocks >= capabilities.maxAppendBlocks) {
+        throw new TableKitError(
+          "BlockCountExceedsLimit",
+          `The committed block count cannot exceed the maximum limit of ${capabilities.maxAppendBlocks} blocks.`,
+        );
+      }
+      content.writeAt(row.content, row.length, append.bytes);
+      const etag = newEtag();
+      const modified = Date.now();
+      catalogue.appended(row, length, etag, modified);
+      return {
+        etag,
+        lastModified: propertiesOf({ ...row, modified }).lastModified,
+        appendOffset: row.length,
+        committedBlockCount: row.blocks + 1,
+      };
+    });
+  }
+
+  /** The container's id, or ContainerNotFound. */
+  private containerId(): number {
+    const id = this.service.catalogue.containerId(this.name);
+    if (id === undefined) {
+      throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+        details: { containerName: this.name },
+      });
+    }
+    return id;
+  }
+
+  /** The row to read, checked: BlobNotFound, or ConditionNotMet for a stale `ifMatch`. */
+  private readable(name: string, conditions: BackendConditions): BlobRow {
+    return this.checkRead(this.service.catalogue.blob(this.containerId(), name), name, conditions);
+  }
+
+  private checkRead(row: BlobRow | undefined, name: string, conditions: BackendConditions): BlobRow {
+    if (!row) {
+      throw new TableKitError("BlobNotFound", "The specified blob does not exist.", {
+        details: { containerName: this.name, blobName: name },
+      });
+    }
+    if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== row.etag) {
+      throw conditionNotMet(name);
+    }
+    return row;
+  }
+}
+
+/** The Blob service's answers to a conditional write: 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`. */
+function checkWrite(current: BlobRow | undefined, conditions: BackendConditions): void {
+  if (conditions.ifNoneMatch === "*" && current) {
+    throw new TableKitError("BlobAlreadyExists", "The specified blob already exists.", {
+      details: { blobName: current.name },
+    });
+  }
+  const ifMatch = conditions.ifMatch;
+  if (ifMatch !== undefined && (!current || (ifMatch !== "*" && ifMatch !== current.etag))) {
+    throw conditionNotMet(current?.name);
+  }
+}
+
+function conditionNotMet(name: string | undefined): TableKitError {
+  return new TableKitError(
+    "ConditionNotMet",
+    "The condition specified using HTTP conditional header(s) is not met.",
+    {
+      details: { blobName: name },
+    },
+  );
+}

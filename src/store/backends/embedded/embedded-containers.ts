@@ -1,0 +1,108 @@
+import type { Transaction } from "better-sqlite3";
+import { TableKitError } from "../../../model/index.js";
+import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
+import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import type { CallOptions } from "../../call-options.js";
+import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
+import type { Db } from "./connection.js";
+import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
+import { toTableKitError } from "./errors.js";
+
+/** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
+const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
+
+/**
+ * The blob port of an embedded store, in the same database as its tables: rows in SQLite, bytes
+ * in files beside the database (`<file>.blobs/`), or in process memory for `memory:` stores.
+ * docs/blobs.md explains the choice.
+ */
+export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBackend {
+  private catalogueOnce?: EmbeddedBlobCatalogue;
+  readonly content: EmbeddedBlobContent;
+  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+
+  constructor(
+    private readonly db: Db,
+    readonly capabilities: BlobCapabilities,
+  ) {
+    if (db.memory) {
+      const shared = memoryContent.get(db) ?? new EmbeddedMemoryContent();
+      memoryContent.set(db, shared);
+      this.content = shared;
+    } else {
+      this.content = new EmbeddedFileContent(`${db.name}.blobs`);
+    }
+    this.transaction = db.transaction((work: () => unknown) => work());
+  }
+
+  /** The blob tables, created on first use. */
+  get catalogue(): EmbeddedBlobCatalogue {
+    this.catalogueOnce ??= this.guard(() => new EmbeddedBlobCatalogue(this.db));
+    return this.catalogueOnce;
+  }
+
+  async createContainer(name: string, _call: CallOptions): Promise<void> {
+    if (!this.guard(() => this.catalogue.insertContainer(name))) {
+      throw new TableKitError("ContainerAlreadyExists", "The specified container already exists.", {
+        details: { containerName: name },
+      });
+    }
+  }
+
+  async deleteContainer(name: string, _call: CallOptions): Promise<void> {
+    const contents = this.immediate(() => {
+      const id = this.catalogue.containerId(name);
+      if (id === undefined) {
+        throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+          details: { containerName: name },
+        });
+      }
+      return this.catalogue.deleteContainer(id);
+    });
+    for (const id of contents) this.removeContent(id);
+  }
+
+  async listContainers(
+    query: { prefix: string; maxPageSize: number; continuation?: string },
+    _call: CallOptions,
+  ): Promise<{ items: StoredContainer[]; continuation?: string }> {
+    const rows = this.guard(() =>
+      this.catalogue.containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1),
+    ).filter((c) => c.name.startsWith(query.prefix));
+    if (rows.length <= query.maxPageSize) return { items: rows };
+    const items = rows.slice(0, query.maxPageSize);
+    return { items, continuation: items.at(-1)!.name };
+  }
+
+  container(name: string): ContainerBackend {
+    return new EmbeddedContainer(this, name);
+  }
+
+  /** Runs `work` holding the write lock (IMMEDIATE), turning SQLite's errors into TableKitErrors. */
+  immediate<T>(work: () => T): T {
+    return this.guard(() => this.transaction.immediate(work) as T);
+  }
+
+  /** Runs `work` in one read transaction: a consistent snapshot. */
+  read<T>(work: () => T): T {
+    return this.guard(() => this.transaction.deferred(work) as T);
+  }
+
+  guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      throw toTableKitError(err);
+    }
+  }
+
+  /** Content no row names any more; a failure leaves an orphan, never a wrong blob. */
+  removeContent(id: string): void {
+    try {
+      this.content.remove(id);
+    } catch {
+      // An orphan file costs disk space only; the blob itself is already gone or replaced.
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "better-sqlite3";
+import { TableKitError } from "../../../model/index.js";
+import type { CallOptions } from "../../call-options.js";
+import type { BackendQueueListQuery, QueueBackend, QueueServiceBackend } from "../../queues/queue-backend.js";
+import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
+import type { Db } from "./connection.js";
+import { EmbeddedQueue, type EmbeddedQueueHost } from "./embedded-queue.js";
+import { withLockWait } from "./lock-wait.js";
+import { prepareQueueSchema } from "./queue-schema.js";
+import { EmbeddedQueueStatements } from "./queue-statements.js";
+
+/**
+ * The queues of an embedded store, in its SQLite database. Every operation that changes a message
+ * runs in one IMMEDIATE transaction (the database's write lock), so two processes sharing a file
+ * can never both take the same message inside its visibility window.
+ */
+export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
+  private readonly sql: EmbeddedQueueStatements;
+  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+  /** Pop receipts: a random prefix per store and a counter (unique across processes, cheap). */
+  private readonly receiptPrefix = randomBytes(6).toString("base64url");
+  private receiptCounter = 0;
+
+  constructor(
+    db: Db,
+    readonly capabilities: QueueCapabilities,
+  ) {
+    prepareQueueSchema(db);
+    this.sql = new EmbeddedQueueStatements(db);
+    this.transaction = db.transaction((work: () => unknown) => work());
+  }
+
+  createQueue(name: string, call: CallOptions): Promise<boolean> {
+    return withLockWait(call, () => this.sql.createQueue.run(name).changes === 1);
+  }
+
+  async deleteQueue(name: string, call: CallOptions): Promise<void> {
+    await this.write(call, () => {
+      const id = this.queueId(name);
+      this.sql.clear.run(id);
+      this.sql.dropQueue.run(id);
+    });
+  }
+
+  async listQueues(
+    query: BackendQueueListQuery,
+    call: CallOptions,
+  ): Promise<{ names: string[]; continuation?: string }> {
+    const prefix = query.prefix ?? "";
+    const rows = await withLockWait(call, () =>
+      this.sql.listQueues.all(prefix, `${prefix}\uffff`, query.continuation ?? "", query.maxPageSize + 1),
+    );
+    const names = rows.slice(0, query.maxPageSize).map((r) => r.name);
+    return rows.length > query.maxPageSize ? { names, continuation: names.at(-1)! } : { names };
+  }
+
+  queue(name: string): QueueBackend {
+    return new EmbeddedQueue(this, name);
+  }
+
+  /** The queue's id; QueueNotFound when it does not exist. Call inside a transaction. */
+  queueId(name: string): number {
+    const row = this.sql.queueId.get(name);
+    if (!row) throw queueNotFound(name);
+    return row.id;
+  }
+
+  get statements(): EmbeddedQueueStatements {
+    return this.sql;
+  }
+
+  newReceipt(): string {
+    return `${this.receiptPrefix}${(this.receiptCounter++).toString(36)}`;
+  }
+
+  /** Runs `work` holding the write lock (an IMMEDIATE transaction), waiting abortably for it. */
+  write<T>(call: CallOptions, work: () => T): Promise<T> {
+    return withLockWait(call, () => this.transaction.immediate(work) as T);
+  }
+
+  /** Runs `work` as one read transaction. */
+  read<T>(call: CallOptions, work: () => T): Promise<T> {
+    return withLockWait(call, () => this.transaction.deferred(work) as T);
+  }
+}
+
+function queueNotFound(name: string): TableKitError {
+  return new TableKitError("QueueNotFound", "The specified queue does not exist.", {
+    details: { queueName: name },
+  });
+}

@@ -1,0 +1,131 @@
+import { DateTime, type EdmType, TableKitError, type TypedValue } from "../../../model/index.js";
+
+/**
+ * Properties are stored as one JSON object so SQL can filter on them. Each key is
+ * `"<type code>:<name>"`, so a filter that extracts a name under the wrong type code finds nothing
+ * (comparisons across types are false). Values are chosen so SQLite compares them exactly:
+ * Int64 and DateTime ticks as strings of digits (compared via CAST AS INTEGER: exact 64-bit),
+ * Doubles as JSON numbers that always parse as REAL (`5.0`, `-0.0`, `1e999` for Infinity,
+ * `null` for NaN), Binary as lowercase hex (hex order is byte order), Guid as lowercase text.
+ */
+
+export const TYPE_CODES: Readonly<Record<EdmType, string>> = {
+  String: "s",
+  Int32: "i",
+  Int64: "l",
+  Double: "d",
+  Boolean: "b",
+  DateTime: "t",
+  Guid: "g",
+  Binary: "x",
+};
+
+/** The JSON object key a property of this type and name is stored under. */
+export function storedPropertyKey(type: EdmType, name: string): string {
+  return `${TYPE_CODES[type]}:${name}`;
+}
+
+/** `"<code>:<name>":` per type, memoised: property names repeat across entities. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+
+function quotedKey(type: EdmType, name: string): string {
+  const key = storedPropertyKey(type, name);
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+    quoted = `${JSON.stringify(key)}:`;
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+/** The JSON text of a property map. */
+export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): string {
+  let out = "{";
+  for (const [name, tv] of properties) {
+    if (out.length > 1) out += ",";
+    out += quotedKey(tv.type, name);
+    out += encodeValue(tv);
+  }
+  return out + "}";
+}
+
+function encodeValue(tv: TypedValue): string {
+  switch (tv.type) {
+    case "String":
+    case "Guid":
+      return JSON.stringify(tv.value);
+    case "Int32":
+      return String(tv.value);
+    case "Int64":
+      return `"${tv.value}"`;
+    case "Double":
+      return encodeDouble(tv.value);
+    case "Boolean":
+      return tv.value ? "true" : "false";
+    case "DateTime":
+      return `"${tv.value.ticks}"`;
+    case "Binary":
+      return `"${Buffer.from(tv.value.buffer, tv.value.byteOffset, tv.value.byteLength).toString("hex")}"`;
+  }
+}
+
+/** A Double as a JSON number that SQLite reads as REAL and JSON.parse reads back bit-exactly. */
+export function encodeDouble(x: number): string {
+  if (Number.isNaN(x)) return "null";
+  if (x === Number.POSITIVE_INFINITY) return "1e999";
+  if (x === Number.NEGATIVE_INFINITY) return "-1e999";
+  if (Object.is(x, -0)) return "-0.0";
+  const s = String(x);
+  // SQLite parses "123" as INTEGER, which is exact for integers but not for a Double beyond 2^53
+  // ("132485911247283150" is not the Double 1.3248591124728315e17): force REAL with ".0".
+  return Number.isInteger(x) && !s.includes("e") ? `${s}.0` : s;
+}
+
+/**
+ * The property map of stored JSON text. With `select`, only those names are decoded (the core
+ * projects the result itself; this just skips work).
+ */
+export function decodeProperties(text: string, select?: ReadonlySet<string>): Map<string, TypedValue> {
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  const out = new Map<string, TypedValue>();
+  for (const key in raw) {
+    const name = key.slice(2);
+    if (select !== undefined && !select.has(name)) continue;
+    out.set(name, decodeValue(key.charCodeAt(0), raw[key], name));
+  }
+  return out;
+}
+
+const S = 0x73;
+const I = 0x69;
+const L = 0x6c;
+const D = 0x64;
+const B = 0x62;
+const T = 0x74;
+const G = 0x67;
+const X = 0x78;
+
+function decodeValue(code: number, v: unknown, name: string): TypedValue {
+  switch (code) {
+    case S:
+      return { type: "String", value: v as string };
+    case I:
+      return { type: "Int32", value: v as number };
+    case L:
+      return { type: "Int64", value: BigInt(v as string) };
+    case D:
+      return { type: "Double", value: v === null ? Number.NaN : (v as number) };
+    case B:
+      return { type: "Boolean", value: v as boolean };
+    case T:
+      return { type: "DateTime", value: DateTime.fromTicks(BigInt(v as string)) };
+    case G:
+      return { type: "Guid", value: v as string };
+    case X:
+      return { type: "Binary", value: new Uint8Array(Buffer.from(v as string, "hex")) };
+    default:
+      throw new TableKitError("BackendError", `Stored property '${name}' has an unknown type code`);
+  }
+}

@@ -1,0 +1,63 @@
+import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+
+/** Where s3rver (the local S3 server the tests run) departs from S3's documentation. */
+export const S3RVER_DIVERGENCES: BlobCapabilities["divergences"] = [
+  {
+    id: "no-conditional-writes",
+    description:
+      "PUT and DELETE ignore If-Match and If-None-Match: * (S3 honours them since 2024), so a conditional write silently overwrites. Reported as conditionalWrites: false: the core refuses conditional writes (NotSupported).",
+  },
+  {
+    id: "no-conditional-reads",
+    description: "GET and HEAD ignore If-Match. Worked around: the backend compares the ETag it gets back.",
+  },
+  {
+    id: "delimiter-listing",
+    description:
+      "ListObjectsV2 with a delimiter reports a virtual directory only when it directly holds an object (it walks its directory tree and prunes deeper ones), returns more than MaxKeys items and repeats prefixes on later pages. Worked around: on the emulator profile the backend lists flat and rolls names up itself, reading every key below a directory.",
+  },
+  {
+    id: "long-key-segments",
+    description:
+      "A key segment (between slashes) longer than about 230 bytes fails with 500 InternalError: each segment becomes a file name, plus a suffix, within the file system's 255 bytes. Not worked around.",
+  },
+  {
+    id: "continuation-tokens-need-des",
+    description:
+      "Its continuation tokens are DES-encrypted, which Node 17+ refuses (500 InternalError on any truncated listing) unless the server runs with --openssl-legacy-provider; the tests start it so.",
+  },
+  {
+    id: "ranged-get-of-empty-object-crashes",
+    description:
+      "A ranged GET of an empty object (or a range starting at the end) drops the connection and can bring the server down; S3 answers 416 InvalidRange. Worked around: on the emulator profile a ranged read asks for the size first (one HEAD) and answers InvalidRange itself.",
+  },
+];
+
+/** 5 TiB: S3's largest object (a multipart upload). */
+const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
+
+export function s3BlobCapabilities(options: {
+  bucketPrefix: string;
+  conditionalWrites: boolean;
+  emulator: boolean;
+}): BlobCapabilities {
+  return Object.freeze({
+    backend: "s3",
+    // A bucket name is the prefix plus the container name, 63 characters at most.
+    maxContainerNameLength: 63 - options.bucketPrefix.length,
+    // S3 reserves these bucket-name prefixes; a bucket prefix of our own puts them out of reach.
+    reservedContainerPrefixes: options.bucketPrefix ? [] : ["sthree-", "amzn-s3-demo-", "xn--"],
+    maxBlobNameLength: 1024,
+    blobNameUnit: "utf8",
+    maxMetadataBytes: 2 * 1024,
+    maxBlobBytes: MAX_OBJECT_BYTES,
+    appendBlobs: false,
+    maxAppendBlockBytes: 0,
+    maxAppendBlocks: 0,
+    conditionalWrites: options.conditionalWrites,
+    maxListPageSize: 1000,
+    nameOrder: "utf8",
+    persistent: true,
+    divergences: options.emulator ? S3RVER_DIVERGENCES : [],
+  } satisfies BlobCapabilities);
+}

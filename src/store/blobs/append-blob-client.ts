@@ -1,0 +1,106 @@
+import { TableKitError } from "../../model/index.js";
+import type { OperationOptions } from "../call-options.js";
+import { type BlobBytes, bytesOfLength } from "./blob-body.js";
+import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import {
+  type BlobRequestConditions,
+  checkByteCount,
+  checkConditions,
+  checkContentType,
+  normalizeMetadata,
+} from "./blob-rules.js";
+import { succeededUnless } from "./blob-service.js";
+
+export interface AppendBlobCreateOptions extends OperationOptions {
+  blobHTTPHeaders?: { blobContentType?: string };
+  metadata?: Record<string, string>;
+  conditions?: BlobRequestConditions;
+}
+
+export interface AppendBlockOptions extends OperationOptions {
+  conditions?: BlobRequestConditions & {
+    /** Append only if the blob is exactly this long (an idempotent retry after a lost reply). */
+    appendPosition?: number;
+    /** Append only if the blob stays within this many bytes. */
+    maxSize?: number;
+  };
+}
+
+export interface AppendBlockResponse extends BlobWriteResponse {
+  /** Where the block landed, as the SDK gives it: a decimal string. */
+  blobAppendOffset: string;
+  blobCommittedBlockCount: number;
+}
+
+/**
+ * An append blob, like `@azure/storage-blob`'s AppendBlobClient: create it, then append blocks
+ * (each at most `maxAppendBlockBytes`, at most `maxAppendBlocks` of them). Backends without append
+ * blobs (S3) answer NotSupported: check `store.blobCapabilities.appendBlobs`.
+ */
+export class AppendBlobClient extends BlobClient {
+  /** Creates an empty append blob, replacing any blob of this name. */
+  async create(options: AppendBlobCreateOptions = {}): Promise<BlobWriteResponse> {
+    const call = this.beginAppend(options);
+    const caps = this.port.capabilities;
+    const result = await this.backend.upload(
+      this.name,
+      {
+        blobType: "AppendBlob",
+        body: { kind: "bytes", bytes: new Uint8Array(0) },
+        contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+        metadata: normalizeMetadata(options.metadata, caps),
+        conditions: checkConditions(options.conditions, caps, "write"),
+      },
+      call,
+    );
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
+
+  /** Creates the blob unless one of this name exists (as the SDK does: `ifNoneMatch: "*"`). */
+  async createIfNotExists(
+    options: Omit<AppendBlobCreateOptions, "conditions"> = {},
+  ): Promise<{ succeeded: boolean } & Partial<BlobWriteResponse>> {
+    return succeededUnless("BlobAlreadyExists", () =>
+      this.create({ ...options, conditions: { ifNoneMatch: "*" } }),
+    );
+  }
+
+  /** Appends one block of 1..maxAppendBlockBytes bytes. */
+  async appendBlock(
+    body: BlobBytes,
+    contentLength: number,
+    options: AppendBlockOptions = {},
+  ): Promise<AppendBlockResponse> {
+    const call = this.beginAppend(options);
+    const caps = this.port.capabilities;
+    const bytes = bytesOfLength(body, contentLength, caps.maxAppendBlockBytes);
+    if (bytes.byteLength === 0)
+      throw new TableKitError("InvalidInput", "An append block holds at least one byte");
+    const c = options.conditions;
+    const appendPosition = checkByteCount("appendPosition", c?.appendPosition);
+    const maxSize = checkByteCount("maxSize", c?.maxSize);
+    const conditions = {
+      ...checkConditions(c && { ifMatch: c.ifMatch, ifNoneMatch: c.ifNoneMatch }, caps, "write"),
+      ...(appendPosition === undefined ? {} : { appendPosition }),
+      ...(maxSize === undefined ? {} : { maxSize }),
+    };
+    const result = await this.backend.appendBlock(this.name, { bytes, conditions }, call);
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      blobAppendOffset: String(result.appendOffset),
+      blobCommittedBlockCount: result.committedBlockCount,
+    };
+  }
+
+  private beginAppend(options: OperationOptions | undefined) {
+    const call = this.begin(options);
+    if (!this.port.capabilities.appendBlobs) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} has no append blobs: write numbered block blobs instead (docs/blobs.md)`,
+      );
+    }
+    return call;
+  }
+}

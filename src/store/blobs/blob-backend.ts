@@ -1,0 +1,153 @@
+import type { Readable } from "node:stream";
+import type { CallOptions } from "../call-options.js";
+import type { BlobCapabilities } from "./blob-capabilities.js";
+
+/**
+ * What a backend of the blob port implements: raw operations only. `BlobContainer` and its blob
+ * clients have already validated names, metadata, conditions, ranges and sizes against
+ * `capabilities` before they call any of these; a backend maps its own failures to TableKitError
+ * codes (ContainerNotFound, BlobNotFound, ConditionNotMet, …) with the original error as `cause`.
+ */
+
+export type BlobType = "BlockBlob" | "AppendBlob";
+
+/** Metadata as the port carries it: names lower-cased (they compare case-insensitively), values ASCII. */
+export type Metadata = Record<string, string>;
+
+/** Checked conditions: at most one of the two, `ifNoneMatch` only ever `*`. */
+export interface BackendConditions {
+  /** `*` (the blob exists) or a quoted ETag. */
+  readonly ifMatch?: string;
+  readonly ifNoneMatch?: "*";
+}
+
+/** A body the core has checked: bytes, or chunks it counts (and stops past the size limit) as they pass. */
+export type BackendBody =
+  | { readonly kind: "bytes"; readonly bytes: Uint8Array }
+  | { readonly kind: "stream"; readonly chunks: AsyncIterable<Uint8Array> };
+
+export interface BackendUpload {
+  readonly blobType: BlobType;
+  readonly body: BackendBody;
+  readonly contentType?: string;
+  readonly metadata: Metadata;
+  readonly conditions: BackendConditions;
+  /** Hints for backends that upload in parallel parts (the SDK's bufferSize and maxConcurrency). */
+  readonly partBytes?: number;
+  readonly concurrency?: number;
+}
+
+export interface BackendAppend {
+  readonly bytes: Uint8Array;
+  readonly conditions: BackendConditions & { readonly appendPosition?: number; readonly maxSize?: number };
+}
+
+/** A blob's stored properties, as every backend reports them. */
+export interface StoredBlobProperties {
+  readonly etag: string;
+  readonly lastModified: Date;
+  readonly contentLength: number;
+  readonly contentType?: string;
+  readonly metadata: Metadata;
+  readonly blobType: BlobType;
+  /** Append blobs: how many blocks were appended. */
+  readonly committedBlockCount?: number;
+}
+
+export interface BackendWriteResult {
+  readonly etag: string;
+  readonly lastModified: Date;
+}
+
+export interface BackendAppendResult extends BackendWriteResult {
+  /** Where the block landed: the blob's length before it. */
+  readonly appendOffset: number;
+  readonly committedBlockCount: number;
+}
+
+/**
+ * A byte range: absent means the whole blob. A requested range that starts at or past the end of
+ * the blob is InvalidRange (also on an empty blob), as the Blob service answers.
+ */
+export interface BackendRange {
+  readonly offset: number;
+  /** Absent: to the end. */
+  readonly count?: number;
+}
+
+export interface BackendDownload {
+  readonly properties: StoredBlobProperties;
+  /** The bytes of the range (or blob), streamed: a backend never holds a whole blob in memory. */
+  readonly body: Readable;
+  /** The range served, when one was asked for. */
+  readonly range?: { readonly offset: number; readonly count: number };
+}
+
+export interface BackendListQuery {
+  /** Names starting with this (may be empty). */
+  readonly prefix: string;
+  /** Roll names up to the first delimiter after the prefix into virtual directories. */
+  readonly delimiter?: string;
+  /** Blobs plus prefixes in the page: 1..capabilities.maxListPageSize. */
+  readonly maxPageSize: number;
+  readonly continuation?: string;
+  readonly includeMetadata: boolean;
+}
+
+export interface StoredBlobItem {
+  readonly kind: "blob";
+  readonly name: string;
+  readonly properties: StoredBlobProperties;
+}
+
+export interface BackendListPage {
+  /** Blobs and virtual directories (`{ kind: "prefix", name }`), in name order. */
+  readonly items: readonly (StoredBlobItem | { readonly kind: "prefix"; readonly name: string })[];
+  readonly continuation?: string;
+}
+
+export interface StoredContainer {
+  readonly name: string;
+  readonly etag: string;
+  readonly lastModified: Date;
+}
+
+export interface BlobServiceBackend {
+  readonly capabilities: BlobCapabilities;
+  /** Throws ContainerAlreadyExists. */
+  createContainer(name: string, call: CallOptions): Promise<void>;
+  /** Throws ContainerNotFound. Deletes every blob of the container. */
+  deleteContainer(name: string, call: CallOptions): Promise<void>;
+  /** Containers whose names start with `prefix`, in name order. */
+  listContainers(
+    query: { readonly prefix: string; readonly maxPageSize: number; readonly continuation?: string },
+    call: CallOptions,
+  ): Promise<{ items: StoredContainer[]; continuation?: string }>;
+  /** A handle on a container; no I/O. */
+  container(name: string): ContainerBackend;
+}
+
+export interface ContainerBackend {
+  /** Undefined when the container does not exist. */
+  getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined>;
+  /** Creates or replaces a blob (an append blob is created empty). ContainerNotFound, BlobAlreadyExists, ConditionNotMet. */
+  upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult>;
+  /** BlobNotFound, ConditionNotMet, InvalidRange. */
+  download(
+    name: string,
+    range: BackendRange | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendDownload>;
+  /** Undefined when the blob does not exist (and no condition was given); ConditionNotMet. */
+  getProperties(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined>;
+  /** BlobNotFound, ConditionNotMet. */
+  delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void>;
+  list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;
+  /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
+  appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
+}

@@ -1,0 +1,49 @@
+/** The blob port's limits and known departures, as data: the core checks against them. */
+export interface BlobCapabilities {
+  /** A display name: for messages only, never for branching. */
+  readonly backend: string;
+  /** Longest container name (63 on Azure; less on S3 with a bucket prefix). */
+  readonly maxContainerNameLength: number;
+  /** Container names a backend forbids beyond the Azure rules (S3's reserved bucket prefixes). */
+  readonly reservedContainerPrefixes: readonly string[];
+  /** Longest blob name, and what counts: UTF-16 code units (Azure) or UTF-8 bytes (S3 keys). */
+  readonly maxBlobNameLength: number;
+  readonly blobNameUnit: "utf16" | "utf8";
+  /** Metadata names plus values, in bytes. */
+  readonly maxMetadataBytes: number;
+  /** Largest blob one upload may write. */
+  readonly maxBlobBytes: number;
+  /** Append blobs exist on this backend (S3 has none: write numbered block blobs instead). */
+  readonly appendBlobs: boolean;
+  readonly maxAppendBlockBytes: number;
+  readonly maxAppendBlocks: number;
+  /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
+  readonly conditionalWrites: boolean;
+  /** Largest listing page. */
+  readonly maxListPageSize: number;
+  /** How names are ordered in listings: by UTF-16 code units or by UTF-8 bytes. */
+  readonly nameOrder: "utf16" | "utf8";
+  /** Data outlives the process (false for `memory:`). */
+  readonly persistent: boolean;
+  /** Known departures from the Blob service's documentation, each with a short id and an explanation. */
+  readonly divergences: readonly { readonly id: string; readonly description: string }[];
+}
+
+/**
+ * The Blob service's documented rules (service version 2022-11-02 and later), which the embedded
+ * engine keeps exactly and the azure backend reports; S3 has its own.
+ */
+export const AZURE_BLOB_RULES = Object.freeze({
+  maxContainerNameLength: 63,
+  reservedContainerPrefixes: [] as readonly string[],
+  maxBlobNameLength: 1024,
+  blobNameUnit: "utf16",
+  maxMetadataBytes: 8 * 1024,
+  // A block blob of 50,000 blocks of 4,000 MiB.
+  maxBlobBytes: 50_000 * 4000 * 1024 * 1024,
+  appendBlobs: true,
+  maxAppendBlockBytes: 100 * 1024 * 1024,
+  maxAppendBlocks: 50_000,
+  conditionalWrites: true,
+  maxListPageSize: 5000,
+} as const satisfies Partial<BlobCapabilities>);

@@ -1,0 +1,203 @@
+import { type Readable, Transform } from "node:stream";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { CallOptions, OperationOptions } from "../call-options.js";
+import type { BlobType, ContainerBackend, Metadata, StoredBlobProperties } from "./blob-backend.js";
+import {
+  type BlobRequestConditions,
+  checkConditions,
+  checkRange,
+  validateBlobName,
+  validateContainerName,
+} from "./blob-rules.js";
+import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-service.js";
+
+/** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
+export interface BlobProperties {
+  etag: string;
+  lastModified: Date;
+  contentLength: number;
+  contentType?: string;
+  /** Names lower-cased: the service compares them case-insensitively. */
+  metadata: Metadata;
+  blobType: BlobType;
+  /** Append blobs only. */
+  blobCommittedBlockCount?: number;
+}
+
+export interface BlobDownloadResponse extends BlobProperties {
+  /** The bytes, streamed (`contentLength` counts those of the range). */
+  readableStreamBody: Readable;
+  /** `bytes <first>-<last>/<size>` when a range was asked for. */
+  contentRange?: string;
+}
+
+export interface BlobReadOptions extends OperationOptions {
+  /** Reads accept `ifMatch`: the read fails with ConditionNotMet once the blob has changed. */
+  conditions?: Pick<BlobRequestConditions, "ifMatch">;
+}
+
+export interface BlobDownloadOptions extends BlobReadOptions {
+  onProgress?: (progress: { loadedBytes: number }) => void;
+}
+
+export interface BlobDeleteOptions extends OperationOptions {
+  conditions?: BlobRequestConditions;
+}
+
+/** What the SDK's write calls answer. */
+export interface BlobWriteResponse {
+  etag: string;
+  lastModified: Date;
+}
+
+/**
+ * One blob, like `@azure/storage-blob`'s BlobClient: download (whole, streamed, by range),
+ * properties, exists and delete. `BlockBlobClient` and `AppendBlobClient` add the writes.
+ */
+export class BlobClient {
+  protected readonly backend: ContainerBackend;
+  private namesChecked = false;
+
+  constructor(
+    protected readonly port: BlobPort,
+    readonly containerName: string,
+    readonly name: string,
+  ) {
+    this.backend = port.service.container(containerName);
+  }
+
+  /** Checks the store, the signal and (once) the names; the backend's call options. */
+  protected begin(options: OperationOptions | undefined): CallOptions {
+    const call = beginBlobCall(this.port, options);
+    if (!this.namesChecked) {
+      validateContainerName(this.containerName, this.port.capabilities);
+      validateBlobName(this.name, this.port.capabilities);
+      this.namesChecked = true;
+    }
+    return call;
+  }
+
+  /** Streams the blob, or `count` bytes from `offset` (to the end without `count`). */
+  async download(
+    offset?: number,
+    count?: number,
+    options: BlobDownloadOptions = {},
+  ): Promise<BlobDownloadResponse> {
+    const call = this.begin(options);
+    const range = checkRange(offset, count);
+    const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
+    const result = await this.backend.download(this.name, range, conditions, call);
+    const body = watchBody(result.body, options);
+    const served = result.range;
+    return {
+      ...toProperties(result.properties),
+      contentLength: served ? served.count : result.properties.contentLength,
+      ...(served
+        ? {
+            contentRange: `bytes ${served.offset}-${served.offset + served.count - 1}/${result.properties.contentLength}`,
+          }
+        : {}),
+      readableStreamBody: body,
+    };
+  }
+
+  /** The blob (or range) in one Buffer: for blobs that fit in memory. */
+  async downloadToBuffer(
+    offset?: number,
+    count?: number,
+    options: BlobDownloadOptions = {},
+  ): Promise<Buffer> {
+    const response = await this.download(offset, count, options);
+    // One buffer of the announced length, filled as chunks arrive (no list of chunks to concatenate).
+    const out = Buffer.allocUnsafe(response.contentLength);
+    let at = 0;
+    for await (const chunk of response.readableStreamBody) {
+      const bytes = chunk as Buffer;
+      if (at + bytes.length > out.length)
+        throw new TableKitError("BackendError", "The blob is longer than announced");
+      bytes.copy(out, at);
+      at += bytes.length;
+    }
+    if (at !== out.length) throw new TableKitError("BackendError", "The blob is shorter than announced");
+    return out;
+  }
+
+  /** BlobNotFound when absent. */
+  async getProperties(options: BlobReadOptions = {}): Promise<BlobProperties> {
+    const call = this.begin(options);
+    const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
+    const stored = await this.backend.getProperties(this.name, conditions, call);
+    if (!stored) throw blobNotFound(this.containerName, this.name);
+    return toProperties(stored);
+  }
+
+  /** False when the blob (or its container) does not exist, as the SDK answers. */
+  async exists(options: OperationOptions = {}): Promise<boolean> {
+    const call = this.begin(options);
+    try {
+      return (await this.backend.getProperties(this.name, {}, call)) !== undefined;
+    } catch (err) {
+      if (isTableKitError(err, "ContainerNotFound")) return false;
+      throw err;
+    }
+  }
+
+  /** BlobNotFound when absent; ConditionNotMet when `conditions.ifMatch` is stale. */
+  async delete(options: BlobDeleteOptions = {}): Promise<void> {
+    const call = this.begin(options);
+    const conditions = checkConditions(options.conditions, this.port.capabilities, "write");
+    await this.backend.delete(this.name, conditions, call);
+  }
+
+  async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
+    return succeededUnless("BlobNotFound", () => this.delete(options));
+  }
+}
+
+export function toProperties(stored: StoredBlobProperties): BlobProperties {
+  return {
+    etag: stored.etag,
+    lastModified: stored.lastModified,
+    contentLength: stored.contentLength,
+    ...(stored.contentType === undefined ? {} : { contentType: stored.contentType }),
+    metadata: { ...stored.metadata },
+    blobType: stored.blobType,
+    ...(stored.committedBlockCount === undefined
+      ? {}
+      : { blobCommittedBlockCount: stored.committedBlockCount }),
+  };
+}
+
+export function blobNotFound(containerName: string, name: string): TableKitError {
+  return new TableKitError("BlobNotFound", "The specified blob does not exist.", {
+    details: { containerName, blobName: name },
+  });
+}
+
+/** Counts progress and ends the stream with Aborted when the caller's signal fires mid-download. */
+function watchBody(body: Readable, options: BlobDownloadOptions): Readable {
+  let out = body;
+  const onProgress = options.onProgress;
+  if (onProgress) {
+    let loaded = 0;
+    out = body.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          loaded += chunk.length;
+          onProgress({ loadedBytes: loaded });
+          done(null, chunk);
+        },
+      }),
+    );
+    body.once("error", (err) => out.destroy(err));
+    out.once("close", () => body.destroy());
+  }
+  const signal = options.abortSignal;
+  if (signal) {
+    const abort = () =>
+      out.destroy(new TableKitError("Aborted", "The operation was aborted", { cause: signal.reason }));
+    signal.addEventListener("abort", abort, { once: true });
+    out.once("close", () => signal.removeEventListener("abort", abort));
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+import { validateEtag } from "../../model/etag.js";
+import { TableKitError } from "../../model/index.js";
+import type { BackendConditions, BackendRange, Metadata } from "./blob-backend.js";
+import type { BlobCapabilities } from "./blob-capabilities.js";
+
+/**
+ * The Blob service's rules, checked once by the core before any backend call. The Azure rules apply
+ * everywhere (code that runs on the embedded engine runs on Azure); a backend's capabilities only
+ * tighten them (S3 counts key bytes, reserves bucket prefixes, allows 2 KiB of metadata).
+ */
+
+/** Conditions on a write, delete or read, as `@azure/storage-blob` takes them. */
+export interface BlobRequestConditions {
+  /** `*` (the blob exists) or the ETag the blob must still have. */
+  ifMatch?: string;
+  /** Only `*`: the blob must not exist (a create that loses no one's write). */
+  ifNoneMatch?: string;
+}
+
+/** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
+const CONTAINER_NAME = /^[a-z0-9](?:-?[a-z0-9])*$/;
+
+export function validateContainerName(name: unknown, caps: BlobCapabilities): string {
+  if (
+    typeof name !== "string" ||
+    name.length < 3 ||
+    name.length > caps.maxContainerNameLength ||
+    !CONTAINER_NAME.test(name)
+  ) {
+    throw new TableKitError(
+      "InvalidResourceName",
+      `The container name ${JSON.stringify(name)} is invalid: use 3 to ${caps.maxContainerNameLength} lowercase letters, digits and single hyphens, starting and ending with a letter or digit`,
+      { details: { containerName: name } },
+    );
+  }
+  const reserved = caps.reservedContainerPrefixes.find((p) => name.startsWith(p));
+  if (reserved !== undefined) {
+    throw new TableKitError(
+      "InvalidResourceName",
+      `Container names starting with "${reserved}" are reserved on ${caps.backend}`,
+      { details: { containerName: name } },
+    );
+  }
+  return name;
+}
+
+/** C0 controls and DEL (URLs and S3 keys mishandle them), and unpaired surrogates (not UTF-8). */
+const FORBIDDEN_IN_NAME =
+  /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const MAX_SEGMENTS = 254;
+
+/**
+ * Blob names: 1–1,024 characters (S3: key bytes), at most 254 path segments, no control
+ * characters, and nothing a URL would rewrite: no `\` (read as `/`), no `.` or `..` segment, no
+ * trailing `.` or `/` (the service strips them).
+ */
+export function validateBlobName(name: unknown, caps: BlobCapabilities): string {
+  const fail = (why: string) =>
+    new TableKitError("InvalidResourceName", `The blob name ${JSON.stringify(name)} is invalid: ${why}`, {
+      details: { blobName: name },
+    });
+  if (typeof name !== "string" || name.length === 0) throw fail("a blob name is a non-empty string");
+  const length = caps.blobNameUnit === "utf8" ? Buffer.byteLength(name, "utf8") : name.length;
+  if (length > caps.maxBlobNameLength) {
+    throw fail(
+      `it has ${length} ${caps.blobNameUnit === "utf8" ? "UTF-8 bytes" : "characters"}; the most is ${caps.maxBlobNameLength}`,
+    );
+  }
+  if (FORBIDDEN_IN_NAME.test(name)) throw fail("it holds a control character or an unpaired surrogate");
+  if (name.includes("\\")) throw fail("a backslash reads as '/' in a URL");
+  if (/[./]$/.test(name)) throw fail("a name must not end with '.' or '/'");
+  const segments = name.split("/");
+  if (segments.length > MAX_SEGMENTS) throw fail(`it has more than ${MAX_SEGMENTS} path segments`);
+  if (segments.some((s) => s === "." || s === "..")) throw fail("a '.' or '..' segment is rewritten by URLs");
+  return name;
+}
+
+const METADATA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Printable ASCII, not empty, no whitespace at either end: HTTP headers trim whitespace, and an
+ * empty value does not come back from every backend (Azurite drops it from blob properties).
+ */
+const METADATA_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** Checks metadata and returns it with names lower-cased (the service compares them case-insensitively). */
+export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Metadata {
+  if (metadata === undefined) return {};
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) {
+    throw new TableKitError("InvalidMetadata", "metadata must be an object of name/value strings");
+  }
+  const out: Metadata = {};
+  let bytes = 0;
+  for (const [name, value] of Object.entries(metadata)) {
+    if (!METADATA_NAME.test(name)) {
+      throw new TableKitError(
+        "InvalidMetadata",
+        `The metadata name ${JSON.stringify(name)} is not a C# identifier`,
+        {
+          details: { name },
+        },
+      );
+    }
+    if (typeof value !== "string" || !METADATA_VALUE.test(value)) {
+      throw new TableKitError(
+        "InvalidMetadata",
+        `The metadata value of ${name} must be non-empty printable ASCII without whitespace at either end`,
+        { details: { name } },
+      );
+    }
+    const key = name.toLowerCase();
+    if (Object.hasOwn(out, key)) {
+      throw new TableKitError(
+        "InvalidMetadata",
+        `The metadata name ${name} is given twice (names ignore case)`,
+        {
+          details: { name },
+        },
+      );
+    }
+    out[key] = value;
+    bytes += name.length + value.length;
+  }
+  if (bytes > caps.maxMetadataBytes) {
+    throw new TableKitError(
+      "MetadataTooLarge",
+      `The metadata holds ${bytes} bytes; ${caps.backend} takes at most ${caps.maxMetadataBytes}`,
+      { details: { bytes, limit: caps.maxMetadataBytes } },
+    );
+  }
+  return out;
+}
+
+/** A content type: printable ASCII (it travels as an HTTP header). Default `application/octet-stream`. */
+export function checkContentType(contentType: unknown): string {
+  if (contentType === undefined) return "application/octet-stream";
+  if (typeof contentType !== "string" || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(contentType)) {
+    throw new TableKitError(
+      "InvalidInput",
+      `The content type ${JSON.stringify(contentType)} is not printable ASCII`,
+    );
+  }
+  return contentType;
+}
+
+/**
+ * Checks conditions; `write` conditions need a backend that applies them atomically, and a backend
+ * that cannot is NotSupported rather than silently unconditional.
+ */
+export function checkConditions(
+  conditions: BlobRequestConditions | undefined,
+  caps: BlobCapabilities,
+  use: "write" | "read",
+): BackendConditions {
+  if (conditions === undefined) return {};
+  if (conditions === null || typeof conditions !== "object") {
+    throw new TableKitError("InvalidInput", "conditions must be an object");
+  }
+  const { ifMatch, ifNoneMatch } = conditions;
+  if (ifMatch !== undefined && ifNoneMatch !== undefined) {
+    throw new TableKitError("InvalidInput", "Give ifMatch or ifNoneMatch, not both");
+  }
+  if (ifNoneMatch !== undefined && ifNoneMatch !== "*") {
+    throw new TableKitError("InvalidInput", 'ifNoneMatch takes only "*" (the blob must not exist)');
+  }
+  const out: BackendConditions =
+    ifMatch !== undefined ? { ifMatch: validateEtag(ifMatch) } : ifNoneMatch ? { ifNoneMatch: "*" } : {};
+  if (use === "write" && !caps.conditionalWrites && (out.ifMatch ?? out.ifNoneMatch) !== undefined) {
+    throw new TableKitError(
+      "NotSupported",
+      `${caps.backend} does not apply ifMatch/ifNoneMatch to writes atomically (see docs/blobs.md)`,
+    );
+  }
+  return out;
+}
+
+/** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */
+export function checkRange(offset: unknown, count: unknown): BackendRange | undefined {
+  const off = offset ?? 0;
+  if (typeof off !== "number" || !Number.isSafeInteger(off) || off < 0) {
+    throw new TableKitError("InvalidInput", `offset must be an integer >= 0, not ${String(offset)}`);
+  }
+  if (count !== undefined && (typeof count !== "number" || !Number.isSafeInteger(count) || count < 1)) {
+    throw new TableKitError("InvalidInput", `count must be an integer >= 1, not ${String(count)}`);
+  }
+  if (off === 0 && count === undefined) return undefined;
+  return count === undefined ? { offset: off } : { offset: off, count };
+}
+
+/** Reads a non-negative safe integer option (appendPosition, maxSize). */
+export function checkByteCount(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new TableKitError("InvalidInput", `${name} must be an integer >= 0, not ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,100 @@
+import { type ErrorCode, isTableKitError, TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../call-options.js";
+import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
+import type { BlobServiceBackend } from "./blob-backend.js";
+import type { BlobCapabilities } from "./blob-capabilities.js";
+import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import { validateContainerName } from "./blob-rules.js";
+
+/** What every blob handle shares: the store's blob backend and its open/closed state. */
+export interface BlobPort {
+  readonly service: BlobServiceBackend;
+  readonly capabilities: BlobCapabilities;
+  readonly lifecycle: StoreLifecycle;
+}
+
+/** The port of a store (InvalidInput once it is closed), or NotSupported when its URL configures no blobs. */
+export function blobPort(
+  service: BlobServiceBackend | undefined,
+  lifecycle: StoreLifecycle,
+  url: string,
+): BlobPort {
+  assertOpen(lifecycle);
+  if (!service) {
+    throw new TableKitError(
+      "NotSupported",
+      `The store ${url} has no blob backend (see docs/blobs.md for the URLs that configure one)`,
+    );
+  }
+  return { service, capabilities: service.capabilities, lifecycle };
+}
+
+/** Throws if the store is closed or the signal aborted; the options for the backend call. */
+export function beginBlobCall(port: BlobPort, options: OperationOptions | undefined): CallOptions {
+  return callOptions(port.lifecycle, options);
+}
+
+/** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
+export interface ContainerItem {
+  name: string;
+  properties: { etag: string; lastModified: Date };
+}
+
+export interface ListContainersOptions extends OperationOptions {
+  /** Only containers whose names start with this. */
+  prefix?: string;
+}
+
+export interface ListContainersSegment {
+  containerItems: ContainerItem[];
+  continuationToken?: string;
+}
+
+/** Containers in name order; `byPage()` yields `{ containerItems, continuationToken }`. */
+export function listContainers(
+  port: BlobPort,
+  options: ListContainersOptions = {},
+): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
+  const max = port.capabilities.maxListPageSize;
+  return segmentedIterator(
+    async (maxPageSize, continuation) => {
+      const call = beginBlobCall(port, options);
+      const prefix = options.prefix ?? "";
+      if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
+      const page = await port.service.listContainers({ prefix, maxPageSize, continuation }, call);
+      return {
+        items: page.items.map((c) => ({
+          name: c.name,
+          properties: { etag: c.etag, lastModified: c.lastModified },
+        })),
+        continuation: page.continuation,
+      };
+    },
+    { defaultPageSize: max, maxPageSize: max, tokenScope: blobScope("containers", "", options.prefix) },
+    (containerItems, continuationToken) =>
+      continuationToken === undefined ? { containerItems } : { containerItems, continuationToken },
+  );
+}
+
+/** Checks a container name against a store's rules without touching the store. */
+export function checkContainerName(port: BlobPort, name: unknown): string {
+  return validateContainerName(name, port.capabilities);
+}
+
+/**
+ * The SDK's `*IfExists` / `*IfNotExists` answer: `{ succeeded: true, …result }`, or
+ * `{ succeeded: false }` when the call failed with `code` (the state the caller wanted is there).
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: `work` may be a call that resolves to nothing (delete).
+export async function succeededUnless<T extends object | void>(
+  code: ErrorCode,
+  work: () => Promise<T>,
+): Promise<{ succeeded: boolean } & Partial<T>> {
+  try {
+    const result = await work();
+    return { succeeded: true, ...(result ?? {}) } as { succeeded: boolean } & Partial<T>;
+  } catch (err) {
+    if (isTableKitError(err, code)) return { succeeded: false } as { succeeded: boolean } & Partial<T>;
+    throw err;
+  }
+}

@@ -1,0 +1,266 @@
+import { QUEUE_DEFAULTS, type QueueLimits, TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../call-options.js";
+import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
+import type { LeasedMessage, QueueBackend, QueueServiceBackend, StoredMessage } from "./queue-backend.js";
+import {
+  checkInteger,
+  checkTimeToLive,
+  checkToken,
+  validateMessageText,
+  validateQueueName,
+} from "./queue-rules.js";
+
+export interface QueueSendMessageOptions extends OperationOptions {
+  /** Seconds before the message becomes visible (0..7 days; default 0). Must be less than the TTL. */
+  visibilityTimeout?: number;
+  /** Seconds the message lives (default 7 days; -1 = never expires). */
+  messageTimeToLive?: number;
+}
+
+export interface QueueReceiveMessageOptions extends OperationOptions {
+  /** Messages to take, 1..32 (default 1). */
+  numberOfMessages?: number;
+  /** Seconds the messages stay invisible to other receivers (1 s..7 days; default 30). */
+  visibilityTimeout?: number;
+}
+
+export interface QueuePeekMessagesOptions extends OperationOptions {
+  /** Messages to look at, 1..32 (default 1). */
+  numberOfMessages?: number;
+}
+
+/** `sendMessage`'s result, as `@azure/storage-queue` names it. */
+export interface QueueSendMessageResponse {
+  messageId: string;
+  popReceipt: string;
+  insertedOn: Date;
+  expiresOn: Date;
+  nextVisibleOn: Date;
+}
+
+export interface PeekedMessageItem {
+  messageId: string;
+  messageText: string;
+  dequeueCount: number;
+  insertedOn: Date;
+  expiresOn: Date;
+}
+
+export interface ReceivedMessageItem extends PeekedMessageItem {
+  popReceipt: string;
+  nextVisibleOn: Date;
+}
+
+export interface QueueReceiveMessageResponse {
+  receivedMessageItems: ReceivedMessageItem[];
+}
+
+export interface QueuePeekMessagesResponse {
+  peekedMessageItems: PeekedMessageItem[];
+}
+
+export interface QueueUpdateMessageResponse {
+  popReceipt: string;
+  nextVisibleOn: Date;
+}
+
+export interface QueueGetPropertiesResponse {
+  /** Messages in the queue; the service counts expired messages it has not yet removed. */
+  approximateMessagesCount: number;
+}
+
+/** `createIfNotExists` / `deleteIfExists`: whether this call created / deleted the queue. */
+export interface QueueIfResponse {
+  succeeded: boolean;
+}
+
+/**
+ * One queue, with `@azure/storage-queue`'s QueueClient method names and shapes. Validates every
+ * argument against the backend's limits, applies the SDK's defaults, then calls one backend method.
+ * Delivery is at-least-once: a message whose visibility timeout ends before it is deleted is
+ * delivered again (docs/queues.md shows the idempotent consumer).
+ */
+export class Queue {
+  private readonly backendQueue: QueueBackend;
+  private nameChecked = false;
+
+  constructor(
+    private readonly service: QueueServiceBackend,
+    readonly name: string,
+    private readonly lifecycle: StoreLifecycle,
+  ) {
+    this.backendQueue = service.queue(name);
+  }
+
+  private get limits(): QueueLimits {
+    return this.service.capabilities.limits;
+  }
+
+  /** The backend's call options; throws InvalidInput (closed), Aborted or InvalidResourceName first. */
+  private begin(options: OperationOptions | undefined): CallOptions {
+    const call = callOptions(this.lifecycle, options);
+    if (!this.nameChecked) {
+      validateQueueName(this.name, this.limits);
+      this.nameChecked = true;
+    }
+    return call;
+  }
+
+  /** Creates the queue; an existing queue is not an error (the service answers 204, as the SDK does). */
+  async create(options?: OperationOptions): Promise<void> {
+    await this.service.createQueue(this.name, this.begin(options));
+  }
+
+  async createIfNotExists(options?: OperationOptions): Promise<QueueIfResponse> {
+    return { succeeded: await this.service.createQueue(this.name, this.begin(options)) };
+  }
+
+  /** Deletes the queue and its messages; QueueNotFound when it does not exist. */
+  async delete(options?: OperationOptions): Promise<void> {
+    await this.service.deleteQueue(this.name, this.begin(options));
+  }
+
+  async deleteIfExists(options?: OperationOptions): Promise<QueueIfResponse> {
+    try {
+      await this.service.deleteQueue(this.name, this.begin(options));
+      return { succeeded: true };
+    } catch (err) {
+      if (err instanceof TableKitError && err.code === "QueueNotFound") return { succeeded: false };
+      throw err;
+    }
+  }
+
+  /** True when the queue exists. */
+  async exists(options?: OperationOptions): Promise<boolean> {
+    try {
+      await this.backendQueue.count(this.begin(options));
+      return true;
+    } catch (err) {
+      if (err instanceof TableKitError && err.code === "QueueNotFound") return false;
+      throw err;
+    }
+  }
+
+  async getProperties(options?: OperationOptions): Promise<QueueGetPropertiesResponse> {
+    return { approximateMessagesCount: await this.backendQueue.count(this.begin(options)) };
+  }
+
+  async sendMessage(
+    messageText: string,
+    options?: QueueSendMessageOptions,
+  ): Promise<QueueSendMessageResponse> {
+    const call = this.begin(options);
+    const limits = this.limits;
+    const text = validateMessageText(messageText, limits);
+    const visibilityTimeoutSeconds = checkInteger(
+      "visibilityTimeout",
+      options?.visibilityTimeout ?? 0,
+      0,
+      limits.maxVisibilityTimeoutSeconds,
+    );
+    const timeToLiveSeconds = checkTimeToLive(
+      options?.messageTimeToLive ?? QUEUE_DEFAULTS.timeToLiveSeconds,
+      limits,
+    );
+    if (timeToLiveSeconds !== -1 && visibilityTimeoutSeconds >= timeToLiveSeconds) {
+      throw new TableKitError(
+        "InvalidQueryParameterValue",
+        `visibilityTimeout (${visibilityTimeoutSeconds} s) must be less than messageTimeToLive (${timeToLiveSeconds} s)`,
+        { details: { visibilityTimeout: visibilityTimeoutSeconds, messageTimeToLive: timeToLiveSeconds } },
+      );
+    }
+    const sent = await this.backendQueue.send({ text, visibilityTimeoutSeconds, timeToLiveSeconds }, call);
+    return {
+      messageId: sent.messageId,
+      popReceipt: sent.popReceipt,
+      insertedOn: sent.insertedOn,
+      expiresOn: sent.expiresOn,
+      nextVisibleOn: sent.nextVisibleOn,
+    };
+  }
+
+  async receiveMessages(options?: QueueReceiveMessageOptions): Promise<QueueReceiveMessageResponse> {
+    const call = this.begin(options);
+    const limits = this.limits;
+    const count = checkInteger(
+      "numberOfMessages",
+      options?.numberOfMessages ?? 1,
+      1,
+      limits.maxMessagesPerReceive,
+    );
+    const visibility = checkInteger(
+      "visibilityTimeout",
+      options?.visibilityTimeout ?? QUEUE_DEFAULTS.receiveVisibilityTimeoutSeconds,
+      1,
+      limits.maxVisibilityTimeoutSeconds,
+    );
+    const messages = await this.backendQueue.receive(count, visibility, call);
+    return { receivedMessageItems: messages.map(received) };
+  }
+
+  async peekMessages(options?: QueuePeekMessagesOptions): Promise<QueuePeekMessagesResponse> {
+    const call = this.begin(options);
+    const count = checkInteger(
+      "numberOfMessages",
+      options?.numberOfMessages ?? 1,
+      1,
+      this.limits.maxMessagesPerReceive,
+    );
+    return { peekedMessageItems: (await this.backendQueue.peek(count, call)).map(peeked) };
+  }
+
+  /**
+   * Changes a received message's visibility (0 s..7 days; 0 makes it visible at once) and, when
+   * `message` is given, its text. Returns the new pop receipt; the old one is stale from now on.
+   */
+  async updateMessage(
+    messageId: string,
+    popReceipt: string,
+    message?: string,
+    visibilityTimeout?: number,
+    options?: OperationOptions,
+  ): Promise<QueueUpdateMessageResponse> {
+    const call = this.begin(options);
+    const limits = this.limits;
+    const id = checkToken("messageId", messageId);
+    const receipt = checkToken("popReceipt", popReceipt);
+    const text = message === undefined ? undefined : validateMessageText(message, limits);
+    const visibilityTimeoutSeconds = checkInteger(
+      "visibilityTimeout",
+      visibilityTimeout ?? 0,
+      0,
+      limits.maxVisibilityTimeoutSeconds,
+    );
+    const change = text === undefined ? { visibilityTimeoutSeconds } : { text, visibilityTimeoutSeconds };
+    const result = await this.backendQueue.update(id, receipt, change, call);
+    return { popReceipt: result.popReceipt, nextVisibleOn: result.nextVisibleOn };
+  }
+
+  async deleteMessage(messageId: string, popReceipt: string, options?: OperationOptions): Promise<void> {
+    const call = this.begin(options);
+    await this.backendQueue.delete(
+      checkToken("messageId", messageId),
+      checkToken("popReceipt", popReceipt),
+      call,
+    );
+  }
+
+  /** Deletes every message of the queue. */
+  async clearMessages(options?: OperationOptions): Promise<void> {
+    await this.backendQueue.clear(this.begin(options));
+  }
+}
+
+function peeked(m: StoredMessage): PeekedMessageItem {
+  return {
+    messageId: m.messageId,
+    messageText: m.text,
+    dequeueCount: m.dequeueCount,
+    insertedOn: m.insertedOn,
+    expiresOn: m.expiresOn,
+  };
+}
+
+function received(m: LeasedMessage): ReceivedMessageItem {
+  return { ...peeked(m), popReceipt: m.popReceipt, nextVisibleOn: m.nextVisibleOn };
+}

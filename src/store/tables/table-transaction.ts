@@ -1,0 +1,139 @@
+import { validateEtag } from "../../model/etag.js";
+import {
+  type Limits,
+  normalizeEntity,
+  type TableEntity,
+  TableKitError,
+  transactionPayloadBytes,
+  validateKey,
+} from "../../model/index.js";
+import type { BackendAction, UpdateMode } from "./table-backend.js";
+
+/** The SDK's action tuples: `["create", e]`, `["upsert", e, mode?]`, `["update", e, mode?, { etag }?]`, `["delete", e, { etag }?]`. */
+export type TransactionAction =
+  | readonly ["create", TableEntity<Record<string, unknown>>]
+  | readonly ["delete", TableEntity<Record<string, unknown>>]
+  | readonly ["delete", TableEntity<Record<string, unknown>>, { etag?: string }]
+  | readonly ["upsert", TableEntity<Record<string, unknown>>]
+  | readonly ["upsert", TableEntity<Record<string, unknown>>, UpdateMode]
+  | readonly ["update", TableEntity<Record<string, unknown>>]
+  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode]
+  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode, { etag?: string }];
+
+export interface TransactionSubResponse {
+  /** HTTP status of this action inside the changeset (204). */
+  status: number;
+  rowKey: string;
+  /** The new ETag, absent for deletes. */
+  etag?: string;
+}
+
+export interface TransactionResponse {
+  /** 202, as the service answers a batch. */
+  status: number;
+  subResponses: TransactionSubResponse[];
+  getResponseForEntity(rowKey: string): TransactionSubResponse | undefined;
+}
+
+/** `"Merge"` (also when absent) or `"Replace"`; anything else is InvalidInput. */
+export function updateMode(value: unknown): UpdateMode {
+  const mode = value ?? "Merge";
+  if (mode !== "Merge" && mode !== "Replace") {
+    throw new TableKitError(
+      "InvalidInput",
+      `Update mode must be "Merge" or "Replace", got ${JSON.stringify(value)}`,
+    );
+  }
+  return mode;
+}
+
+function toBackendAction(action: unknown, limits: Limits): BackendAction {
+  if (!Array.isArray(action) || typeof action[0] !== "string") {
+    throw new TableKitError("InvalidInput", 'A transaction action is a tuple like ["create", entity]');
+  }
+  const [kind, entity, third, fourth] = action as [string, unknown, unknown, unknown];
+  switch (kind) {
+    case "create":
+      return { kind, entity: normalizeEntity(entity, limits) };
+    case "upsert":
+      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third) };
+    case "update": {
+      const etag = validateEtag((fourth as { etag?: string } | undefined)?.etag ?? "*");
+      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third), etag };
+    }
+    case "delete": {
+      const e = (entity ?? {}) as Record<string, unknown>;
+      return {
+        kind,
+        partitionKey: validateKey("PartitionKey", e.partitionKey, limits),
+        rowKey: validateKey("RowKey", e.rowKey, limits),
+        etag: validateEtag((third as { etag?: string } | undefined)?.etag ?? "*"),
+      };
+    }
+    default:
+      throw new TableKitError("InvalidInput", `Unknown transaction action ${JSON.stringify(kind)}`);
+  }
+}
+
+function keysOf(a: BackendAction): { partitionKey: string; rowKey: string } {
+  return a.kind === "delete" ? a : a.entity;
+}
+
+/**
+ * Validates an entity group transaction on `table` as the service does — at least one and at most
+ * `maxTransactionOperations` actions, one PartitionKey, each row at most once, a request payload
+ * (`transactionPayloadBytes`) within `maxTransactionBytes` — and returns the backend's actions.
+ * Errors of one action carry its index; a payload too large is RequestBodyTooLarge (413), as the
+ * service answers it, for the whole transaction.
+ */
+export function prepareTransaction(table: string, actions: unknown, limits: Limits): BackendAction[] {
+  if (!Array.isArray(actions) || actions.length === 0) {
+    throw new TableKitError("InvalidInput", "A transaction needs at least one action");
+  }
+  if (actions.length > limits.maxTransactionOperations) {
+    throw new TableKitError(
+      "InvalidInput",
+      `A transaction holds at most ${limits.maxTransactionOperations} actions; this one has ${actions.length}`,
+      { details: { count: actions.length, limit: limits.maxTransactionOperations } },
+    );
+  }
+  const prepared: BackendAction[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < actions.length; i++) {
+    let action: BackendAction;
+    try {
+      action = toBackendAction(actions[i], limits);
+    } catch (err) {
+      throw err instanceof TableKitError ? err.withIndex(i) : err;
+    }
+    const { partitionKey, rowKey } = keysOf(action);
+    if (i > 0 && partitionKey !== keysOf(prepared[0]!).partitionKey) {
+      throw new TableKitError(
+        "CommandsInBatchActOnDifferentPartitions",
+        `${i}:All actions of a transaction must have the same PartitionKey`,
+        { index: i },
+      );
+    }
+    const id = JSON.stringify([partitionKey, rowKey]);
+    if (seen.has(id)) {
+      throw new TableKitError(
+        "InvalidDuplicateRow",
+        `${i}:The row '${rowKey}' appears more than once in the transaction`,
+        {
+          index: i,
+        },
+      );
+    }
+    seen.add(id);
+    prepared.push(action);
+  }
+  const bytes = transactionPayloadBytes(table, prepared);
+  if (bytes > limits.maxTransactionBytes) {
+    throw new TableKitError(
+      "RequestBodyTooLarge",
+      `The transaction's request body is ${bytes} bytes; the limit is ${limits.maxTransactionBytes}`,
+      { details: { size: bytes, limit: limits.maxTransactionBytes } },
+    );
+  }
+  return prepared;
+}
