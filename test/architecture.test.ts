@@ -156,6 +156,12 @@ describe("architecture", () => {
     expect(folders.length).toBeGreaterThan(10);
   });
 
+  it("nothing above the core runs its internal entity normalization (the port offers checkEntity)", () => {
+    const above = files.filter((f) => LAYERS.indexOf(f.rel.split("/")[0]!) > LAYERS.indexOf("store"));
+    const offenders = above.filter((f) => /\bnormalizeEntity\b/.test(f.code)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
   it("no folder below a layer takes a layer's name", () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {

@@ -78,3 +78,10 @@ export function toEntityResult(entity: StoredEntity, select?: readonly string[])
   out.timestamp = entity.timestamp.toISOString();
   return out as TableEntityResult;
 }
+
+/** A normalized entity as the plain object the table port takes (every value keeps its type). */
+export function plainEntity(entity: NormalizedEntity): TableEntity<Record<string, PropertyInput>> {
+  const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
+  for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
+  return out as TableEntity<Record<string, PropertyInput>>;
+}

@@ -86,6 +86,7 @@ export type { QueueCapabilities } from "./queues/queue-capabilities.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export type { CommonStoreOptions } from "./store-options.js";
 export {
+  type CreateEntityOptions,
   type CreateTableOptions,
   type DeleteTableOptions,
   type GetEntityOptions,
@@ -96,6 +97,7 @@ export {
 } from "./tables/table.js";
 export type { UpdateMode } from "./tables/table-backend.js";
 export type { Capabilities } from "./tables/table-capabilities.js";
+export type { CheckedEntity } from "./tables/table-rules.js";
 export type {
   TransactionAction,
   TransactionResponse,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { abortSuite } from "./abort.js";
+import { checkedEntitiesSuite } from "./checked-entities.js";
 import { closedStoreSuite } from "./closed-store.js";
 import { entityCrudSuite } from "./entity-crud.js";
 import { etagConcurrencySuite } from "./etag-concurrency.js";
@@ -18,6 +19,7 @@ export { randomAlphanumeric, targetFromStore } from "./factory.js";
 /** Every feature suite, in the order they are registered. */
 export const SUITES = [
   entityCrudSuite,
+  checkedEntitiesSuite,
   typedValuesSuite,
   etagConcurrencySuite,
   queriesAndPagingSuite,

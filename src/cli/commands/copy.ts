@@ -5,13 +5,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
-import {
-  actionPayloadBytes,
-  maxActionPayloadBytes,
-  type NormalizedEntity,
-  normalizeEntity,
-} from "../../model/index.js";
-import type { Store, Table } from "../../store/index.js";
+import { actionPayloadBytes, maxActionPayloadBytes } from "../../model/index.js";
+import type { CheckedEntity, Store, Table } from "../../store/index.js";
 import { checkWritable } from "../files.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
 import { entityFromRow, located, rowFromResult } from "../formats/entity-row.js";
@@ -46,8 +41,8 @@ interface CopyState extends StateHeader {
 }
 
 interface Item {
-  readonly entity: NormalizedEntity;
-  readonly input: ReturnType<typeof entityFromRow>;
+  /** Checked once against the target's rules; the transaction takes it without checking again. */
+  readonly entity: CheckedEntity;
   readonly size: number;
 }
 
@@ -147,7 +142,7 @@ async function runCopy(
     if (!batch) return;
     await upsertBatch(
       target,
-      batch.items.map((i) => i.input),
+      batch.items.map((i) => i.entity),
       mode,
     );
     if (opts.pause) await sleep(opts.pause);
@@ -161,10 +156,10 @@ async function runCopy(
     for await (const page of pages) {
       for (const result of page) {
         const input = entityFromRow(rowFromResult(result));
-        let entity: NormalizedEntity;
+        let entity: CheckedEntity;
         try {
           // The target may be stricter than the source (DynamoDB's item size, say): say which entity.
-          entity = normalizeEntity(input, limits);
+          entity = target.checkEntity(input);
         } catch (error) {
           throw located(
             error,
@@ -173,7 +168,7 @@ async function runCopy(
           );
         }
         const size = actionPayloadBytes(target.tableName, { kind: "upsert", entity, mode });
-        await commit(batcher.add({ entity, input, size }));
+        await commit(batcher.add({ entity, size }));
       }
       await commit(batcher.flush());
       copied += page.length;

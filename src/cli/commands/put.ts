@@ -1,6 +1,5 @@
 /** `tablekit put TABLE [FILE]`: write entities given as JSON or NDJSON (typed encoding). */
 import type { Command } from "commander";
-import { normalizeEntity } from "../../model/index.js";
 import { entityFromRow, located } from "../formats/entity-row.js";
 import { openInput, readEntities } from "../formats/read-input.js";
 import { choiceOption, usingStore, withStoreOption } from "../options.js";
@@ -40,18 +39,15 @@ export function registerPut(program: Command): void {
       throw usageError("--if-match updates exactly one entity, with --mode replace or merge");
     }
     await usingStore(opts.store, async (store) => {
-      const limits = store.capabilities.limits;
-      // Check every entity before writing any, so bad input writes nothing.
+      const t = store.table(table);
+      // Check every entity before writing any, so bad input writes nothing (writes take them unchecked again).
       const entities = inputs.map(({ row, where }) => {
-        const entity = entityFromRow(row);
         try {
-          normalizeEntity(entity, limits);
+          return t.checkEntity(entityFromRow(row));
         } catch (err) {
           throw located(err, where, {});
         }
-        return entity;
       });
-      const t = store.table(table);
       const mode = opts.mode === "merge" ? "Merge" : "Replace";
       for (const entity of entities) {
         if (opts.ifMatch !== undefined) await t.updateEntity(entity, mode, { etag: opts.ifMatch });

@@ -5,14 +5,8 @@
  * transaction committed, and a rerun skips exactly the lines counted; a line bad in itself stops
  * the import with every line before it written.
  */
-import {
-  actionPayloadBytes,
-  type Limits,
-  maxActionPayloadBytes,
-  normalizeEntity,
-  TableKitError,
-} from "../../model/index.js";
-import type { Table, UpdateMode } from "../../store/index.js";
+import { actionPayloadBytes, type Limits, maxActionPayloadBytes, TableKitError } from "../../model/index.js";
+import type { CheckedEntity, Table, UpdateMode } from "../../store/index.js";
 import { atLine, entityFromRow, located } from "../formats/entity-row.js";
 import { ImportLedger, type ImportPosition, type Slot, WrittenBefore } from "./import-ledger.js";
 import type { InputRecord } from "./input-records.js";
@@ -51,7 +45,8 @@ export interface ImportRecordsOptions {
 
 /** A valid record waiting for its transaction: only what writing it needs (the window holds thousands). */
 interface Item extends WindowItem {
-  readonly input: ReturnType<typeof entityFromRow>;
+  /** Checked once against the table's rules; the transaction takes it without checking again. */
+  readonly entity: CheckedEntity;
   readonly slot: Slot;
 }
 
@@ -80,7 +75,7 @@ export async function importRecords(
       try {
         await upsertBatch(
           options.table,
-          items.map((i) => i.input),
+          items.map((i) => i.entity),
           options.mode,
         );
       } catch (error) {
@@ -106,13 +101,13 @@ export async function importRecords(
       }
       const input = entityFromRow(record.parse());
       const { partitionKey, rowKey } = input;
-      const entity = normalized(input, limits, record.line);
+      const entity = checked(options.table, input, record.line);
       const size = actionPayloadBytes(options.table.tableName, {
         kind: "upsert",
         entity,
         mode: options.mode,
       });
-      item = { partitionKey, rowKey, size, input, line: record.line, slot: ledger.open(record) };
+      item = { partitionKey, rowKey, size, entity, line: record.line, slot: ledger.open(record) };
     } catch (error) {
       // A bad line N: write every line before it, so the state says "up to N-1", then stop.
       const line = error instanceof TableKitError ? error.details?.line : undefined;
@@ -127,9 +122,9 @@ export async function importRecords(
   return check ? valid : entities;
 }
 
-function normalized(input: ReturnType<typeof entityFromRow>, limits: Limits, line: number) {
+function checked(table: Table, input: ReturnType<typeof entityFromRow>, line: number): CheckedEntity {
   try {
-    return normalizeEntity(input, limits);
+    return table.checkEntity(input);
   } catch (error) {
     throw atLine(error, line);
   }

@@ -2,7 +2,6 @@ import {
   actionPayloadBytes,
   type Limits,
   maxActionPayloadBytes,
-  normalizeEntity,
   type PayloadAction,
   TableKitError,
 } from "../../model/index.js";
@@ -44,7 +43,7 @@ export async function writeFannedOut(
   const open = new Map<string, { actions: TransactionAction[]; bytes: number }>();
   const maxBytes = maxActionPayloadBytes(limits);
   for (const entity of entities) {
-    const normalized = normalizeEntity(entity, limits);
+    const normalized = table.checkEntity(entity);
     const action: PayloadAction =
       settings.mode === "create"
         ? { kind: "create", entity: normalized }
@@ -56,7 +55,9 @@ export async function writeFannedOut(
       open.set(entity.partitionKey, chunk);
       chunks.push({ partitionKey: entity.partitionKey, actions: chunk.actions });
     }
-    chunk.actions.push(settings.mode === "create" ? ["create", entity] : ["upsert", entity, "Replace"]);
+    chunk.actions.push(
+      settings.mode === "create" ? ["create", normalized] : ["upsert", normalized, "Replace"],
+    );
     chunk.bytes += size;
   }
   let busy = 0;

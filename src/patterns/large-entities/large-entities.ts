@@ -1,3 +1,4 @@
+import { plainEntity } from "../../model/entity.js";
 import {
   isTableKitError,
   type PropertyOutput,
@@ -8,20 +9,10 @@ import {
   type TypedValue,
   typedProperties,
 } from "../../model/index.js";
-import type { BlobContainer, OperationOptions, Store, Table, UpdateMode } from "../../store/index.js";
-import {
-  checkRecordEtag,
-  checkUpdateMode,
-  plainEntity,
-  recordKeys,
-  recordNotFound,
-} from "../shared/support/record-checks.js";
-import {
-  type RetryOptions,
-  type RetryPolicy,
-  retryPolicy,
-  retryUnlessPinned,
-} from "../shared/support/retry.js";
+import type { BlobContainer, OperationOptions, Store, Table } from "../../store/index.js";
+import { recordKeys } from "../shared/support/record-checks.js";
+import { type RecordWriteOptions, RecordWriter } from "../shared/support/record-writer.js";
+import { type RetryOptions, retryPolicy } from "../shared/support/retry.js";
 import { LargeBlobNames } from "./blob-names.js";
 import { cleanupOrphans, type LargeCleanupOptions, type LargeCleanupReport } from "./large-cleanup.js";
 import {
@@ -66,10 +57,8 @@ export interface LargeEntitiesOptions extends Omit<RetryOptions, "abortSignal"> 
   readonly onStep?: (step: LargeEntityStep) => void | Promise<void>;
 }
 
-export interface LargeWriteOptions extends OperationOptions {
-  /** `*` (default): retry lost races; an ETag: fail with UpdateConditionNotSatisfied if the entity changed. */
-  readonly etag?: string;
-}
+/** `etag`: `*` (default) retries lost races; an ETag fails with UpdateConditionNotSatisfied if the entity changed. */
+export type LargeWriteOptions = RecordWriteOptions;
 
 /** What a write did. */
 export interface LargeWriteResult {
@@ -91,12 +80,11 @@ const HOUR_MS = 3_600_000;
  * the blobs of the values it replaced: a writer killed anywhere leaves the entity as it was or as
  * it became, never half, and its leftovers are blobs no entity points to, which `cleanup` finds.
  */
-export class LargeEntities {
+export class LargeEntities extends RecordWriter<StoredLarge, Map<string, PlannedValue>, LargeWriteResult> {
   readonly layout: LargeLayout;
   readonly names: LargeBlobNames;
   readonly container: BlobContainer;
   readonly graceMs: number;
-  private readonly policy: RetryPolicy;
   private readonly onStep: (step: LargeEntityStep) => void | Promise<void>;
 
   constructor(
@@ -104,6 +92,7 @@ export class LargeEntities {
     readonly table: Table,
     options: LargeEntitiesOptions,
   ) {
+    super("large", retryPolicy({ maxAttempts: 20, ...options }));
     const caps = store.blobCapabilities;
     if (!caps) throw new TableKitError("NotSupported", `The store ${store.url} has no blob port`);
     const prefix = options.prefix ?? `${table.tableName}/`;
@@ -112,7 +101,6 @@ export class LargeEntities {
     this.names = new LargeBlobNames(prefix, caps);
     this.layout = new LargeLayout(store.capabilities.limits, caps.maxBlobNameLength, options.offloadAbove);
     this.graceMs = checkGrace(options.graceMs ?? HOUR_MS);
-    this.policy = retryPolicy({ maxAttempts: 20, ...options });
     this.onStep = options.onStep ?? (() => {});
   }
 
@@ -130,7 +118,7 @@ export class LargeEntities {
   ): Promise<LargeWriteResult> {
     const { partitionKey, rowKey } = recordKeys(record, "large");
     const plan = this.layout.split(partitionKey, rowKey, asValues(this.layout.properties(record)));
-    return this.write(partitionKey, rowKey, plan, undefined, options);
+    return this.writePlan(partitionKey, rowKey, plan, undefined, options);
   }
 
   /** The whole record: one point read, then one download per offloaded property (in parallel). */
@@ -155,41 +143,53 @@ export class LargeEntities {
     }
   }
 
-  /**
-   * Replaces the record (or, with "Merge", overlays the given properties; offloaded properties it
-   * does not name keep their blobs). ETag-guarded: `{ etag }` fails if the entity changed, `*`
-   * re-reads and retries.
-   */
-  update(
-    record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode = "Replace",
-    options: LargeWriteOptions = {},
-  ): Promise<LargeWriteResult> {
-    return this.rewrite(record, mode, options.etag ?? "*", options, false);
+  protected etagOf(stored: StoredLarge): string {
+    return stored.etag;
   }
 
-  /** Inserts the record, or replaces/merges it when it exists. */
-  upsert(
+  protected given(
     record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode = "Replace",
-    options: OperationOptions = {},
-  ): Promise<LargeWriteResult> {
-    return this.rewrite(record, mode, "*", options, true);
+    replacing: boolean,
+  ): Map<string, PlannedValue> {
+    const given = asValues(this.layout.properties(record));
+    if (replacing) this.layout.split(record.partitionKey, record.rowKey, given);
+    return given;
   }
 
-  /** Deletes the entity (ETag-guarded when `etag` is given), then its blobs. */
-  async delete(partitionKey: string, rowKey: string, options: LargeWriteOptions = {}): Promise<void> {
-    const etag = options.etag ?? "*";
-    const manifest = await this.attempts(etag, options, async () => {
-      const stored = await this.read(partitionKey, rowKey, options);
-      if (!stored) return undefined;
-      checkRecordEtag(stored.etag, etag);
-      await this.table.deleteEntity(partitionKey, rowKey, { ...signal(options), etag: stored.etag });
-      return stored.manifest;
-    });
-    if (!manifest) throw recordNotFound(partitionKey, rowKey);
+  /** The stored values with the given ones over them: offloaded properties not named keep their blobs. */
+  protected merged(stored: StoredLarge, given: Map<string, PlannedValue>): Map<string, PlannedValue> {
+    return new Map([...stored.values, ...given]);
+  }
+
+  protected write(
+    record: TableEntity<Record<string, unknown>>,
+    values: Map<string, PlannedValue>,
+    stored: StoredLarge | undefined,
+    options: OperationOptions,
+  ): Promise<LargeWriteResult> {
+    const { partitionKey, rowKey } = record;
+    return this.writePlan(
+      partitionKey,
+      rowKey,
+      this.layout.split(partitionKey, rowKey, values),
+      stored,
+      options,
+    );
+  }
+
+  /** The entity first (ETag-guarded); its blobs after it committed (`afterRemove`). */
+  protected async remove(
+    partitionKey: string,
+    rowKey: string,
+    stored: StoredLarge,
+    options: OperationOptions,
+  ): Promise<void> {
+    await this.table.deleteEntity(partitionKey, rowKey, { ...signal(options), etag: stored.etag });
+  }
+
+  protected override async afterRemove(stored: StoredLarge): Promise<void> {
     await this.onStep({ kind: "entityDeleted" });
-    await this.deleteBlobs([...manifest.values()].map((p) => p.blob));
+    await this.deleteBlobs([...stored.manifest.values()].map((p) => p.blob));
   }
 
   /**
@@ -201,40 +201,8 @@ export class LargeEntities {
     return cleanupOrphans(this, { ...options, graceMs: checkGrace(options.graceMs ?? this.graceMs) });
   }
 
-  private async rewrite(
-    record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode,
-    etag: string,
-    options: OperationOptions,
-    insert: boolean,
-  ): Promise<LargeWriteResult> {
-    const { partitionKey, rowKey } = recordKeys(record, "large");
-    checkUpdateMode(mode);
-    const given = asValues(this.layout.properties(record));
-    if (mode === "Replace") this.layout.split(partitionKey, rowKey, given); // bad input fails before any I/O
-    const result = await this.attempts(etag, options, async () => {
-      const stored = await this.read(partitionKey, rowKey, options);
-      if (!stored) {
-        if (!insert) return undefined;
-        return this.write(
-          partitionKey,
-          rowKey,
-          this.layout.split(partitionKey, rowKey, given),
-          undefined,
-          options,
-        );
-      }
-      checkRecordEtag(stored.etag, etag);
-      const values = mode === "Replace" ? given : new Map([...stored.values, ...given]);
-      const plan = this.layout.split(partitionKey, rowKey, values);
-      return this.write(partitionKey, rowKey, plan, stored, options);
-    });
-    if (!result) throw recordNotFound(partitionKey, rowKey);
-    return result;
-  }
-
   /** Uploads the new values, writes the entity over `stored` (or creates it), deletes replaced blobs. */
-  private async write(
+  private async writePlan(
     partitionKey: string,
     rowKey: string,
     plan: LargePlan,
@@ -298,7 +266,7 @@ export class LargeEntities {
   }
 
   /** The stored entity: its ETag, manifest, and properties (offloaded ones as pointers). */
-  private async read(
+  protected async read(
     partitionKey: string,
     rowKey: string,
     options: OperationOptions,
@@ -332,10 +300,6 @@ export class LargeEntities {
       if (report) await this.onStep({ kind: "blobDeleted", blob });
     }
     return deleted;
-  }
-
-  private attempts<T>(etag: string, options: OperationOptions, work: () => Promise<T>): Promise<T> {
-    return retryUnlessPinned(etag, "Large entity write", this.policy, options.abortSignal, work);
   }
 }
 

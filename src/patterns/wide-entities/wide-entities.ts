@@ -1,4 +1,5 @@
 import { odata } from "../../filter/index.js";
+import { plainEntity } from "../../model/entity.js";
 import {
   actionPayloadBytes,
   type PropertyOutput,
@@ -10,21 +11,14 @@ import {
   typedProperties,
   typedValuesEqual,
 } from "../../model/index.js";
-import type { OperationOptions, Store, Table, TransactionAction, UpdateMode } from "../../store/index.js";
-import {
-  checkRecordEtag,
-  checkUpdateMode,
-  plainEntity,
-  recordKeys,
-  recordNotFound,
-} from "../shared/support/record-checks.js";
+import type { OperationOptions, Store, Table, TransactionAction } from "../../store/index.js";
+import { recordKeys, recordNotFound } from "../shared/support/record-checks.js";
+import { type RecordWriteOptions, RecordWriter } from "../shared/support/record-writer.js";
 import {
   backoffDelay,
   type RetryOptions,
-  type RetryPolicy,
   retriesExhausted,
   retryPolicy,
-  retryUnlessPinned,
   sleep,
 } from "../shared/support/retry.js";
 import { MANIFEST_PROPERTY, newVersion, type PartPlan, VERSION_PROPERTY, WideLayout } from "./wide-layout.js";
@@ -44,10 +38,8 @@ export interface WideWriteResult {
   readonly written: number;
 }
 
-export interface WideUpdateOptions extends OperationOptions {
-  /** `*` (default): retry lost races; an ETag: fail with UpdateConditionNotSatisfied if the record changed. */
-  readonly etag?: string;
-}
+/** `etag`: `*` (default) retries lost races; an ETag fails with UpdateConditionNotSatisfied if the record changed. */
+export type WideUpdateOptions = RecordWriteOptions;
 
 /** A part as read back: its index, ETag, version and properties. */
 interface StoredPart {
@@ -73,17 +65,16 @@ interface StoredRecord {
  * transaction (the backend's `maxTransactionOperations` entities and `maxTransactionBytes`),
  * checked before anything is written.
  */
-export class WideEntities {
+export class WideEntities extends RecordWriter<StoredRecord, Map<string, TypedValue>, WideWriteResult> {
   readonly layout: WideLayout;
-  private readonly policy: RetryPolicy;
 
   constructor(
     readonly store: Pick<Store, "capabilities">,
     readonly table: Table,
     options: Omit<RetryOptions, "abortSignal"> = {},
   ) {
+    super("wide", retryPolicy({ maxAttempts: 20, ...options }));
     this.layout = new WideLayout(store.capabilities.limits, store.capabilities.keyOrder, table.tableName);
-    this.policy = retryPolicy({ maxAttempts: 20, ...options });
   }
 
   /** The parts a record would be written as (no I/O): their RowKeys and properties. */
@@ -113,40 +104,46 @@ export class WideEntities {
     return recordOf(partitionKey, rowKey, stored);
   }
 
-  /**
-   * Replaces the record (or, with "Merge", overlays the given properties) in one transaction that
-   * rewrites part 0, the parts whose content changed, and deletes parts the record no longer needs.
-   */
-  update(
-    record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode = "Replace",
-    options: WideUpdateOptions = {},
-  ): Promise<WideWriteResult> {
-    return this.rewrite(record, mode, options.etag ?? "*", options, false);
+  protected etagOf(stored: StoredRecord): string {
+    return stored.parts[0]!.etag;
   }
 
-  /** Inserts the record, or replaces/merges it when it exists. */
-  upsert(
-    record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode = "Replace",
-    options: OperationOptions = {},
-  ): Promise<WideWriteResult> {
-    return this.rewrite(record, mode, "*", options, true);
+  protected given(record: TableEntity<Record<string, unknown>>, replacing: boolean): Map<string, TypedValue> {
+    const given = this.layout.properties(record);
+    if (replacing) this.layout.split(record.partitionKey, record.rowKey, given);
+    return given;
   }
 
-  /** Deletes every part of a record in one transaction (ETag-guarded when `etag` is given). */
-  async delete(partitionKey: string, rowKey: string, options: WideUpdateOptions = {}): Promise<void> {
-    const deleted = await this.attempts(options.etag ?? "*", options, async () => {
-      const stored = await this.read(partitionKey, rowKey, options);
-      if (!stored) return false;
-      checkRecordEtag(stored.parts[0]!.etag, options.etag ?? "*");
-      const actions = stored.parts.map(
-        (p): TransactionAction => ["delete", { partitionKey, rowKey: p.rowKey }, { etag: p.etag }],
-      );
-      await this.table.submitTransaction(actions, options);
-      return true;
-    });
-    if (!deleted) throw recordNotFound(partitionKey, rowKey);
+  protected merged(stored: StoredRecord, given: Map<string, TypedValue>): Map<string, TypedValue> {
+    return mergedProperties(stored, given);
+  }
+
+  /** One transaction: rewrites part 0 and the parts whose content changed, deletes parts no longer needed. */
+  protected write(
+    record: TableEntity<Record<string, unknown>>,
+    values: Map<string, TypedValue>,
+    stored: StoredRecord | undefined,
+    options: OperationOptions,
+  ): Promise<WideWriteResult> {
+    if (!stored) return this.create(record, options);
+    const plan = this.layout.split(record.partitionKey, record.rowKey, values);
+    return this.submit(record.partitionKey, plan, this.changes(record, stored, plan), options);
+  }
+
+  /** Every part in one transaction, each conditional on the ETag read. */
+  protected async remove(
+    partitionKey: string,
+    _rowKey: string,
+    stored: StoredRecord,
+    options: OperationOptions,
+  ): Promise<void> {
+    const actions = stored.parts.map(
+      (p): TransactionAction => ["delete", { partitionKey, rowKey: p.rowKey }, { etag: p.etag }],
+    );
+    await this.table.submitTransaction(
+      actions,
+      options.abortSignal ? { abortSignal: options.abortSignal } : {},
+    );
   }
 
   /**
@@ -176,29 +173,6 @@ export class WideEntities {
       return plan.map((p) => ["create", this.partEntity(record, p, versions).input]);
     }
     return this.changes(record, stored, plan);
-  }
-
-  private async rewrite(
-    record: TableEntity<Record<string, unknown>>,
-    mode: UpdateMode,
-    etag: string,
-    options: OperationOptions,
-    insert: boolean,
-  ): Promise<WideWriteResult> {
-    const { partitionKey, rowKey } = recordKeys(record, "wide");
-    checkUpdateMode(mode);
-    const given = this.layout.properties(record);
-    if (mode === "Replace") this.layout.split(partitionKey, rowKey, given); // bad input fails before any read
-    const result = await this.attempts(etag, options, async () => {
-      const stored = await this.read(partitionKey, rowKey, options);
-      if (!stored) return insert ? this.create(record, options) : undefined;
-      checkRecordEtag(stored.parts[0]!.etag, etag);
-      const properties = mode === "Replace" ? given : merged(stored, given);
-      const plan = this.layout.split(partitionKey, rowKey, properties);
-      return this.submit(partitionKey, plan, this.changes(record, stored, plan), options);
-    });
-    if (!result) throw recordNotFound(partitionKey, rowKey);
-    return result;
   }
 
   /** The transaction that turns the stored parts into the planned ones. */
@@ -264,15 +238,11 @@ export class WideEntities {
     return { etag, parts: plan.length, written: actions.length };
   }
 
-  private attempts<T>(etag: string, options: OperationOptions, work: () => Promise<T>): Promise<T> {
-    return retryUnlessPinned(etag, "Wide entity write", this.policy, options.abortSignal, work);
-  }
-
   /**
    * Every part of a record, checked against part 0's manifest. A read that saw parts of two
    * versions (a query of several pages racing a write) is read again.
    */
-  private async read(
+  protected async read(
     partitionKey: string,
     rowKey: string,
     options: OperationOptions,
@@ -339,7 +309,10 @@ function consistent(parts: StoredPart[]): boolean {
   return parts.every((p, i) => p.index === i && (i === 0 || p.version === versions[i - 1]));
 }
 
-function merged(stored: StoredRecord, given: ReadonlyMap<string, TypedValue>): Map<string, TypedValue> {
+function mergedProperties(
+  stored: StoredRecord,
+  given: ReadonlyMap<string, TypedValue>,
+): Map<string, TypedValue> {
   const out = new Map<string, TypedValue>();
   for (const part of stored.parts) for (const [name, value] of part.properties) out.set(name, value);
   for (const [name, value] of given) out.set(name, value);

@@ -6,7 +6,8 @@ import { parseResource } from "../http/resource.js";
 import { errorParts, jsonErrorBody, send } from "../http/responses.js";
 import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "../protocol/batch-request.js";
 import { type BatchPartResponse, batchResponse } from "../protocol/batch-response.js";
-import { entityFromJson, entityPath, parseEntityJson } from "../protocol/entity-body.js";
+import { entityPath } from "../protocol/entity-body.js";
+import { planEntityWrite, prefersNoContent } from "../protocol/entity-write.js";
 import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
 import { headerOf, type Route } from "./route.js";
 
@@ -26,36 +27,15 @@ function resourceOf(url: string): ReturnType<typeof parseResource> {
   return parseResource(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** One sub-request as the core's transaction action. */
+/** One sub-request as the core's transaction action, by the same path as a request of its own. */
 function plan(sub: BatchSubRequest): PlannedAction {
-  const resource = resourceOf(sub.url);
-  const ifMatch = sub.headers["if-match"];
-  const prefer = sub.headers.prefer;
-  const noContent = prefer === undefined ? undefined : /return-no-content/i.test(prefer);
-  if (resource.kind === "entities" && sub.method === "POST") {
-    const entity = entityFromJson(parseEntityJson(sub.body));
-    return { action: ["create", entity], tableName: resource.tableName, noContent };
-  }
-  if (resource.kind !== "entity")
-    throw invalidUri("A batch operation must address an entity or a table's entities.");
-  const keys = { partitionKey: resource.partitionKey, rowKey: resource.rowKey };
-  const { tableName } = resource;
-  switch (sub.method) {
-    case "PUT":
-    case "PATCH":
-    case "MERGE": {
-      const entity = entityFromJson(parseEntityJson(sub.body), keys);
-      const mode = sub.method === "PUT" ? "Replace" : "Merge";
-      const action: TransactionAction =
-        ifMatch === undefined ? ["upsert", entity, mode] : ["update", entity, mode, { etag: ifMatch }];
-      return { action, tableName, noContent };
-    }
-    case "DELETE":
-      if (ifMatch === undefined) throw invalidInput("A delete needs an If-Match header (an ETag or *).");
-      return { action: ["delete", keys, { etag: ifMatch }], tableName, noContent };
-    default:
-      throw unsupportedVerb(sub.method);
-  }
+  const { tableName, action } = planEntityWrite({
+    method: sub.method,
+    resource: resourceOf(sub.url),
+    ifMatch: sub.headers["if-match"],
+    body: sub.body,
+  });
+  return { action, tableName, noContent: prefersNoContent(sub.headers.prefer) };
 }
 
 function failurePart(ctx: RequestContext, err: unknown, index: number | undefined): BatchPartResponse {

@@ -1,54 +1,16 @@
-import { DateTime, normalizeEntity, TableKitError, toEntityResult } from "../../model/index.js";
-import type { Store, WriteResponse } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
+import type { Resource } from "../http/resource.js";
 import { send } from "../http/responses.js";
 import { entityContinuationFrom, entityContinuationHeaders } from "../protocol/continuation-headers.js";
-import {
-  type EntityLinks,
-  entityFromJson,
-  entityJsonText,
-  entityPath,
-  parseEntityJson,
-} from "../protocol/entity-body.js";
+import { type EntityLinks, entityJsonText, entityPath } from "../protocol/entity-body.js";
+import { applyEntityWrite, planEntityWrite, prefersNoContent } from "../protocol/entity-write.js";
 import { jsonContentType, metadataLevel } from "../protocol/odata-format.js";
-import { unsupportedVerb } from "../protocol/protocol-error.js";
 import { pageSize, selection } from "./query-options.js";
-import { headerOf, prefersNoContent, type Route, sendJson } from "./route.js";
+import { headerOf, type Route, sendJson } from "./route.js";
 
 function links(ctx: RequestContext, tableName: string): EntityLinks {
   return { baseUrl: ctx.baseUrl, account: ctx.account, tableName };
-}
-
-/** The write an entity request makes: PUT replaces, PATCH/MERGE merges; with If-Match it updates, without it upserts. */
-async function writeEntity(
-  store: Store,
-  tableName: string,
-  method: string,
-  entity: Record<string, unknown>,
-  ifMatch: string | undefined,
-): Promise<WriteResponse | undefined> {
-  const table = store.table(tableName);
-  switch (method) {
-    case "POST":
-      return table.createEntity(entity as never);
-    case "PUT":
-    case "PATCH":
-    case "MERGE": {
-      const mode = method === "PUT" ? "Replace" : "Merge";
-      return ifMatch === undefined
-        ? table.upsertEntity(entity as never, mode)
-        : table.updateEntity(entity as never, mode, { etag: ifMatch });
-    }
-    case "DELETE":
-      if (ifMatch === undefined) {
-        throw new TableKitError("InvalidInput", "A delete needs an If-Match header (an ETag or *).");
-      }
-      await table.deleteEntity(entity.partitionKey as string, entity.rowKey as string, { etag: ifMatch });
-      return undefined;
-    default:
-      throw unsupportedVerb(method);
-  }
 }
 
 /** Queries (`GET /t()`), point reads, inserts (`POST /t`), updates, merges, upserts and deletes. */
@@ -58,8 +20,8 @@ export const entitiesRoute: Route = {
   matches: (ctx) =>
     (ctx.resource.kind === "entities" || ctx.resource.kind === "entity") && !ctx.query.has("comp"),
   async handle(ctx, { store, maxBodyBytes }) {
-    const resource = ctx.resource;
-    if (resource.kind !== "entities" && resource.kind !== "entity") return;
+    // matches() admitted only these kinds; the narrowing is for the compiler.
+    const resource = ctx.resource as Extract<Resource, { kind: "entities" | "entity" }>;
     const { tableName } = resource;
     if (ctx.method === "GET") {
       const level = metadataLevel(ctx.query.get("$format"), headerOf(ctx, "accept"));
@@ -103,26 +65,26 @@ export const entitiesRoute: Route = {
       );
       return;
     }
-    const keys =
-      resource.kind === "entity"
-        ? { partitionKey: resource.partitionKey, rowKey: resource.rowKey }
-        : undefined;
-    if ((ctx.method === "POST") !== (resource.kind === "entities")) throw unsupportedVerb(ctx.method);
     const text = ctx.method === "DELETE" ? "" : await readBody(ctx.req, maxBodyBytes);
-    const entity = ctx.method === "DELETE" ? { ...keys } : entityFromJson(parseEntityJson(text), keys);
-    const result = await writeEntity(store, tableName, ctx.method, entity, headerOf(ctx, "if-match"));
+    const { action } = planEntityWrite({
+      method: ctx.method,
+      resource,
+      ifMatch: headerOf(ctx, "if-match"),
+      body: text,
+    });
+    const created = action[0] === "create";
+    const noContent = created ? prefersNoContent(headerOf(ctx, "prefer")) : undefined;
+    const result = await applyEntityWrite(store.table(tableName), action, created && noContent !== true);
     if (!result) {
       send(ctx, 204, {});
       return;
     }
-    if (ctx.method !== "POST") {
+    if (!created) {
       send(ctx, 204, { etag: result.etag });
       return;
     }
-    const path = entityPath(tableName, entity.partitionKey as string, entity.rowKey as string);
-    const location = `${ctx.baseUrl}${path}`;
-    const noContent = prefersNoContent(ctx);
-    if (noContent) {
+    const location = `${ctx.baseUrl}${entityPath(tableName, action[1].partitionKey, action[1].rowKey)}`;
+    if (!result.entity) {
       send(ctx, 204, {
         etag: result.etag,
         location,
@@ -131,19 +93,12 @@ export const entitiesRoute: Route = {
       });
       return;
     }
-    // The entity as stored: its normalized properties (the core accepted them) and the write's ETag.
     const level = metadataLevel(ctx.query.get("$format"), headerOf(ctx, "accept"));
-    const stored = normalizeEntity(entity, store.capabilities.limits);
-    const output = toEntityResult({
-      ...stored,
-      etag: result.etag,
-      timestamp: DateTime.parse(result.timestamp),
-    });
     sendJson(
       ctx,
       201,
       jsonContentType(level),
-      entityJsonText(output, level, links(ctx, tableName), undefined, true),
+      entityJsonText(result.entity, level, links(ctx, tableName), undefined, true),
       {
         etag: result.etag,
         location,

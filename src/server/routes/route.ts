@@ -51,12 +51,3 @@ export function headerOf(ctx: RequestContext, name: string): string | undefined 
   const value = ctx.req.headers[name];
   return typeof value === "string" ? value : undefined;
 }
-
-/** `Prefer: return-no-content` (true), `return-content` (false), or neither (undefined). */
-export function prefersNoContent(ctx: RequestContext): boolean | undefined {
-  const prefer = headerOf(ctx, "prefer");
-  if (prefer === undefined) return undefined;
-  if (/return-no-content/i.test(prefer)) return true;
-  if (/return-content/i.test(prefer)) return false;
-  return undefined;
-}

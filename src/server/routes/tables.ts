@@ -3,11 +3,12 @@ import type { RequestContext } from "../http/request-context.js";
 import { send } from "../http/responses.js";
 import { tableContinuationFrom, tableContinuationHeaders } from "../protocol/continuation-headers.js";
 import { parseEntityJson } from "../protocol/entity-body.js";
+import { prefersNoContent } from "../protocol/entity-write.js";
 import { jsonContentType, type MetadataLevel, metadataLevel } from "../protocol/odata-format.js";
 import { invalidInput, unsupportedVerb } from "../protocol/protocol-error.js";
 import { assertTableExists } from "./acl.js";
 import { pageSize } from "./query-options.js";
-import { headerOf, prefersNoContent, type Route, sendJson } from "./route.js";
+import { headerOf, type Route, sendJson } from "./route.js";
 
 function tableJson(ctx: RequestContext, name: string, level: MetadataLevel, single: boolean): string {
   const parts: string[] = [];
@@ -56,7 +57,7 @@ export const tablesRoute: Route = {
       await store.createTable(name, { failIfExists: true });
       state.dropAcl(ctx.account, name);
       const location = `${ctx.baseUrl}Tables('${name}')`;
-      const noContent = prefersNoContent(ctx);
+      const noContent = prefersNoContent(headerOf(ctx, "prefer"));
       if (noContent) {
         send(ctx, 204, { "preference-applied": "return-no-content", location, dataserviceid: location });
       } else {

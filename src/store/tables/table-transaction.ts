@@ -1,24 +1,27 @@
 import { validateEtag } from "../../model/etag.js";
 import {
   type Limits,
-  normalizeEntity,
   type TableEntity,
   TableKitError,
   transactionPayloadBytes,
   validateKey,
 } from "../../model/index.js";
 import type { BackendAction, UpdateMode } from "./table-backend.js";
+import { type CheckedEntity, entityForWrite } from "./table-rules.js";
+
+/** What an action writes: an entity object, or one a table has checked (`Table.checkEntity`). */
+type ActionEntity = TableEntity<Record<string, unknown>> | CheckedEntity;
 
 /** The SDK's action tuples: `["create", e]`, `["upsert", e, mode?]`, `["update", e, mode?, { etag }?]`, `["delete", e, { etag }?]`. */
 export type TransactionAction =
-  | readonly ["create", TableEntity<Record<string, unknown>>]
-  | readonly ["delete", TableEntity<Record<string, unknown>>]
-  | readonly ["delete", TableEntity<Record<string, unknown>>, { etag?: string }]
-  | readonly ["upsert", TableEntity<Record<string, unknown>>]
-  | readonly ["upsert", TableEntity<Record<string, unknown>>, UpdateMode]
-  | readonly ["update", TableEntity<Record<string, unknown>>]
-  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode]
-  | readonly ["update", TableEntity<Record<string, unknown>>, UpdateMode, { etag?: string }];
+  | readonly ["create", ActionEntity]
+  | readonly ["delete", ActionEntity]
+  | readonly ["delete", ActionEntity, { etag?: string }]
+  | readonly ["upsert", ActionEntity]
+  | readonly ["upsert", ActionEntity, UpdateMode]
+  | readonly ["update", ActionEntity]
+  | readonly ["update", ActionEntity, UpdateMode]
+  | readonly ["update", ActionEntity, UpdateMode, { etag?: string }];
 
 export interface TransactionSubResponse {
   /** HTTP status of this action inside the changeset (204). */
@@ -54,12 +57,12 @@ function toBackendAction(action: unknown, limits: Limits): BackendAction {
   const [kind, entity, third, fourth] = action as [string, unknown, unknown, unknown];
   switch (kind) {
     case "create":
-      return { kind, entity: normalizeEntity(entity, limits) };
+      return { kind, entity: entityForWrite(entity, limits) };
     case "upsert":
-      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third) };
+      return { kind, entity: entityForWrite(entity, limits), mode: updateMode(third) };
     case "update": {
       const etag = validateEtag((fourth as { etag?: string } | undefined)?.etag ?? "*");
-      return { kind, entity: normalizeEntity(entity, limits), mode: updateMode(third), etag };
+      return { kind, entity: entityForWrite(entity, limits), mode: updateMode(third), etag };
     }
     case "delete": {
       const e = (entity ?? {}) as Record<string, unknown>;

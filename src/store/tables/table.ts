@@ -8,7 +8,6 @@ import {
   isTableKitError,
   type Limits,
   METADATA_NAMES,
-  normalizeEntity,
   type PropertyOutput,
   type TableEntity,
   type TableEntityResult,
@@ -27,7 +26,7 @@ import type {
   UpdateMode,
   WriteResult,
 } from "./table-backend.js";
-import { validateTableName } from "./table-rules.js";
+import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
   prepareTransaction,
   type TransactionAction,
@@ -39,6 +38,14 @@ export interface WriteResponse {
   etag: string;
   /** When the service stored the write, ISO 8601 with seven fractional digits. */
   timestamp: string;
+}
+
+export interface CreateEntityOptions extends OperationOptions {
+  /**
+   * Also return the entity as stored (the service's `Prefer: return-content`): its typed
+   * properties, ETag and Timestamp, built from the write itself without reading it back.
+   */
+  returnContent?: boolean;
 }
 
 export interface GetEntityOptions extends OperationOptions {
@@ -64,7 +71,7 @@ export interface DeleteTableOptions extends OperationOptions {
   failIfMissing?: boolean;
 }
 
-type Entity<T extends object> = TableEntity<T>;
+type Entity<T extends object> = TableEntity<T> | CheckedEntity;
 
 /**
  * One table, with `@azure/data-tables`' TableClient method names and shapes: Azure users port code
@@ -135,15 +142,31 @@ export class Table {
     }
   }
 
+  /**
+   * Checks an entity against this table's rules without writing it: InvalidInput, PropertyNameInvalid,
+   * EntityTooLarge, … as a write would answer. The result is accepted by every write and transaction
+   * action of the store's tables, which then do not check it again.
+   */
+  checkEntity<T extends object>(entity: TableEntity<T>): CheckedEntity {
+    return checkEntity(entity, this.limits);
+  }
+
+  createEntity<T extends object>(
+    entity: Entity<T>,
+    options: CreateEntityOptions & { returnContent: true },
+  ): Promise<WriteResponse & { entity: TableEntityResult }>;
+  createEntity<T extends object>(entity: Entity<T>, options?: CreateEntityOptions): Promise<WriteResponse>;
   async createEntity<T extends object>(
     entity: Entity<T>,
-    options?: OperationOptions,
-  ): Promise<WriteResponse> {
+    options?: CreateEntityOptions,
+  ): Promise<WriteResponse & { entity?: TableEntityResult }> {
     const call = this.begin(options);
     this.authorize("insert");
-    const action: BackendAction = { kind: "create", entity: normalizeEntity(entity, this.limits) };
+    const action: BackendAction = { kind: "create", entity: entityForWrite(entity, this.limits) };
     this.authorizeKeys(action.entity);
-    return response(await this.backendTable.write(action, call));
+    const result = (await this.backendTable.write(action, call))!;
+    if (!options?.returnContent) return response(result);
+    return { ...response(result), entity: toEntityResult({ ...action.entity, ...result }) };
   }
 
   async getEntity<T extends object = Record<string, PropertyOutput>>(
@@ -176,7 +199,7 @@ export class Table {
     const etag = validateEtag(options?.etag ?? "*");
     const action: BackendAction = {
       kind: "update",
-      entity: normalizeEntity(entity, this.limits),
+      entity: entityForWrite(entity, this.limits),
       mode: updateMode(mode),
       etag,
     };
@@ -193,7 +216,7 @@ export class Table {
     this.authorize("upsert");
     const action: BackendAction = {
       kind: "upsert",
-      entity: normalizeEntity(entity, this.limits),
+      entity: entityForWrite(entity, this.limits),
       mode: updateMode(mode),
     };
     this.authorizeKeys(action.entity);

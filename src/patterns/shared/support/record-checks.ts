@@ -1,11 +1,4 @@
-import {
-  fromTypedValue,
-  type NormalizedEntity,
-  type PropertyInput,
-  setOwn,
-  type TableEntity,
-  TableKitError,
-} from "../../../model/index.js";
+import { TableKitError } from "../../../model/index.js";
 import type { UpdateMode } from "../../../store/index.js";
 
 /** The keys of a record a pattern stores over several entities or blobs; InvalidInput without them. */
@@ -32,13 +25,6 @@ export function recordNotFound(partitionKey: string, rowKey: string): TableKitEr
   return new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
     details: { partitionKey, rowKey },
   });
-}
-
-/** A normalized entity as the plain object the table port takes (every value keeps its type). */
-export function plainEntity(entity: NormalizedEntity): TableEntity<Record<string, PropertyInput>> {
-  const out: Record<string, unknown> = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
-  for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
-  return out as TableEntity<Record<string, PropertyInput>>;
 }
 
 /** The update modes a record pattern takes; InvalidInput for anything else. */

@@ -1,4 +1,4 @@
-import { isTableKitError, normalizeEntity, TableKitError, validateKey } from "../../../model/index.js";
+import { isTableKitError, type TableEntity, TableKitError, validateKey } from "../../../model/index.js";
 import { type Store, validateBlobName, validateContainerName } from "../../../store/index.js";
 import type { StepHandler } from "./handler.js";
 import { type CheckedStep, invalidStep, type JsonValue, stepTarget, type TransactionStep } from "./steps.js";
@@ -75,6 +75,12 @@ function checkEtag(etag: unknown): string {
   return etag;
 }
 
+/** A step's table name and entity, checked against the store's rules as its write will be. */
+function checkedWrite(store: Store, tableName: string, entity: TableEntity<object>) {
+  const table = store.validateTableName(tableName);
+  return { table, entity: store.table(table).checkEntity(entity) };
+}
+
 function checkStep(
   s: TransactionStep,
   store: Store,
@@ -86,21 +92,18 @@ function checkStep(
     case "insertIfAbsent":
       return {
         kind: s.kind,
-        table: store.validateTableName(s.table),
-        entity: normalizeEntity(s.entity, limits),
+        ...checkedWrite(store, s.table, s.entity),
       };
     case "upsert":
       return {
         kind: s.kind,
-        table: store.validateTableName(s.table),
-        entity: normalizeEntity(s.entity, limits),
+        ...checkedWrite(store, s.table, s.entity),
         mode: checkMode(s.mode),
       };
     case "updateIfMatch":
       return {
         kind: s.kind,
-        table: store.validateTableName(s.table),
-        entity: normalizeEntity(s.entity, limits),
+        ...checkedWrite(store, s.table, s.entity),
         etag: checkEtag(s.etag),
         mode: checkMode(s.mode),
       };
