@@ -39,8 +39,12 @@ function matches(keys: readonly string[], text: string, signature: string): bool
   });
 }
 
+/** A service's strings to sign: every string a valid signature of the request may cover. */
+export type StringsToSign = (ctx: RequestContext, scheme: "SharedKey" | "SharedKeyLite") => string[];
+
 /**
- * Verifies `Authorization: SharedKey|SharedKeyLite account:signature` for the Table service:
+ * Verifies `Authorization: SharedKey|SharedKeyLite account:signature`. The Blob and Queue services
+ * pass their own `stringsToSign`; by default, the Table service's:
  * SharedKey signs `VERB\nContent-MD5\nContent-Type\nDate\nresource`, SharedKeyLite
  * `Date\nresource`, where Date is `x-ms-date` or else `Date` (clients differ: either is accepted).
  * The request's date must be within 15 minutes of the server's clock.
@@ -50,6 +54,7 @@ export function verifySharedKey(
   authorization: string,
   account: AccountKeys | undefined,
   now = Date.now(),
+  stringsToSign?: StringsToSign,
 ): void {
   const match = /^(SharedKey|SharedKeyLite) ([^:]+):(.+)$/.exec(authorization.trim());
   if (!match) throw failed("The Authorization header is not SharedKey or SharedKeyLite.");
@@ -62,6 +67,11 @@ export function verifySharedKey(
   if (Number.isNaN(when)) throw failed("The request has no valid x-ms-date or Date header.");
   if (Math.abs(now - when) > MAX_CLOCK_SKEW_MS) {
     throw failed(`Request date header too old or too far in the future: '${xmsDate || date}'.`);
+  }
+  if (stringsToSign) {
+    const texts = stringsToSign(ctx, scheme as "SharedKey" | "SharedKeyLite");
+    if (texts.some((text) => matches(account.keys, text, signature))) return;
+    throw failed("The MAC signature found in the HTTP request is not the same as any computed signature.");
   }
   const dates = [...new Set([xmsDate, date].filter((d) => d !== ""))];
   for (const resource of canonicalResources(ctx)) {
