@@ -21,6 +21,8 @@ export interface ServiceDeps {
   readonly accounts: ReadonlyMap<string, AccountKeys>;
   readonly state: ServiceState;
   readonly maxBodyBytes: number;
+  /** The server's directory, when it keeps its data on disk. */
+  readonly location?: string;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface StorageService<C extends RequestContext = RequestContext> {
   errorsInXml(ctx: C | undefined): boolean;
   /** Authenticates the request and answers it. */
   answer(ctx: C): Promise<void>;
+  /** Releases what the service holds beside the store (staged blocks), when the server stops. */
+  close?(): void;
 }
 
 export interface HandlerOptions {

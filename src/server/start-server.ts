@@ -145,6 +145,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : options.mounts
     : undefined;
   const servers: AnyServer[] = [];
+  const services: StorageService<never>[] = [];
   const endpoints: Partial<Record<ServiceName, ServiceEndpoint>> = {};
   try {
     // The first service in the order table, queue, blob carries the mounts (the explorer).
@@ -158,7 +159,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         accounts: accountMap,
         state,
         maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
+        ...(options.location ? { location: options.location } : {}),
       });
+      services.push(service);
       const handlerOptions: HandlerOptions = {
         protocol,
         skipApiVersionCheck: options.skipApiVersionCheck ?? false,
@@ -178,6 +181,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    for (const service of services) service.close?.();
     await closeStores();
     await unknown.close();
     throw err;
@@ -197,6 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     stop() {
       stopped ??= (async () => {
         await Promise.all(servers.map(closeServer));
+        for (const service of services) service.close?.();
         await closeStores();
         await unknown.close();
       })();

@@ -7,7 +7,7 @@ import type { TestServer } from "./server-target.js";
  * service's semantics, so the azure backend applies none of its Azurite workarounds.
  */
 export async function startTablekitServer(): Promise<TestServer & { connectionString: string; url: string }> {
-  const server = await startServer({ port: 0, services: ["table", "queue"] });
+  const server = await startServer({ port: 0, services: ["table", "queue", "blob"] });
   return {
     storeUrl: `azure:${server.connectionString}`,
     storeOptions: { emulator: false },

@@ -2,7 +2,7 @@ import { TableKitError } from "../../model/index.js";
 import { signString } from "../../store/access/sas-token.js";
 import { checkIp, checkProtocol, sameSignature } from "../../store/access/verify-sas.js";
 import type { AccountKeys, StoredAccessPolicy } from "../../store/index.js";
-import { parseSasToken, verifySasToken } from "../../store/index.js";
+import { verifySasToken } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
 import { verifySharedKey } from "./shared-key.js";
 import { storageStringsToSign } from "./storage-shared-key.js";
@@ -78,7 +78,8 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
       "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
     );
   }
-  const fields = parseSasToken(ctx.query.toString());
+  // Every parameter: the Blob service's tokens carry fields (sr, rsct, …) the Table service's do not.
+  const fields: Record<string, string> = Object.fromEntries(ctx.query);
   const now = options.now ?? Date.now;
   if (fields.ss !== undefined || fields.srt !== undefined)
     return accountSas(ctx, fields, account, options, now);

@@ -5,7 +5,12 @@ import { ProtocolError } from "../protocol/protocol-error.js";
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 RequestBodyTooLarge) as
  * soon as the excess arrives, so a huge body is never held in memory.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(req, maxBytes)).toString("utf8");
+}
+
+/** Reads a request body as bytes, refusing more than `maxBytes` as soon as the excess arrives. */
+export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
@@ -24,8 +29,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed)
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     req.on("error", (err) => {
       if (!failed) {
@@ -36,7 +40,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   });
 }
 
-function tooLarge(maxBytes: number): ProtocolError {
+export function tooLarge(maxBytes: number): ProtocolError {
   return new ProtocolError(
     413,
     "RequestBodyTooLarge",
