@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TableKitError } from "../model/index.js";
-import type { AccountKeys, Store } from "../store/index.js";
+import type { ServedAccount } from "./accounts.js";
 import { authorize } from "./auth/authorize.js";
+import { tableStringsToSign } from "./auth/table-shared-key.js";
 import { applyCors, preflight } from "./cors.js";
 import { type RequestContext, requestContext } from "./http/request-context.js";
 import { errorParts, sendError } from "./http/responses.js";
@@ -31,8 +32,8 @@ export interface Mount {
 }
 
 export interface HandlerOptions {
-  readonly store: Store;
-  readonly accounts: ReadonlyMap<string, AccountKeys>;
+  /** The accounts served, each with its own store. */
+  readonly accounts: ReadonlyMap<string, ServedAccount>;
   readonly state: ServiceState;
   readonly protocol: "http" | "https";
   readonly skipApiVersionCheck: boolean;
@@ -54,7 +55,7 @@ const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 export function tableRequestHandler(
   options: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store, accounts, state } = options;
+  const { accounts, state } = options;
   return (req, res) => {
     const mount = options.mounts?.find((m) => req.url?.startsWith(m.prefix));
     if (mount) {
@@ -81,7 +82,7 @@ export function tableRequestHandler(
       if (ctx.secondary && !READS.has(ctx.method)) {
         throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");
       }
-      const auth = authorize(ctx, store, accounts, state);
+      const auth = authorize(ctx, accounts, state, tableStringsToSign);
       if (!route) throw invalidUri();
       await route.handle(ctx, { ...auth, state, maxBodyBytes: options.maxBodyBytes });
     };

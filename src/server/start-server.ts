@@ -3,8 +3,9 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type AccountKeys, openStore, type Store } from "../store/index.js";
-import { parseAccounts } from "./accounts.js";
+import { TableKitError } from "../model/index.js";
+import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "../store/index.js";
+import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
 import { type HandlerOptions, type Mount, tableRequestHandler } from "./request-handler.js";
 import { ServiceState } from "./service-state.js";
 
@@ -14,10 +15,16 @@ export interface ServerOptions {
   readonly host?: string;
   /** Port; default 10002; 0 picks a free one. */
   readonly port?: number;
-  /** Directory the tables are kept in (`<location>/tablekit-tables.db`); absent: in memory. */
+  /**
+   * Directory the tables are kept in, one database per account (`<location>/tablekit-tables.db`
+   * for the development account, `tablekit-tables-<account>.db` for any other); absent: in memory.
+   */
   readonly location?: string;
-  /** The store to serve instead of one in `location` or memory (any `openStore` URL). */
-  readonly storeUrl?: string;
+  /**
+   * The store to serve instead of one in `location` or memory (any `openStore` URL); with several
+   * accounts, a function giving each account's own store URL (accounts share no tables).
+   */
+  readonly storeUrl?: string | ((account: string) => string);
   /** Accounts and keys; default `AZURITE_ACCOUNTS` from the environment, else the development account. */
   readonly accounts?: readonly AccountKeys[];
   /** PEM certificate and key files (or a PFX file as `cert` with `pwd`): serve HTTPS. */
@@ -36,7 +43,7 @@ export interface ServerOptions {
     readonly requestMs?: number;
     readonly keepAliveMs?: number;
   };
-  /** Other applications served under path prefixes (the web explorer), or a function of the store that makes them. */
+  /** Other applications served under path prefixes (the web explorer), or a function of the first account's store that makes them. */
   readonly mounts?: readonly Mount[] | ((store: Store) => readonly Mount[]);
   /** One line per request (method, path, status, error code): the `--debug` log. */
   readonly log?: (line: string) => void;
@@ -50,9 +57,11 @@ export interface RunningServer {
   readonly url: string;
   /** A connection string for the first account, as the SDKs take it. */
   readonly connectionString: string;
-  /** The store behind the server (for tests and embedding). */
+  /** The first account's store (for tests and embedding). */
   readonly store: Store;
-  /** Stops accepting connections, finishes the requests in flight, closes the store. */
+  /** Each account's store, by account name. */
+  readonly stores: ReadonlyMap<string, Store>;
+  /** Stops accepting connections, finishes the requests in flight, closes the stores. */
   stop(): Promise<void>;
 }
 
@@ -61,17 +70,17 @@ const DEFAULT_PORT = 10002;
 /** Starts `tablekit serve` in this process and resolves once it listens. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const accounts = options.accounts ?? parseAccounts(process.env.AZURITE_ACCOUNTS);
-  const storeUrl =
-    options.storeUrl ??
-    (options.location ? `file:${join(options.location, "tablekit-tables.db")}` : "memory:");
-  const store = await openStore(storeUrl);
+  checkAccountNames(accounts);
+  if (accounts.length === 0) throw new TableKitError("InvalidInput", "A server needs at least one account.");
+  const served = await openAccountStores(accounts, options);
+  const store = served[0]!.store;
+  const closeStores = () => Promise.all(served.map((a) => a.store.close()));
   const state = new ServiceState(
     options.location ? join(options.location, "tablekit-service.json") : undefined,
   );
   const tls = options.cert !== undefined;
   const handlerOptions: HandlerOptions = {
-    store,
-    accounts: new Map(accounts.map((a) => [a.name, a])),
+    accounts: new Map(served.map((a) => [a.name, a])),
     state,
     protocol: tls ? "https" : "http",
     skipApiVersionCheck: options.skipApiVersionCheck ?? false,
@@ -112,7 +121,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
     });
   } catch (err) {
-    await store.close();
+    await closeStores();
     throw err;
   }
   const address = server.address() as AddressInfo;
@@ -127,6 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url,
     connectionString: `DefaultEndpointsProtocol=${tls ? "https" : "http"};AccountName=${first.name};AccountKey=${first.keys[0]};TableEndpoint=${url};`,
     store,
+    stores: new Map(served.map((a) => [a.name, a.store])),
     stop() {
       stopped ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -134,11 +144,47 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const force = setTimeout(() => server.closeAllConnections(), 5_000);
         await closed;
         clearTimeout(force);
-        await store.close();
+        await closeStores();
       })();
       return stopped;
     },
   };
+}
+
+/** The URL of an account's store: its own database under `location`, or its own memory. */
+function accountStoreUrl(account: string, options: ServerOptions, several: boolean): string {
+  const { storeUrl, location } = options;
+  if (typeof storeUrl === "function") return storeUrl(account);
+  if (storeUrl !== undefined) {
+    if (several) {
+      throw new TableKitError(
+        "InvalidInput",
+        "storeUrl names one store, and accounts share no tables: give a function of the account name.",
+      );
+    }
+    return storeUrl;
+  }
+  if (!location) return "memory:";
+  const file = account === DEVELOPMENT_ACCOUNT.name ? "tablekit-tables.db" : `tablekit-tables-${account}.db`;
+  return `file:${join(location, file)}`;
+}
+
+/** Opens every account's store; if one fails, closes those already open. */
+async function openAccountStores(
+  accounts: readonly AccountKeys[],
+  options: ServerOptions,
+): Promise<ServedAccount[]> {
+  const served: ServedAccount[] = [];
+  try {
+    for (const account of accounts) {
+      const store = await openStore(accountStoreUrl(account.name, options, accounts.length > 1));
+      served.push({ ...account, store });
+    }
+  } catch (err) {
+    await Promise.all(served.map((a) => a.store.close()));
+    throw err;
+  }
+  return served;
 }
 
 function tlsOptions(options: ServerOptions): https.ServerOptions {

@@ -17,21 +17,30 @@ interface PlannedAction {
   readonly noContent: boolean | undefined;
 }
 
-function resourceOf(url: string): ReturnType<typeof parseResource> {
+/**
+ * What a sub-request's URL names. A path that names an account (path-style) must name the batch's
+ * own: a batch acts in the account it was authorized for, never in another.
+ */
+function resourceOf(ctx: RequestContext, url: string): ReturnType<typeof parseResource> {
   let path: string;
   try {
     path = decodeURIComponent(new URL(url, "http://batch.invalid").pathname);
   } catch {
     throw invalidUri("A batch operation's URL is not valid.");
   }
-  return parseResource(path.slice(path.lastIndexOf("/") + 1));
+  const segments = path.replace(/^\/+/, "").split("/");
+  if (segments.length > 2) throw invalidUri("A batch operation's URL is not valid.");
+  if (segments.length === 2 && segments[0] !== ctx.account && segments[0] !== `${ctx.account}-secondary`) {
+    throw invalidInput("A batch operation addresses another account than the batch.");
+  }
+  return parseResource(segments[segments.length - 1]!);
 }
 
 /** One sub-request as the core's transaction action, by the same path as a request of its own. */
-function plan(sub: BatchSubRequest): PlannedAction {
+function plan(ctx: RequestContext, sub: BatchSubRequest): PlannedAction {
   const { tableName, action } = planEntityWrite({
     method: sub.method,
-    resource: resourceOf(sub.url),
+    resource: resourceOf(ctx, sub.url),
     ifMatch: sub.headers["if-match"],
     body: sub.body,
   });
@@ -71,7 +80,7 @@ export const batchRoute: Route = {
     const planned: PlannedAction[] = [];
     for (let i = 0; i < subRequests.length; i++) {
       try {
-        const p = plan(subRequests[i]!);
+        const p = plan(ctx, subRequests[i]!);
         if (planned.length > 0 && p.tableName.toLowerCase() !== planned[0]!.tableName.toLowerCase()) {
           throw invalidInput("All operations of a batch must address the same table.");
         }
