@@ -84,7 +84,10 @@ export function tableRequestHandler(
       }
       const auth = authorize(ctx, accounts, state, tableStringsToSign);
       if (!route) throw invalidUri();
-      await route.handle(ctx, { ...auth, state, maxBodyBytes: options.maxBodyBytes });
+      // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
+      // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.
+      const maxBodyBytes = Math.min(options.maxBodyBytes, auth.store.capabilities.limits.maxTransactionBytes);
+      await route.handle(ctx, { ...auth, state, maxBodyBytes });
     };
     run().then(
       () => options.log?.(ctx, req, res.statusCode),

@@ -35,7 +35,7 @@ export interface ServerOptions {
   readonly skipApiVersionCheck?: boolean;
   /** Accepted for Azurite compatibility: Azurite's table service relaxes nothing with it, nor does this one. */
   readonly loose?: boolean;
-  /** Largest request body; default 32 MiB (a 4 MiB batch written with heavy JSON escaping fits). */
+  /** Largest request body of any service; default 32 MiB (the Table service's own 4 MiB applies beneath it). */
   readonly maxBodyBytes?: number;
   /** How long a client may take: to send headers, a whole request, and idle between requests. */
   readonly timeouts?: {

@@ -1,9 +1,13 @@
 import type { IncomingMessage } from "node:http";
-import { ProtocolError } from "../protocol/protocol-error.js";
+import { invalidInput, ProtocolError } from "../protocol/protocol-error.js";
+
+/** Strict: a body that is not UTF-8 is refused, never read with U+FFFD in its place. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 RequestBodyTooLarge) as
- * soon as the excess arrives, so a huge body is never held in memory.
+ * soon as the excess arrives, so a huge body is never held in memory, and refusing bytes that are
+ * not UTF-8 (400 InvalidInput).
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? 0);
@@ -24,8 +28,12 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed)
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      if (failed) return;
+      try {
+        resolve(UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+      } catch {
+        reject(invalidInput("The request body is not valid UTF-8."));
+      }
     });
     req.on("error", (err) => {
       if (!failed) {

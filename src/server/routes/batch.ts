@@ -1,5 +1,9 @@
 import { TableKitError } from "../../model/index.js";
-import type { TransactionAction } from "../../store/index.js";
+import {
+  RECEIVED_BODY_BYTES,
+  type ReceivedTransactionOptions,
+  type TransactionAction,
+} from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { parseResource } from "../http/resource.js";
@@ -74,9 +78,11 @@ export const batchRoute: Route = {
     if (ctx.method !== "POST") throw unsupportedVerb(ctx.method);
     const boundary = multipartBoundary(headerOf(ctx, "content-type"));
     if (!boundary) throw invalidInput("A batch must be multipart/mixed with a boundary.");
-    // The service refuses a batch body past 4 MiB outright: 413 RequestBodyTooLarge, no batch response.
-    const limit = Math.min(maxBodyBytes, store.capabilities.limits.maxTransactionBytes);
-    const subRequests = parseBatchBody(await readBody(ctx.req, limit), boundary);
+    // The service refuses a batch body past 4 MiB as received outright: 413 RequestBodyTooLarge, no
+    // batch response. What the client sent is what counts (not annotations it never wrote).
+    const text = await readBody(ctx.req, maxBodyBytes);
+    const received: ReceivedTransactionOptions = { [RECEIVED_BODY_BYTES]: Buffer.byteLength(text) };
+    const subRequests = parseBatchBody(text, boundary);
     const planned: PlannedAction[] = [];
     for (let i = 0; i < subRequests.length; i++) {
       try {
@@ -93,7 +99,10 @@ export const batchRoute: Route = {
     const tableName = planned[0]!.tableName;
     let response: Awaited<ReturnType<ReturnType<typeof store.table>["submitTransaction"]>>;
     try {
-      response = await store.table(tableName).submitTransaction(planned.map((p) => p.action));
+      response = await store.table(tableName).submitTransaction(
+        planned.map((p) => p.action),
+        received,
+      );
     } catch (err) {
       // The core's payload count past the limit is the same refusal as a body past it.
       if (!(err instanceof TableKitError) || err.code === "RequestBodyTooLarge") throw err;
