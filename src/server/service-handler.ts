@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TableKitError } from "../model/index.js";
-import type { AccountKeys, Store } from "../store/index.js";
+import type { Store } from "../store/index.js";
+import type { ServedAccount } from "./accounts.js";
 import { applyCors, preflight } from "./cors.js";
 import { type RequestContext, requestContext } from "./http/request-context.js";
 import { errorParts, sendError, xmlErrorBody } from "./http/responses.js";
@@ -18,7 +19,7 @@ export interface Mount {
 export interface ServiceDeps {
   /** The store of an account: accounts are isolated (each has its own tables, queues and containers). */
   readonly store: (account: string) => Store;
-  readonly accounts: ReadonlyMap<string, AccountKeys>;
+  readonly accounts: ReadonlyMap<string, ServedAccount>;
   readonly state: ServiceState;
   readonly maxBodyBytes: number;
   /** The server's directory, when it keeps its data on disk. */

@@ -3,8 +3,9 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type AccountKeys, openStore, type Store } from "../store/index.js";
-import { parseAccounts } from "./accounts.js";
+import { TableKitError } from "../model/index.js";
+import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "../store/index.js";
+import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
 import { blobService } from "./blobs/blob-service.js";
 import { queueService } from "./queues/queue-service.js";
 import { tableService } from "./routes/table-service.js";
@@ -39,8 +40,11 @@ export interface ServerOptions {
    * blob bytes beside it, service properties and ACLs in `tablekit-*-service.json`; absent: in memory.
    */
   readonly location?: string;
-  /** The store to serve instead of one in `location` or memory (any `openStore` URL). */
-  readonly storeUrl?: string;
+  /**
+   * The store to serve instead of one in `location` or memory (any `openStore` URL); with several
+   * accounts, a function giving each account's own store URL (accounts share no tables).
+   */
+  readonly storeUrl?: string | ((account: string) => string);
   /** Accounts and keys; default `AZURITE_ACCOUNTS` from the environment, else the development account. */
   readonly accounts?: readonly AccountKeys[];
   /** PEM certificate and key files (or a PFX file as `cert` with `pwd`): serve HTTPS. */
@@ -84,8 +88,10 @@ export interface RunningServer {
   readonly endpoints: Readonly<Partial<Record<ServiceName, ServiceEndpoint>>>;
   /** A connection string for the first account naming every started service, as the SDKs take it. */
   readonly connectionString: string;
-  /** The first account's store behind the server (for tests and embedding); other accounts have their own. */
+  /** The first account's store (for tests and embedding). */
   readonly store: Store;
+  /** Each account's store, by account name (accounts share no tables, queues or containers). */
+  readonly stores: ReadonlyMap<string, Store>;
   /** Stops accepting connections, finishes the requests in flight, closes the store. */
   stop(): Promise<void>;
 }
@@ -114,31 +120,20 @@ type AnyServer = http.Server | https.Server;
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const accounts = options.accounts ?? parseAccounts(process.env.AZURITE_ACCOUNTS);
   const names = ALL_SERVICES.filter((s) => (options.services ?? ALL_SERVICES).includes(s));
-  const storeUrl =
-    options.storeUrl ??
-    (options.location ? `file:${join(options.location, "tablekit-tables.db")}` : "memory:");
-  const store = await openStore(storeUrl);
-  // Each further account has a store of its own, so no account reaches another's data.
-  const stores = new Map<string, Store>([[accounts[0]!.name, store]]);
-  try {
-    for (const account of accounts.slice(1)) {
-      if (stores.has(account.name)) continue;
-      const url = options.location
-        ? `file:${join(options.location, "accounts", account.name, "tablekit-tables.db")}`
-        : "memory:";
-      stores.set(account.name, await openStore(url));
-    }
-  } catch (err) {
-    await Promise.all([...stores.values()].map((s) => s.close()));
-    throw err;
-  }
-  const closeStores = () => Promise.all([...stores.values()].map((s) => s.close()));
-  // An unknown account gets an empty store: its requests fail authentication before touching it.
-  const unknown = await openStore("memory:");
-  const storeOf = (account: string): Store => stores.get(account) ?? unknown;
+  checkAccountNames(accounts);
+  if (accounts.length === 0) throw new TableKitError("InvalidInput", "A server needs at least one account.");
+  const served = await openAccountStores(accounts, options);
+  const store = served[0]!.store;
+  const closeStores = () => Promise.all(served.map((a) => a.store.close()));
+  const servedMap = new Map(served.map((a) => [a.name, a]));
+  const storeOf = (account: string): Store => {
+    const found = servedMap.get(account);
+    if (!found)
+      throw new TableKitError("AuthenticationFailed", `The account '${account}' is not served here.`);
+    return found.store;
+  };
   const tls = options.cert !== undefined;
   const protocol = tls ? "https" : "http";
-  const accountMap = new Map(accounts.map((a) => [a.name, a]));
   const mounts = options.mounts
     ? typeof options.mounts === "function"
       ? options.mounts(store)
@@ -156,7 +151,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       );
       const service = FACTORIES[name]({
         store: storeOf,
-        accounts: accountMap,
+        accounts: servedMap,
         state,
         maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
         ...(options.location ? { location: options.location } : {}),
@@ -183,7 +178,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
     for (const service of services) service.close?.();
     await closeStores();
-    await unknown.close();
     throw err;
   }
   const first = accounts[0]!;
@@ -198,12 +192,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       .map((n) => `${ENDPOINT_NAMES[n]}=${endpoints[n]!.url};`)
       .join("")}`,
     store,
+    stores: new Map(served.map((a) => [a.name, a.store])),
     stop() {
       stopped ??= (async () => {
         await Promise.all(servers.map(closeServer));
         for (const service of services) service.close?.();
         await closeStores();
-        await unknown.close();
       })();
       return stopped;
     },
@@ -263,6 +257,42 @@ async function closeServer(server: AnyServer): Promise<void> {
   const force = setTimeout(() => server.closeAllConnections(), 5_000);
   await closed;
   clearTimeout(force);
+}
+
+/** The URL of an account's store: its own database under `location`, or its own memory. */
+function accountStoreUrl(account: string, options: ServerOptions, several: boolean): string {
+  const { storeUrl, location } = options;
+  if (typeof storeUrl === "function") return storeUrl(account);
+  if (storeUrl !== undefined) {
+    if (several) {
+      throw new TableKitError(
+        "InvalidInput",
+        "storeUrl names one store, and accounts share no tables: give a function of the account name.",
+      );
+    }
+    return storeUrl;
+  }
+  if (!location) return "memory:";
+  const file = account === DEVELOPMENT_ACCOUNT.name ? "tablekit-tables.db" : `tablekit-tables-${account}.db`;
+  return `file:${join(location, file)}`;
+}
+
+/** Opens every account's store; if one fails, closes those already open. */
+async function openAccountStores(
+  accounts: readonly AccountKeys[],
+  options: ServerOptions,
+): Promise<ServedAccount[]> {
+  const served: ServedAccount[] = [];
+  try {
+    for (const account of accounts) {
+      const store = await openStore(accountStoreUrl(account.name, options, accounts.length > 1));
+      served.push({ ...account, store });
+    }
+  } catch (err) {
+    await Promise.all(served.map((a) => a.store.close()));
+    throw err;
+  }
+  return served;
 }
 
 function tlsOptions(options: ServerOptions): https.ServerOptions {

@@ -68,7 +68,7 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   const account = options.accounts.get(ctx.account);
   const authorization = ctx.req.headers.authorization;
   if (authorization) {
-    verifySharedKey(ctx, authorization, account, options.now?.() ?? Date.now(), storageStringsToSign);
+    verifySharedKey(ctx, authorization, account, storageStringsToSign, options.now?.() ?? Date.now());
     return { kind: "key" };
   }
   if (!ctx.query.has("sig")) {

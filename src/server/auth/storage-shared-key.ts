@@ -1,4 +1,5 @@
 import type { RequestContext } from "../http/request-context.js";
+import type { StringsToSign } from "./shared-key.js";
 
 /**
  * The Blob and Queue services' Shared Key strings to sign (both services canonicalize alike).
@@ -66,7 +67,7 @@ function signedPaths(ctx: RequestContext): string[] {
 }
 
 /** Every string a valid Blob or Queue service signature of this request may cover. */
-export function storageStringsToSign(ctx: RequestContext, scheme: "SharedKey" | "SharedKeyLite"): string[] {
+export const storageStringsToSign: StringsToSign = (ctx, scheme) => {
   const verb = ctx.req.method ?? "";
   const headers = canonicalizedHeaders(ctx);
   if (scheme === "SharedKeyLite") {
@@ -87,4 +88,4 @@ export function storageStringsToSign(ctx: RequestContext, scheme: "SharedKey" | 
   return signedPaths(ctx).map(
     (path) => `${verb}\n${standard.join("\n")}\n${headers}/${ctx.account}${path}${query}`,
   );
-}
+};

@@ -1,12 +1,21 @@
 import type { IncomingMessage } from "node:http";
-import { ProtocolError } from "../protocol/protocol-error.js";
+import { invalidInput, ProtocolError } from "../protocol/protocol-error.js";
+
+/** Strict: a body that is not UTF-8 is refused, never read with U+FFFD in its place. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 RequestBodyTooLarge) as
- * soon as the excess arrives, so a huge body is never held in memory.
+ * soon as the excess arrives, so a huge body is never held in memory, and refusing bytes that are
+ * not UTF-8 (400 InvalidInput).
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return (await readBodyBytes(req, maxBytes)).toString("utf8");
+  const bytes = await readBodyBytes(req, maxBytes);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidInput("The request body is not valid UTF-8.");
+  }
 }
 
 /** Reads a request body as bytes, refusing more than `maxBytes` as soon as the excess arrives. */

@@ -16,7 +16,7 @@ export interface RouteServices {
   readonly store: Store;
   readonly access?: AccessPolicy;
   readonly state: ServiceState;
-  /** Largest request body accepted. */
+  /** Largest request body accepted (the service's 4 MiB, or less when the server is told so). */
   readonly maxBodyBytes: number;
 }
 

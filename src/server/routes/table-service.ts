@@ -1,4 +1,5 @@
 import { authorize } from "../auth/authorize.js";
+import { tableStringsToSign } from "../auth/table-shared-key.js";
 import { parseTablePath } from "../http/resource.js";
 import { invalidUri } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
@@ -20,7 +21,7 @@ export const TABLE_ROUTES: readonly Route[] = [
 
 /** The Table service: JSON (OData) for tables and entities, XML for its service and ACL operations. */
 export function tableService(deps: ServiceDeps): StorageService<TableContext> {
-  const { store, accounts, state, maxBodyBytes } = deps;
+  const { accounts, state, maxBodyBytes } = deps;
   return {
     name: "Table",
     state,
@@ -29,9 +30,12 @@ export function tableService(deps: ServiceDeps): StorageService<TableContext> {
       ctx !== undefined && (TABLE_ROUTES.find((r) => r.matches(ctx))?.xml ?? ctx.query.has("restype")),
     async answer(ctx) {
       const route = TABLE_ROUTES.find((r) => r.matches(ctx));
-      const auth = authorize(ctx, store(ctx.account), accounts, state);
+      const auth = authorize(ctx, accounts, state, tableStringsToSign);
       if (!route) throw invalidUri();
-      await route.handle(ctx, { ...auth, state, maxBodyBytes });
+      // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
+      // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.
+      const limit = Math.min(maxBodyBytes, auth.store.capabilities.limits.maxTransactionBytes);
+      await route.handle(ctx, { ...auth, state, maxBodyBytes: limit });
     },
   };
 }
