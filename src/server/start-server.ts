@@ -8,7 +8,6 @@ import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "..
 import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
 import { blobService } from "./blobs/blob-service.js";
 import { queueService } from "./queues/queue-service.js";
-import { tableService } from "./routes/table-service.js";
 import {
   type HandlerOptions,
   type Mount,
@@ -17,6 +16,7 @@ import {
   serviceRequestHandler,
 } from "./service-handler.js";
 import { ServiceState } from "./service-state.js";
+import { tableService } from "./tables/table-service.js";
 
 /** The three services `tablekit serve` speaks. */
 export type ServiceName = "table" | "queue" | "blob";

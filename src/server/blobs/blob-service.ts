@@ -64,6 +64,27 @@ export function allowBlob(
   );
 }
 
+/**
+ * Throws unless the caller may write the blob: `w` writes any blob; a token with only `c` writes
+ * one that does not exist yet (`exists` is asked only then, so nobody learns of a blob through it).
+ */
+export async function allowBlobWrite(
+  caller: StorageCaller,
+  container: string,
+  deps: ServiceDeps,
+  account: string,
+  exists: () => Promise<boolean>,
+): Promise<void> {
+  if (caller.kind !== "sas") return allowBlob(caller, "writeBlob", container, deps, account);
+  try {
+    caller.allow(BLOB_OPERATIONS.writeBlob);
+  } catch (err) {
+    if (!(err instanceof TableKitError) || err.code !== "AuthorizationPermissionMismatch") throw err;
+    caller.allow(BLOB_OPERATIONS.createBlob);
+    if (await exists()) throw err;
+  }
+}
+
 /** The Blob service over the store's blob port, its bodies and errors in XML. */
 export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
   const blobDeps: BlobDeps = { ...deps, staging: new BlockStaging(deps.location) };
