@@ -9,7 +9,12 @@ import { send, standardHeaders } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
-import { type HttpConditions, httpConditions, underConditions } from "./blob-conditions.js";
+import {
+  type HttpConditions,
+  httpConditions,
+  underConditions,
+  underWriteConditions,
+} from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
@@ -278,7 +283,7 @@ async function putBlob(
   conditions: HttpConditions,
 ): Promise<void> {
   const properties = propertiesOrNone(container.getBlobClient(name));
-  await allowBlobWrite(
+  const grant = await allowBlobWrite(
     caller,
     container.containerName,
     deps,
@@ -288,7 +293,7 @@ async function putBlob(
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
-    const result = await underConditions(conditions, false, properties, (c) =>
+    const result = await underWriteConditions(grant, conditions, properties, (c) =>
       container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
     );
     deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
@@ -305,7 +310,7 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const result = await underConditions(conditions, false, properties, (c) =>
+  const result = await underWriteConditions(grant, conditions, properties, (c) =>
     container.getBlockBlobClient(name).uploadStream(ctx.req, undefined, undefined, blobOptions(ctx, c)),
   );
   deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });

@@ -64,9 +64,15 @@ export function allowBlob(
   );
 }
 
+/** How the caller may write a blob: any blob, or only one that does not exist yet. */
+export type BlobWriteGrant = "write" | "createOnly";
+
 /**
  * Throws unless the caller may write the blob: `w` writes any blob; a token with only `c` writes
  * one that does not exist yet (`exists` is asked only then, so nobody learns of a blob through it).
+ * The answer `"createOnly"` obliges the caller to make the write itself conditional
+ * (`ifNoneMatch: "*"`, see `createOnlyConditions`): the check alone does not stop a blob created
+ * between it and the write from being overwritten.
  */
 export async function allowBlobWrite(
   caller: StorageCaller,
@@ -74,14 +80,19 @@ export async function allowBlobWrite(
   deps: ServiceDeps,
   account: string,
   exists: () => Promise<boolean>,
-): Promise<void> {
-  if (caller.kind !== "sas") return allowBlob(caller, "writeBlob", container, deps, account);
+): Promise<BlobWriteGrant> {
+  if (caller.kind !== "sas") {
+    allowBlob(caller, "writeBlob", container, deps, account);
+    return "write";
+  }
   try {
     caller.allow(BLOB_OPERATIONS.writeBlob);
+    return "write";
   } catch (err) {
     if (!(err instanceof TableKitError) || err.code !== "AuthorizationPermissionMismatch") throw err;
     caller.allow(BLOB_OPERATIONS.createBlob);
     if (await exists()) throw err;
+    return "createOnly";
   }
 }
 

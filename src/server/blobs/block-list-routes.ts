@@ -3,7 +3,7 @@ import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { invalidXml, parseXml } from "../protocol/xml.js";
 import type { HttpConditions } from "./blob-conditions.js";
-import { underConditions } from "./blob-conditions.js";
+import { underWriteConditions } from "./blob-conditions.js";
 import { blobOptions, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlobWrite } from "./blob-service.js";
@@ -38,7 +38,7 @@ export async function putBlockList(
 ): Promise<void> {
   const client = container.getBlobClient(name);
   const properties = propertiesOrNone(client);
-  await allowBlobWrite(
+  const grant = await allowBlobWrite(
     caller,
     container.containerName,
     deps,
@@ -49,7 +49,7 @@ export async function putBlockList(
   const requested = parseBlockList(await readBody(ctx.req, 8 * 1024 * 1024));
   const where = { account: ctx.account, container: container.containerName, blob: name };
   let blocks: PlannedBlock[] = [];
-  const result = await underConditions(conditions, false, properties, async (c) => {
+  const result = await underWriteConditions(grant, conditions, properties, async (c) => {
     // Committed blocks are read from the blob as it is now, pinned to its ETag.
     const current = await properties();
     const committed = deps.staging.committed(ctx.account, container.containerName, name, current?.etag);
