@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { TableKitError } from "../model/index.js";
 import type { ServedAccount } from "./accounts.js";
 import { authorize } from "./auth/authorize.js";
+import type { OAuthLevel } from "./auth/bearer-token.js";
 import { tableStringsToSign } from "./auth/table-shared-key.js";
 import { applyCors, preflight } from "./cors.js";
 import { type RequestContext, requestContext } from "./http/request-context.js";
@@ -37,6 +38,8 @@ export interface HandlerOptions {
   readonly state: ServiceState;
   readonly protocol: "http" | "https";
   readonly skipApiVersionCheck: boolean;
+  /** Bearer tokens: refused unless `basic` (Azurite's `--oauth basic`). */
+  readonly oauth?: OAuthLevel;
   readonly maxBodyBytes: number;
   readonly mounts?: readonly Mount[];
   /** Called once per request after it is answered (the --debug log). */
@@ -82,7 +85,13 @@ export function tableRequestHandler(
       if (ctx.secondary && !READS.has(ctx.method)) {
         throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");
       }
-      const auth = authorize(ctx, accounts, state, tableStringsToSign);
+      const auth = authorize(ctx, {
+        accounts,
+        state,
+        service: "table",
+        stringsToSign: tableStringsToSign,
+        ...(options.oauth ? { oauth: options.oauth } : {}),
+      });
       if (!route) throw invalidUri();
       // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
       // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.

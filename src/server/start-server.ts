@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { TableKitError } from "../model/index.js";
 import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "../store/index.js";
 import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
+import type { OAuthLevel } from "./auth/bearer-token.js";
 import { type HandlerOptions, type Mount, tableRequestHandler } from "./request-handler.js";
 import { ServiceState } from "./service-state.js";
 
@@ -31,6 +32,11 @@ export interface ServerOptions {
   readonly cert?: string;
   readonly key?: string;
   readonly pwd?: string;
+  /**
+   * `basic`: accept Microsoft Entra bearer tokens as Azurite's `--oauth basic` does (audience,
+   * issuer, not-before and expiry checked, no signature), over HTTPS only; absent: refuse them.
+   */
+  readonly oauth?: OAuthLevel;
   /** Accept any x-ms-version (by default it must be a service version, YYYY-MM-DD). */
   readonly skipApiVersionCheck?: boolean;
   /** Accepted for Azurite compatibility: Azurite's table service relaxes nothing with it, nor does this one. */
@@ -84,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     state,
     protocol: tls ? "https" : "http",
     skipApiVersionCheck: options.skipApiVersionCheck ?? false,
+    ...(options.oauth ? { oauth: checkOAuthLevel(options.oauth) } : {}),
     maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
     ...(options.mounts
       ? { mounts: typeof options.mounts === "function" ? options.mounts(store) : options.mounts }
@@ -149,6 +156,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return stopped;
     },
   };
+}
+
+function checkOAuthLevel(level: string): OAuthLevel {
+  if (level !== "basic") {
+    throw new TableKitError("InvalidInput", `The OAuth level '${level}' is not supported (only 'basic').`);
+  }
+  return level;
 }
 
 /** The URL of an account's store: its own database under `location`, or its own memory. */

@@ -5,7 +5,9 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
-import { finished, startCli, tempDir } from "../cli/run-cli.js";
+import { cli, finished, startCli, tempDir } from "../cli/run-cli.js";
+import { rawRequest } from "../support/raw-table-client.js";
+import { makeTestCertificate } from "../support/test-certificate.js";
 
 const { dir, cleanup } = tempDir();
 const children = new Set<ChildProcess>();
@@ -82,5 +84,43 @@ describe("tablekit serve (the binary)", { timeout: 60_000 }, () => {
     await store.close();
     third.child.kill("SIGTERM");
     expect((await third.done).code).toBe(0);
+  });
+
+  it("--oauth basic with --cert/--key serves HTTPS and takes a bearer token; another level is refused", async () => {
+    const certificate = makeTestCertificate();
+    try {
+      const { child, connectionString, done } = await serve([
+        "--oauth",
+        "basic",
+        "--cert",
+        certificate.cert,
+        "--key",
+        certificate.key,
+      ]);
+      const endpoint = /TableEndpoint=(\S+?);/.exec(connectionString)![1]!;
+      expect(endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
+      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+      const now = Math.floor(Date.now() / 1000);
+      const claims = {
+        aud: "https://storage.azure.com",
+        iss: "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
+        iat: now,
+        nbf: now - 10,
+        exp: now + 600,
+      };
+      const bearer = `${part({ alg: "RS256" })}.${part(claims)}.c2ln`;
+      const r = await rawRequest(endpoint, { path: "Tables", auth: { bearer }, ca: certificate.pem });
+      expect(r.status).toBe(200);
+      child.kill("SIGTERM");
+      expect((await done).code).toBe(0);
+    } finally {
+      certificate.cleanup();
+    }
+    const refused = await cli(["serve", "--tablePort", "0", "--oauth", "full"], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/basic/);
+    const warned = await serve(["--oauth", "basic"]);
+    warned.child.kill("SIGTERM");
+    expect((await warned.done).stderr).toMatch(/HTTPS only/);
   });
 });
