@@ -6,5 +6,11 @@
  */
 export { parseAccounts } from "./accounts.js";
 export type { OAuthLevel } from "./auth/bearer-token.js";
-export type { Mount } from "./request-handler.js";
-export { type RunningServer, type ServerOptions, startServer } from "./start-server.js";
+export type { Mount } from "./service-handler.js";
+export {
+  type RunningServer,
+  type ServerOptions,
+  type ServiceEndpoint,
+  type ServiceName,
+  startServer,
+} from "./start-server.js";

@@ -9,7 +9,17 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
  * soon as the excess arrives, so a huge body is never held in memory, and refusing bytes that are
  * not UTF-8 (400 InvalidInput).
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const bytes = await readBodyBytes(req, maxBytes);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidInput("The request body is not valid UTF-8.");
+  }
+}
+
+/** Reads a request body as bytes, refusing more than `maxBytes` as soon as the excess arrives. */
+export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
@@ -28,12 +38,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (failed) return;
-      try {
-        resolve(UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-      } catch {
-        reject(invalidInput("The request body is not valid UTF-8."));
-      }
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     req.on("error", (err) => {
       if (!failed) {
@@ -44,7 +49,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   });
 }
 
-function tooLarge(maxBytes: number): ProtocolError {
+export function tooLarge(maxBytes: number): ProtocolError {
   return new ProtocolError(
     413,
     "RequestBodyTooLarge",
