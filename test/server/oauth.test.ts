@@ -16,32 +16,15 @@ import {
 import { TableClient, TableServiceClient, TableTransaction } from "@azure/data-tables";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAccounts, startServer } from "../../src/server/index.js";
+import { entraToken, TEST_TENANT } from "../support/entra-token.js";
 import { type RawRequest, type RawResponse, rawRequest } from "../support/raw-table-client.js";
 import { makeTestCertificate, type TestCertificate } from "../support/test-certificate.js";
 
-const TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+const TENANT = TEST_TENANT;
 const HOUR = 3_600;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const second = { name: "accountb", key: Buffer.alloc(64, 9).toString("base64") };
-
-/** An unsigned JWT (the server checks no signature) with Entra's claims, overridable one by one. */
-function token(claims: Record<string, unknown> = {}, signature = "c2lnbmF0dXJl"): string {
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const now = nowSeconds();
-  const body = {
-    aud: "https://storage.azure.com",
-    iss: `https://sts.windows.net/${TENANT}/`,
-    iat: now - 60,
-    nbf: now - 60,
-    exp: now + HOUR,
-    oid: "00000000-0000-0000-0000-000000000001",
-    tid: TENANT,
-    ...claims,
-  };
-  for (const [name, value] of Object.entries(body))
-    if (value === undefined) delete body[name as keyof typeof body];
-  return `${part({ alg: "RS256", typ: "JWT" })}.${part(body)}.${signature}`;
-}
+const token = entraToken;
 
 let certificate: TestCertificate;
 let endpoint: string;

@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
 import { cli, finished, startCli, tempDir } from "../cli/run-cli.js";
+import { entraToken } from "../support/entra-token.js";
 import { rawRequest } from "../support/raw-table-client.js";
 import { makeTestCertificate } from "../support/test-certificate.js";
 
@@ -99,16 +100,7 @@ describe("tablekit serve (the binary)", { timeout: 60_000 }, () => {
       ]);
       const endpoint = /TableEndpoint=(\S+?);/.exec(connectionString)![1]!;
       expect(endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
-      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-      const now = Math.floor(Date.now() / 1000);
-      const claims = {
-        aud: "https://storage.azure.com",
-        iss: "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
-        iat: now,
-        nbf: now - 10,
-        exp: now + 600,
-      };
-      const bearer = `${part({ alg: "RS256" })}.${part(claims)}.c2ln`;
+      const bearer = entraToken();
       const r = await rawRequest(endpoint, { path: "Tables", auth: { bearer }, ca: certificate.pem });
       expect(r.status).toBe(200);
       child.kill("SIGTERM");
