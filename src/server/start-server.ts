@@ -9,7 +9,6 @@ import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts
 import type { OAuthLevel } from "./auth/bearer-token.js";
 import { blobService } from "./blobs/blob-service.js";
 import { queueService } from "./queues/queue-service.js";
-import { tableService } from "./routes/table-service.js";
 import {
   type HandlerOptions,
   type Mount,
@@ -18,6 +17,7 @@ import {
   serviceRequestHandler,
 } from "./service-handler.js";
 import { ServiceState } from "./service-state.js";
+import { tableService } from "./tables/table-service.js";
 
 /** The three services `tablekit serve` speaks. */
 export type ServiceName = "table" | "queue" | "blob";

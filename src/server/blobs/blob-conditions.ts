@@ -105,3 +105,21 @@ export async function underConditions<T>(
     }
   }
 }
+
+/**
+ * A write under the caller's grant: with `w`, as `underConditions`; with a create-only token
+ * (`c` without `w`), the blob was absent when the grant was checked, so the request's conditions
+ * are evaluated against its absence and the write itself carries `ifNoneMatch: "*"`. A blob
+ * created in between wins: this write fails with the service's 409 BlobAlreadyExists and is not
+ * retried (retrying would overwrite what the token may not).
+ */
+export async function underWriteConditions<T>(
+  grant: "write" | "createOnly",
+  c: HttpConditions,
+  properties: () => Promise<BlobProperties | undefined>,
+  work: (conditions: BlobRequestConditions) => Promise<T>,
+): Promise<T> {
+  if (grant === "write") return underConditions(c, false, properties, work);
+  evaluate(c, undefined, false);
+  return work({ ifNoneMatch: "*" });
+}

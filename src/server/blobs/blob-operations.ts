@@ -5,6 +5,8 @@ import type { StorageOperation } from "../auth/storage-access.js";
  * blob or container SAS permissions (r read, a add, c create, w write, d delete, l list), as the
  * service SAS and account SAS documentation lists them. No token grants container ACLs or deletes;
  * container ACLs need the account key (`keyOnly`), not a bearer token either.
+ * `c` creates a blob that does not exist yet and never overwrites one (`createBlob`); rewriting an
+ * existing blob, its block list, metadata or properties needs `w` (`writeBlob`).
  */
 export const BLOB_OPERATIONS = {
   listContainers: { account: { type: "s", anyOf: "l" } },
@@ -20,7 +22,8 @@ export const BLOB_OPERATIONS = {
   setContainerAcl: { account: { type: "c", anyOf: "" }, keyOnly: true },
   listBlobs: { account: { type: "c", anyOf: "l" }, service: "l", containerLevel: true },
   readBlob: { account: { type: "o", anyOf: "r" }, service: "r" },
-  writeBlob: { account: { type: "o", anyOf: "cw" }, service: "cw" },
+  createBlob: { account: { type: "o", anyOf: "cw" }, service: "cw" },
+  writeBlob: { account: { type: "o", anyOf: "w" }, service: "w" },
   appendBlock: { account: { type: "o", anyOf: "aw" }, service: "aw" },
   deleteBlob: { account: { type: "o", anyOf: "d" }, service: "d" },
 } as const satisfies Record<string, StorageOperation>;

@@ -9,9 +9,14 @@ import { send, standardHeaders } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
-import { type HttpConditions, httpConditions, underConditions } from "./blob-conditions.js";
+import {
+  type HttpConditions,
+  httpConditions,
+  underConditions,
+  underWriteConditions,
+} from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlob, notServed } from "./blob-service.js";
+import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
 import { putBlockList } from "./block-list-routes.js";
 import { checkBlockId } from "./block-staging.js";
@@ -171,7 +176,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       return;
     }
     case "PUT block": {
-      allowBlob(caller, "writeBlob", containerName, deps, ctx.account);
+      await allowBlobWrite(caller, containerName, deps, ctx.account, async () => !!(await properties()));
       refuseUnkeptHeaders(ctx);
       const id = checkBlockId(ctx.query.get("blockid"));
       // The container must exist (the port's read answers ContainerNotFound).
@@ -277,12 +282,18 @@ async function putBlob(
   name: string,
   conditions: HttpConditions,
 ): Promise<void> {
-  allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
+  const properties = propertiesOrNone(container.getBlobClient(name));
+  const grant = await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
-  const properties = propertiesOrNone(container.getBlobClient(name));
   if (type === "AppendBlob") {
-    const result = await underConditions(conditions, false, properties, (c) =>
+    const result = await underWriteConditions(grant, conditions, properties, (c) =>
       container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
     );
     deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
@@ -299,7 +310,7 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const result = await underConditions(conditions, false, properties, (c) =>
+  const result = await underWriteConditions(grant, conditions, properties, (c) =>
     container.getBlockBlobClient(name).uploadStream(ctx.req, undefined, undefined, blobOptions(ctx, c)),
   );
   deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });

@@ -64,6 +64,38 @@ export function allowBlob(
   );
 }
 
+/** How the caller may write a blob: any blob, or only one that does not exist yet. */
+export type BlobWriteGrant = "write" | "createOnly";
+
+/**
+ * Throws unless the caller may write the blob: `w` writes any blob; a token with only `c` writes
+ * one that does not exist yet (`exists` is asked only then, so nobody learns of a blob through it).
+ * The answer `"createOnly"` obliges the caller to make the write itself conditional
+ * (`ifNoneMatch: "*"`, see `createOnlyConditions`): the check alone does not stop a blob created
+ * between it and the write from being overwritten.
+ */
+export async function allowBlobWrite(
+  caller: StorageCaller,
+  container: string,
+  deps: ServiceDeps,
+  account: string,
+  exists: () => Promise<boolean>,
+): Promise<BlobWriteGrant> {
+  if (caller.kind !== "sas") {
+    allowBlob(caller, "writeBlob", container, deps, account);
+    return "write";
+  }
+  try {
+    caller.allow(BLOB_OPERATIONS.writeBlob);
+    return "write";
+  } catch (err) {
+    if (!(err instanceof TableKitError) || err.code !== "AuthorizationPermissionMismatch") throw err;
+    caller.allow(BLOB_OPERATIONS.createBlob);
+    if (await exists()) throw err;
+    return "createOnly";
+  }
+}
+
 /** The Blob service over the store's blob port, its bodies and errors in XML. */
 export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
   const blobDeps: BlobDeps = { ...deps, staging: new BlockStaging(deps.location) };

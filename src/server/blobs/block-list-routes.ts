@@ -3,10 +3,10 @@ import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { invalidXml, parseXml } from "../protocol/xml.js";
 import type { HttpConditions } from "./blob-conditions.js";
-import { underConditions } from "./blob-conditions.js";
+import { underWriteConditions } from "./blob-conditions.js";
 import { blobOptions, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlob } from "./blob-service.js";
+import { allowBlobWrite } from "./blob-service.js";
 import { checkBlockId, invalidBlockList, type PlannedBlock } from "./block-staging.js";
 
 /** Put Block List: the chosen staged and committed blocks streamed, in order, into one upload through the port. */
@@ -36,14 +36,20 @@ export async function putBlockList(
   name: string,
   conditions: HttpConditions,
 ): Promise<void> {
-  allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
+  const client = container.getBlobClient(name);
+  const properties = propertiesOrNone(client);
+  const grant = await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
   refuseUnkeptHeaders(ctx);
   const requested = parseBlockList(await readBody(ctx.req, 8 * 1024 * 1024));
-  const client = container.getBlobClient(name);
   const where = { account: ctx.account, container: container.containerName, blob: name };
-  const properties = propertiesOrNone(client);
   let blocks: PlannedBlock[] = [];
-  const result = await underConditions(conditions, false, properties, async (c) => {
+  const result = await underWriteConditions(grant, conditions, properties, async (c) => {
     // Committed blocks are read from the blob as it is now, pinned to its ETag.
     const current = await properties();
     const committed = deps.staging.committed(ctx.account, container.containerName, name, current?.etag);

@@ -22,7 +22,7 @@ export const QUEUE_OPERATIONS = {
   peekMessages: { account: { type: "o", anyOf: "r" }, service: "r" },
   deleteMessage: { account: { type: "o", anyOf: "p" }, service: "p" },
   updateMessage: { account: { type: "o", anyOf: "u" }, service: "u" },
-  clearMessages: { account: { type: "o", anyOf: "d" } },
+  clearMessages: { account: { type: "o", anyOf: "d" }, service: "" },
 } as const satisfies Record<string, StorageOperation>;
 
 export type QueueOperation = keyof typeof QUEUE_OPERATIONS;

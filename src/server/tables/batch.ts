@@ -8,11 +8,11 @@ import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { parseResource } from "../http/resource.js";
 import { errorParts, jsonErrorBody, send } from "../http/responses.js";
-import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "../protocol/batch-request.js";
-import { type BatchPartResponse, batchResponse } from "../protocol/batch-response.js";
-import { entityPath } from "../protocol/entity-body.js";
-import { planEntityWrite, prefersNoContent } from "../protocol/entity-write.js";
 import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
+import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "./batch-request.js";
+import { type BatchPartResponse, batchResponse } from "./batch-response.js";
+import { entityPath } from "./entity-body.js";
+import { planEntityWrite, prefersNoContent } from "./entity-write.js";
 import { headerOf, type Route } from "./route.js";
 
 interface PlannedAction {
