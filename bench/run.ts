@@ -20,7 +20,8 @@ const benches = readdirSync(dir)
 
 /** What console.table draws: the smoke run's evidence that a benchmark reached its results. */
 const TABLE = /┌─.*\n│.*│/;
-const SMOKE_TIMEOUT_MS = 120_000;
+// The server benchmark starts Azurite and serve twice over (tables, then queues and blobs): minutes on a loaded machine.
+const SMOKE_TIMEOUT_MS = 300_000;
 const SMOKE_CONCURRENCY = 3;
 
 /** Runs one benchmark in smoke mode; resolves with its output and what went wrong, if anything. */

@@ -26,7 +26,7 @@ function runSmoke(): Promise<{ code: number | null; output: string }> {
 }
 
 describe("benchmarks", () => {
-  it("npm run bench -- --smoke runs every benchmark to its result table", { timeout: 240_000 }, async () => {
+  it("npm run bench -- --smoke runs every benchmark to its result table", { timeout: 600_000 }, async () => {
     const benches = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts"));
     expect(benches.length).toBeGreaterThan(0);
     const { code, output } = await runSmoke();
