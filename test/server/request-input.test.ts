@@ -5,7 +5,11 @@
  * single entity's body past 4 MiB is 413 RequestBodyTooLarge. Each limit is crossed by one byte.
  */
 import { connect } from "node:net";
-import { AzureNamedKeyCredential, TableClient } from "@azure/data-tables";
+import {
+  AzureNamedKeyCredential,
+  type TransactionAction as SdkAction,
+  TableClient,
+} from "@azure/data-tables";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type TransactionAction } from "../../src/index.js";
 import { startServer } from "../../src/server/index.js";
@@ -269,11 +273,11 @@ describe("tablekit serve: request sizes", () => {
     await expect(sdk.createEntity({ partitionKey: "k", rowKey: "1", ...big })).rejects.toMatchObject({
       statusCode: 413,
     });
-    const actions = Array.from(
-      { length: 33 },
-      (_, i) => ["create", { partitionKey: "k", rowKey: `${i}`, a: "a".repeat(128 * 1024) }] as const,
-    );
-    await expect(sdk.submitTransaction([...actions])).rejects.toMatchObject({ statusCode: 413 });
+    const actions: SdkAction[] = Array.from({ length: 33 }, (_, i) => [
+      "create",
+      { partitionKey: "k", rowKey: `${i}`, a: "a".repeat(128 * 1024) },
+    ]);
+    await expect(sdk.submitTransaction(actions)).rejects.toMatchObject({ statusCode: 413 });
     expect(await partition("k")).toEqual([]);
   });
 
