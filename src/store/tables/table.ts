@@ -1,6 +1,6 @@
 import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../../filter/index.js";
 import { filterProperties } from "../../filter/properties.js";
-import { validateEtag } from "../../model/etag.js";
+import { validateTableEtag } from "../../model/etag.js";
 import {
   compareUtf8,
   compareUtf16,
@@ -198,7 +198,7 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     this.authorize("update");
-    const etag = validateEtag(options?.etag ?? "*");
+    const etag = validateTableEtag(options?.etag ?? "*");
     const action: BackendAction = {
       kind: "update",
       entity: entityForWrite(entity, this.limits),
@@ -232,7 +232,7 @@ export class Table {
       kind: "delete",
       partitionKey: validateKey("PartitionKey", partitionKey, this.limits),
       rowKey: validateKey("RowKey", rowKey, this.limits),
-      etag: validateEtag(options?.etag ?? "*"),
+      etag: validateTableEtag(options?.etag ?? "*"),
     };
     this.authorizeKeys(action);
     await this.backendTable.write(action, call);
