@@ -255,15 +255,18 @@ export class Table {
         text === undefined || text.trim() === ""
           ? undefined
           : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+      // `$filter=true` reads everything; `$filter=false` matches nothing and reads nothing.
+      const matchesNothing = parsed?.kind === "constant" && !parsed.value;
+      const tree = parsed?.kind === "constant" ? undefined : parsed;
       // A token's key range narrows the query: entities outside it are never returned.
       const restriction = this.access?.queryRestriction();
       const filter: FilterNode | undefined =
-        restriction && parsed ? { kind: "and", left: parsed, right: restriction } : (restriction ?? parsed);
+        restriction && tree ? { kind: "and", left: tree, right: restriction } : (restriction ?? tree);
       const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
       const select = checkSelect(options?.queryOptions?.select);
       plan = {
         filter,
-        ranges: filter ? keyRanges(filter, compare) : undefined,
+        ranges: matchesNothing ? [] : filter ? keyRanges(filter, compare) : undefined,
         select,
         backendSelect: select && customProperties(select),
         filterNames: filter ? customProperties(filterProperties(filter)) : [],
