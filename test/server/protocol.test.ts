@@ -204,7 +204,15 @@ describe("tablekit serve: the wire format", () => {
     expect(other.status).toBe(403);
     const actual = await rawRequest(endpoint, { path: "Wire()", headers: { origin: "http://app.example" } });
     expect(actual.headers["access-control-allow-origin"]).toBe("http://app.example");
-    const stats = await rawRequest(endpoint, { path: "?restype=service&comp=stats" });
+    // Stats are the secondary location's only (read-access geo-redundant replication).
+    const primaryStats = await rawRequest(endpoint, { path: "?restype=service&comp=stats" });
+    expect([primaryStats.status, primaryStats.code]).toEqual([400, "InvalidQueryParameterValue"]);
+    const stats = await rawRequest(endpoint, {
+      path: "?restype=service&comp=stats",
+      account: `${AZURITE_ACCOUNT}-secondary`,
+      signingAccount: AZURITE_ACCOUNT,
+    });
+    expect(stats.status).toBe(200);
     expect(stats.text).toContain("<Status>live</Status>");
   });
 

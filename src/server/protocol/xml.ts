@@ -3,10 +3,10 @@
  * documents are flat and fixed, so elements are read by name rather than with a general parser.
  */
 
-/** The text of the first `<name>…</name>` in `xml`, or undefined. */
+/** The text of the first `<name>…</name>` in `xml` ("" for an empty `<name/>`), or undefined. */
 export function xmlElement(xml: string, name: string): string | undefined {
-  const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(xml);
-  return match?.[1];
+  const match = new RegExp(`<${name}(?:\\s[^>]*?)?(?:/>|>([\\s\\S]*?)</${name}>)`).exec(xml);
+  return match ? (match[1] ?? "") : undefined;
 }
 
 /** Text made safe to place between tags. */

@@ -57,6 +57,14 @@ export const serviceRoute: Route = {
     const comp = ctx.query.get("comp");
     if (comp === "stats") {
       if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
+      // Get Table Service Stats is served by the secondary location only (read-access geo-redundancy).
+      if (!ctx.secondary) {
+        throw new ProtocolError(
+          400,
+          "InvalidQueryParameterValue",
+          "Table service stats are served by the secondary location only (<account>-secondary).",
+        );
+      }
       access?.check("getServiceStats");
       const body = `${XML_HEAD}<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>${new Date().toUTCString()}</LastSyncTime></GeoReplication></StorageServiceStats>`;
       send(ctx, 200, { "content-type": "application/xml" }, body);
@@ -79,8 +87,9 @@ export const serviceRoute: Route = {
     const sections: Record<string, string> = {};
     for (const name of ["Logging", "HourMetrics", "MinuteMetrics"]) {
       const inner = xmlElement(root, name);
-      if (inner !== undefined) sections[name] = `<${name}>${inner}</${name}>`;
+      if (inner !== undefined && inner.trim() !== "") sections[name] = `<${name}>${inner}</${name}>`;
     }
+    // An absent Cors element keeps the rules; an empty one (`<Cors/>`) deletes them all.
     const cors = xmlElement(root, "Cors");
     state.setProperties(ctx.account, sections, cors === undefined ? undefined : parseCors(cors));
     send(ctx, 202, {});
