@@ -2,6 +2,7 @@
  * Runs Azurite's own black-box table tests against `tablekit serve` and prints how many pass.
  *
  *   npx tsx scripts/azurite-table-suite.ts <azurite-checkout> [--grep <text>] [--keep-log <file>]
+ *                                          [--rest-helper-signed] [--spec]
  *
  * The checkout's dev dependencies must be installed (`npm ci` there). The script builds tablekit,
  * replaces the checkout's tests/table/utils/TableTestServerFactory.ts for the run by one that
@@ -25,6 +26,34 @@ const SUITES = [
   "tests/table/KeepAlive/*.test.ts",
 ];
 const FACTORY = "tests/table/utils/TableTestServerFactory.ts";
+/** A change made in the checkout for one run and undone after it: `find` (every occurrence) becomes `replace`. */
+interface LocalEdit {
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+const SIGNING_LINE =
+  "const stringToSign = createStringToSignForSharedKeyLite(url, path, headersIn, productionStyle);";
+/**
+ * The REST helper's SharedKeyLite requests break two Shared Key rules: they carry no date (the
+ * Date slot is signed empty), and its POSTs are sent to `<path>/` but signed for `<path>`.
+ * `--rest-helper-signed` fixes both for the run (an x-ms-date, and no trailing slash), to see
+ * what its tests check beyond their signatures.
+ */
+const REST_HELPER_EDITS: readonly LocalEdit[] = [
+  {
+    file: "tests/table/utils/table.entity.tests.utils.for.rest.ts",
+    find: SIGNING_LINE,
+    replace: `if (!headersIn["x-ms-date"] && !headersIn["Date"]) headersIn["x-ms-date"] = new Date().toUTCString();\n  ${SIGNING_LINE}`,
+  },
+  {
+    file: "tests/table/utils/table.entity.tests.rest.submitter.ts",
+    // The submitter's template text `}/?${generateSas()}` (the "$" kept apart so it reads as text here).
+    find: "}/?$" + "{generateSas()}",
+    replace: "}?$" + "{generateSas()}",
+  },
+];
 
 /**
  * The factory the tests get instead of Azurite's: the same parameters, and a server whose start()
@@ -160,12 +189,25 @@ function main(): void {
   const debugLog = option("--keep-log");
 
   const factory = join(checkout, FACTORY);
-  const original = readFileSync(factory, "utf8");
+  const originals = new Map<string, string>([[factory, readFileSync(factory, "utf8")]]);
   const work = mkdtempSync(join(tmpdir(), "azurite-table-suite-"));
   const reportFile = join(work, "report.json");
   const reporterFile = join(work, "tally-reporter.js");
   writeFileSync(reporterFile, REPORTER_SOURCE);
   writeFileSync(factory, factorySource(cli, debugLog ? resolve(debugLog) : undefined));
+  if (args.includes("--rest-helper-signed")) {
+    for (const edit of REST_HELPER_EDITS) {
+      const file = join(checkout, edit.file);
+      const text = originals.get(file) ?? readFileSync(file, "utf8");
+      if (!text.includes(edit.find)) {
+        for (const [path, original] of originals) writeFileSync(path, original);
+        console.error(`--rest-helper-signed: ${edit.file} no longer has what this script changes`);
+        process.exit(2);
+      }
+      originals.set(file, text);
+      writeFileSync(file, text.replaceAll(edit.find, edit.replace));
+    }
+  }
   let mochaExit = "";
   try {
     const grep = option("--grep");
@@ -197,7 +239,7 @@ function main(): void {
     );
     mochaExit = `status ${run.status}, signal ${run.signal}, ${run.error ?? ""}`;
   } finally {
-    writeFileSync(factory, original);
+    for (const [path, original] of originals) writeFileSync(path, original);
   }
   if (!existsSync(reportFile)) {
     console.error(`mocha wrote no report (${mochaExit})`);
