@@ -11,13 +11,22 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
  */
 export const DRAIN_BYTES = 16 * 1024 * 1024;
 
+/** Reads a request body as UTF-8 text (`readBodyBytes`); bytes that are not UTF-8 are 400 InvalidInput. */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const bytes = await readBodyBytes(req, maxBytes);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidInput("The request body is not valid UTF-8.");
+  }
+}
+
 /**
- * Reads a request body as UTF-8 text. A body past `maxBytes` is 413 RequestBodyTooLarge and never
- * held in memory: its bytes are dropped as they arrive, up to `DRAIN_BYTES` more, then the 413 is
- * answered (at once when even that is exceeded, declared or sent). Bytes that are not UTF-8 are
- * 400 InvalidInput.
+ * Reads a request body as bytes. A body past `maxBytes` is 413 RequestBodyTooLarge and never held
+ * in memory: its bytes are dropped as they arrive, up to `DRAIN_BYTES` more, then the 413 is
+ * answered (at once when even that is exceeded, declared or sent).
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBytes + DRAIN_BYTES) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
@@ -41,17 +50,13 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       if (settled) return;
       if (size > maxBytes) return fail(tooLarge(maxBytes));
       settled = true;
-      try {
-        resolve(UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-      } catch {
-        reject(invalidInput("The request body is not valid UTF-8."));
-      }
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     req.on("error", fail);
   });
 }
 
-function tooLarge(maxBytes: number): ProtocolError {
+export function tooLarge(maxBytes: number): ProtocolError {
   return new ProtocolError(
     413,
     "RequestBodyTooLarge",

@@ -48,7 +48,7 @@ function failed(detail: string): TableKitError {
   );
 }
 
-function sameSignature(expected: string, given: string): boolean {
+export function sameSignature(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -153,7 +153,7 @@ function withTimes<T extends object>(scope: T, st: string | undefined, se: strin
   return { ...scope, ...(startsOn ? { startsOn } : {}), ...(expiresOn ? { expiresOn } : {}) };
 }
 
-function checkProtocol(spr: string | undefined, protocol: "http" | "https"): void {
+export function checkProtocol(spr: string | undefined, protocol: "http" | "https"): void {
   if (spr === undefined || spr === "" || spr === "https,http" || spr === "http,https") return;
   if (spr !== "https") throw failed(`The protocol '${spr}' is not valid.`);
   if (protocol !== "https") {
@@ -170,7 +170,7 @@ function ipv4Number(ip: string): number | undefined {
   return plain.split(".").reduce((n, part) => n * 256 + Number(part), 0);
 }
 
-function checkIp(sip: string | undefined, clientIp: string): void {
+export function checkIp(sip: string | undefined, clientIp: string): void {
   if (sip === undefined || sip === "") return;
   const [startText, endText] = sip.split("-");
   const start = ipv4Number(startText ?? "");

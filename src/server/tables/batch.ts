@@ -9,17 +9,17 @@ import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { parseResource } from "../http/resource.js";
 import { errorParts, jsonErrorBody, send } from "../http/responses.js";
-import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "../protocol/batch-request.js";
+import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
+import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "./batch-request.js";
 import {
   type BatchPartResponse,
   type BatchResponse,
   batchQueryResponse,
   batchResponse,
-} from "../protocol/batch-response.js";
-import { entityJsonText, entityPath } from "../protocol/entity-body.js";
-import { planEntityWrite, prefersNoContent } from "../protocol/entity-write.js";
-import { jsonContentType, metadataLevel } from "../protocol/odata-format.js";
-import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
+} from "./batch-response.js";
+import { entityJsonText, entityPath } from "./entity-body.js";
+import { planEntityWrite, prefersNoContent } from "./entity-write.js";
+import { jsonContentType, metadataLevel } from "./odata-format.js";
 import { selection } from "./query-options.js";
 import { headerOf, type Route } from "./route.js";
 

@@ -1,4 +1,4 @@
-import { invalidInput } from "./protocol-error.js";
+import { invalidInput } from "../protocol/protocol-error.js";
 
 /**
  * Reads a `POST /$batch` body (multipart/mixed) leniently, as clients write it: CRLF or bare LF

@@ -8,8 +8,8 @@ import {
   TableKitError,
   toTypedValue,
 } from "../../model/index.js";
+import { invalidInput } from "../protocol/protocol-error.js";
 import type { MetadataLevel } from "./odata-format.js";
-import { invalidInput } from "./protocol-error.js";
 import { JsonNumber, parseJsonWithNumberText, valueJson } from "./wire.js";
 
 /**
