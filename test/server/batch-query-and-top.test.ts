@@ -4,24 +4,16 @@
  * sends it), which asks for no entity. Also the paths the service does not serve: a trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.js";
 import { batchBody, batchPart } from "../support/raw-batch.js";
 import { rawRequest } from "../support/raw-table-client.js";
+import { serveTables } from "../support/tablekit-server.js";
 
 const TABLE = "Lookups";
 let endpoint: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = await startServer({ port: 0 });
-  endpoint = server.url;
-  stop = server.stop;
-  const created = await rawRequest(endpoint, {
-    method: "POST",
-    path: "Tables",
-    body: JSON.stringify({ TableName: TABLE }),
-  });
-  expect(created.status).toBe(201);
+  ({ endpoint, stop } = await serveTables([TABLE]));
   for (const rk of ["1", "2", "3"]) {
     const put = await rawRequest(endpoint, {
       method: "PUT",

@@ -5,16 +5,14 @@
  * every rule, an absent one keeps them; a preflight without its required headers is 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.js";
 import { type RawResponse, rawRequest } from "../support/raw-table-client.js";
+import { serveTables } from "../support/tablekit-server.js";
 
 let endpoint: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = await startServer({ port: 0 });
-  endpoint = server.url;
-  stop = server.stop;
+  ({ endpoint, stop } = await serveTables([]));
 });
 afterAll(() => stop?.());
 

@@ -12,10 +12,10 @@ import {
 } from "@azure/data-tables";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type TransactionAction } from "../../src/index.js";
-import { startServer } from "../../src/server/index.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
 import { batchBody, batchPart } from "../support/raw-batch.js";
 import { type RawResponse, rawRequest, signedHeaders } from "../support/raw-table-client.js";
+import { serveTables } from "../support/tablekit-server.js";
 
 const TABLE = "Inputs";
 const MiB = 1024 * 1024;
@@ -24,18 +24,10 @@ let sdk: TableClient;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = await startServer({ port: 0 });
-  endpoint = server.url;
-  stop = server.stop;
-  sdk = new TableClient(server.url, TABLE, new AzureNamedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY), {
+  ({ endpoint, stop } = await serveTables([TABLE]));
+  sdk = new TableClient(endpoint, TABLE, new AzureNamedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY), {
     allowInsecureConnection: true,
   });
-  const r = await rawRequest(endpoint, {
-    method: "POST",
-    path: "Tables",
-    body: JSON.stringify({ TableName: TABLE }),
-  });
-  expect(r.status).toBe(201);
   const seed = await rawRequest(endpoint, {
     method: "PUT",
     path: `${TABLE}(PartitionKey='p',RowKey='seed')`,
