@@ -133,15 +133,16 @@ const { writeFileSync } = require("fs");
 module.exports = function Tally(runner) {
   const c = runner.constructor.constants;
   const grep = process.env.TALLY_GREP ? new RegExp(process.env.TALLY_GREP) : undefined;
-  const passed = new Set(), pending = new Set(), failures = [];
-  runner.on(c.EVENT_TEST_PASS, (t) => passed.add(t.fullTitle()));
-  runner.on(c.EVENT_TEST_PENDING, (t) => pending.add(t.fullTitle()));
-  runner.on(c.EVENT_TEST_FAIL, (t, err) => failures.push({ title: t.fullTitle(), message: String((err && err.message) || err).split("\\n")[0] }));
+  // Tests by object, not title: two of Azurite's tests may share a title.
+  const passed = new Set(), pending = new Set(), failed = new Set(), failures = [];
+  runner.on(c.EVENT_TEST_PASS, (t) => passed.add(t));
+  runner.on(c.EVENT_TEST_PENDING, (t) => pending.add(t));
+  runner.on(c.EVENT_TEST_FAIL, (t, err) => { failed.add(t); failures.push({ title: t.fullTitle(), message: String((err && err.message) || err).split("\\n")[0] }); });
   runner.once(c.EVENT_RUN_END, () => {
     const all = [];
-    const walk = (s) => { for (const t of s.tests) if (!grep || grep.test(t.fullTitle())) all.push(t.fullTitle()); s.suites.forEach(walk); };
+    const walk = (s) => { for (const t of s.tests) if (!grep || grep.test(t.fullTitle())) all.push(t); s.suites.forEach(walk); };
     walk(runner.suite);
-    const notRun = all.filter((t) => !passed.has(t) && !pending.has(t) && !failures.some((f) => f.title === t));
+    const notRun = all.filter((t) => !passed.has(t) && !pending.has(t) && !failed.has(t)).map((t) => t.fullTitle());
     writeFileSync(process.env.TALLY_OUTPUT, JSON.stringify({ total: all.length, passes: passed.size, pending: pending.size, failures, notRun }));
   });
 };

@@ -79,14 +79,24 @@ describe("@azure/storage-queue against tablekit serve", () => {
       status: 400,
       code: "InvalidResourceName",
     });
+    // A name of the wrong length is OutOfRangeInput, as the service answers it.
     expect(await failure(service.getQueueClient("ab").create())).toEqual({
       status: 400,
-      code: "InvalidResourceName",
+      code: "OutOfRangeInput",
     });
     expect(await failure(service.getQueueClient("a".repeat(64)).create())).toEqual({
       status: 400,
+      code: "OutOfRangeInput",
+    });
+    expect(await failure(service.getQueueClient("a".repeat(64)).sendMessage("x"))).toEqual({
+      status: 400,
+      code: "OutOfRangeInput",
+    });
+    expect(await failure(service.getQueueClient("a-".repeat(20)).create())).toEqual({
+      status: 400,
       code: "InvalidResourceName",
     });
+    await service.getQueueClient("aaa").create();
     await service.getQueueClient("a".repeat(63)).create();
     expect(await failure(service.getQueueClient("badmeta").create({ metadata: { "1x": "v" } }))).toEqual({
       status: 400,
@@ -183,11 +193,18 @@ describe("@azure/storage-queue against tablekit serve", () => {
       status: 400,
       code: "OutOfRangeQueryParameterValue",
     });
+    // Any positive time-to-live (Put Message, 2017-07-29 and later); past 64 bits it is not a number.
+    const longest = await queue.sendMessage("t", { messageTimeToLive: Number.MAX_SAFE_INTEGER });
+    expect(longest.expiresOn.toISOString()).toBe("9999-12-31T23:59:59.000Z");
+    expect(await failure(queue.sendMessage("t", { messageTimeToLive: 2 ** 64 }))).toEqual({
+      status: 400,
+      code: "InvalidQueryParameterValue",
+    });
     expect(await failure(queue.sendMessage("t", { messageTimeToLive: 10, visibilityTimeout: 10 }))).toEqual({
       status: 400,
       code: "InvalidQueryParameterValue",
     });
-    expect((await queue.getProperties()).approximateMessagesCount).toBe(1);
+    expect((await queue.getProperties()).approximateMessagesCount).toBe(2);
     await queue.delete();
   });
 
