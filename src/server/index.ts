@@ -5,6 +5,7 @@
  * @example const server = await startServer({ port: 0 }); // … server.connectionString …; await server.stop();
  */
 export { parseAccounts } from "./accounts.js";
+export type { OAuthLevel } from "./auth/bearer-token.js";
 export type { Mount } from "./service-handler.js";
 export {
   type RunningServer,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { TableKitError } from "../model/index.js";
 import type { Store } from "../store/index.js";
 import type { ServedAccount } from "./accounts.js";
+import type { OAuthLevel } from "./auth/bearer-token.js";
 import { applyCors, preflight } from "./cors.js";
 import { type RequestContext, requestContext } from "./http/request-context.js";
 import { errorParts, sendError, xmlErrorBody } from "./http/responses.js";
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   readonly maxBodyBytes: number;
   /** The server's directory, when it keeps its data on disk. */
   readonly location?: string;
+  /** Bearer tokens: refused unless `basic` (Azurite's `--oauth basic`). */
+  readonly oauth?: OAuthLevel;
 }
 
 /**

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { TableKitError } from "../model/index.js";
 import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "../store/index.js";
 import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
+import type { OAuthLevel } from "./auth/bearer-token.js";
 import { blobService } from "./blobs/blob-service.js";
 import { queueService } from "./queues/queue-service.js";
 import {
@@ -36,8 +37,10 @@ export interface ServerOptions {
   /** The services to start; default all three. */
   readonly services?: readonly ServiceName[];
   /**
-   * Directory everything is kept in: tables, queues and blob rows in `<location>/tablekit-tables.db`,
-   * blob bytes beside it, service properties and ACLs in `tablekit-*-service.json`; absent: in memory.
+   * Directory everything is kept in: tables, queues and blob rows in one database per account
+   * (`<location>/tablekit-tables.db` for the development account, `tablekit-tables-<account>.db`
+   * for any other), blob bytes beside it, service properties and ACLs in `tablekit-*-service.json`;
+   * absent: in memory.
    */
   readonly location?: string;
   /**
@@ -51,6 +54,11 @@ export interface ServerOptions {
   readonly cert?: string;
   readonly key?: string;
   readonly pwd?: string;
+  /**
+   * `basic`: accept Microsoft Entra bearer tokens as Azurite's `--oauth basic` does (audience,
+   * issuer, not-before and expiry checked, no signature), over HTTPS only; absent: refuse them.
+   */
+  readonly oauth?: OAuthLevel;
   /** Accept any x-ms-version (by default it must be a service version, YYYY-MM-DD). */
   readonly skipApiVersionCheck?: boolean;
   /** Accepted for Azurite compatibility: relaxes nothing (docs/server.md). */
@@ -155,6 +163,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         state,
         maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
         ...(options.location ? { location: options.location } : {}),
+        ...(options.oauth ? { oauth: checkOAuthLevel(options.oauth) } : {}),
       });
       services.push(service);
       const handlerOptions: HandlerOptions = {
@@ -257,6 +266,13 @@ async function closeServer(server: AnyServer): Promise<void> {
   const force = setTimeout(() => server.closeAllConnections(), 5_000);
   await closed;
   clearTimeout(force);
+}
+
+function checkOAuthLevel(level: string): OAuthLevel {
+  if (level !== "basic") {
+    throw new TableKitError("InvalidInput", `The OAuth level '${level}' is not supported (only 'basic').`);
+  }
+  return level;
 }
 
 /** The URL of an account's store: its own database under `location`, or its own memory. */

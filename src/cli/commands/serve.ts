@@ -1,7 +1,7 @@
 /** `tablekit serve`: the Azure Table, Queue and Blob services over the embedded engine, with Azurite's flags. */
 import { appendFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
-import { startServer } from "../../server/index.js";
+import { type OAuthLevel, startServer } from "../../server/index.js";
 import type { Store } from "../../store/index.js";
 import { createExplorer, type Explorer } from "../explorer/explorer-app.js";
 import { isLoopback } from "../explorer/explorer-auth.js";
@@ -22,11 +22,18 @@ interface ServeOptions {
   cert?: string;
   key?: string;
   pwd?: string;
+  oauth?: OAuthLevel;
   loose?: boolean;
   skipApiVersionCheck?: boolean;
   silent?: boolean;
   debug?: string;
   explorer?: boolean;
+}
+
+/** `--oauth`: the one level Azurite has, `basic`. */
+function oauthLevel(text: string): OAuthLevel {
+  if (text !== "basic") throw new InvalidArgumentError("the only OAuth level is basic");
+  return text;
 }
 
 /** A port number option: 0 to 65535. */
@@ -64,6 +71,11 @@ export function registerServe(program: Command): void {
     .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
     .option("--key <file>", "private key of a PEM certificate")
     .option("--pwd <password>", "password of a PFX certificate")
+    .option(
+      "--oauth <level>",
+      "accept Microsoft Entra bearer tokens: basic (audience, issuer and lifetime checked, no signature; HTTPS only)",
+      oauthLevel,
+    )
     .option("-L, --loose", "accepted for Azurite compatibility (its table service relaxes nothing with it)")
     .option("--skipApiVersionCheck", "accept any x-ms-version")
     .option("-s, --silent", "print nothing but errors")
@@ -79,6 +91,11 @@ export function registerServe(program: Command): void {
       if (opts.location && opts.inMemoryPersistence) {
         throw new InvalidArgumentError("--location and --inMemoryPersistence exclude each other");
       }
+      if (opts.oauth && !opts.cert) {
+        terminal().err.line(
+          "warning: --oauth without --cert: bearer tokens are accepted over HTTPS only, so all are refused",
+        );
+      }
       const debug = opts.debug;
       let explorer: Explorer | undefined;
       const server = await startServer({
@@ -93,6 +110,7 @@ export function registerServe(program: Command): void {
         ...(opts.cert ? { cert: opts.cert } : {}),
         ...(opts.key ? { key: opts.key } : {}),
         ...(opts.pwd ? { pwd: opts.pwd } : {}),
+        ...(opts.oauth ? { oauth: opts.oauth } : {}),
         loose: opts.loose ?? false,
         skipApiVersionCheck: opts.skipApiVersionCheck ?? false,
         ...(debug ? { log: (line: string) => appendFileSync(debug, `${line}\n`) } : {}),

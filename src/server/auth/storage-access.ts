@@ -4,6 +4,7 @@ import { checkIp, checkProtocol, sameSignature } from "../../store/access/verify
 import type { AccountKeys, StoredAccessPolicy } from "../../store/index.js";
 import { verifySasToken } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
+import { bearerTokenOf, type OAuthLevel, verifyBearerToken } from "./bearer-token.js";
 import { verifySharedKey } from "./shared-key.js";
 import { storageStringsToSign } from "./storage-shared-key.js";
 
@@ -22,6 +23,8 @@ export interface StorageOperation {
   readonly service?: string;
   /** Blob service SAS: the operation addresses a container (`sr=c` only), not one blob. */
   readonly containerLevel?: boolean;
+  /** Only the account owner (Shared Key) may do it: no token grants it, nor does a bearer token (ACLs). */
+  readonly keyOnly?: boolean;
 }
 
 /** The resource a request addresses, as a service SAS names it: a queue, a container, or a blob in one. */
@@ -33,7 +36,9 @@ export interface StorageResource {
 export type StorageCaller =
   | { readonly kind: "key" }
   | { readonly kind: "anonymous" }
-  | { readonly kind: "sas"; allow(operation: StorageOperation): void };
+  | { readonly kind: "sas"; allow(operation: StorageOperation): void }
+  /** An Entra bearer token (`--oauth basic`): everything the key may do but what is `keyOnly`. */
+  | { readonly kind: "bearer"; allow(operation: StorageOperation): void };
 
 export interface StorageAuthOptions {
   readonly service: "queue" | "blob";
@@ -43,6 +48,8 @@ export interface StorageAuthOptions {
   /** A stored access policy of a queue or container (for `si`). */
   readonly storedPolicy: (resource: string, id: string) => StoredAccessPolicy | undefined;
   readonly now?: () => number;
+  /** Bearer tokens: refused unless `basic`. */
+  readonly oauth?: OAuthLevel;
 }
 
 function failed(detail: string): TableKitError {
@@ -68,6 +75,8 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   const account = options.accounts.get(ctx.account);
   const authorization = ctx.req.headers.authorization;
   if (authorization) {
+    const bearer = bearerTokenOf(authorization);
+    if (bearer !== undefined) return bearerCaller(ctx, bearer, account, options);
     verifySharedKey(ctx, authorization, account, storageStringsToSign, options.now?.() ?? Date.now());
     return { kind: "key" };
   }
@@ -84,6 +93,35 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   if (fields.ss !== undefined || fields.srt !== undefined)
     return accountSas(ctx, fields, account, options, now);
   return serviceSas(ctx, fields, account, options, now);
+}
+
+function bearerCaller(
+  ctx: RequestContext,
+  token: string,
+  account: AccountKeys | undefined,
+  options: StorageAuthOptions,
+): StorageCaller {
+  if (!options.oauth) {
+    throw failed("Bearer tokens are accepted only with --oauth basic (over HTTPS).");
+  }
+  if (!account) throw failed(`The account '${ctx.account}' is unknown.`);
+  verifyBearerToken(token, {
+    account: account.name,
+    service: options.service,
+    protocol: ctx.protocol,
+    ...(options.now ? { now: options.now() } : {}),
+  });
+  return {
+    kind: "bearer",
+    allow(operation) {
+      if (operation.keyOnly) {
+        throw refuse(
+          "AuthorizationFailure",
+          "This request is not authorized to perform this operation: it needs the account key.",
+        );
+      }
+    },
+  };
 }
 
 function inTime(startsOn: Date | undefined, expiresOn: Date | undefined, now: number): void {

@@ -48,7 +48,7 @@ export function allowBlob(
   method?: string,
 ): void {
   if (caller.kind === "key") return;
-  if (caller.kind === "sas") {
+  if (caller.kind === "sas" || caller.kind === "bearer") {
     caller.allow(BLOB_OPERATIONS[operation]);
     return;
   }
@@ -116,6 +116,7 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
               ? { container: resource.container }
               : { container: resource.container, blob: resource.blob },
         storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
       if (resource.kind === "blob") await answerBlob(ctx, caller, blobDeps);
       else await answerContainerOrService(ctx, caller, blobDeps);

@@ -15,7 +15,7 @@ export interface QueueContext extends RequestContext {
 
 /** Throws unless the caller may do `operation` (the account key may do everything). */
 export function allowQueue(caller: StorageCaller, operation: QueueOperation): void {
-  if (caller.kind === "sas") caller.allow(QUEUE_OPERATIONS[operation]);
+  if (caller.kind === "sas" || caller.kind === "bearer") caller.allow(QUEUE_OPERATIONS[operation]);
 }
 
 /** The Queue service over the store's queue port, its bodies and errors in XML. */
@@ -32,6 +32,7 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
         accounts: deps.accounts,
         resource: queueName === undefined ? {} : { container: queueName },
         storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
       // A name of the wrong length is the service's OutOfRangeInput (other bad names, InvalidResourceName).
       if (queueName !== undefined && (queueName.length < 3 || queueName.length > 63)) {

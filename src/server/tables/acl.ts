@@ -21,9 +21,16 @@ export const aclRoute: Route = {
   name: "acl",
   xml: true,
   matches: (ctx) => ctx.resource.kind === "entities" && ctx.query.get("comp") === "acl",
-  async handle(ctx, { store, access, state, maxBodyBytes }) {
+  async handle(ctx, { store, via, access, state, maxBodyBytes }) {
     if (ctx.resource.kind !== "entities") return;
     const { tableName } = ctx.resource;
+    // Only the account owner may read or set a table's ACL: the account key, never a bearer token.
+    if (via === "bearer") {
+      throw new TableKitError(
+        "AuthorizationFailure",
+        "This request is not authorized to perform this operation: a table's ACL needs the account key.",
+      );
+    }
     if (ctx.method === "GET" || ctx.method === "HEAD") {
       access?.check("getAcl", tableName);
       await assertTableExists(store, tableName);

@@ -14,6 +14,8 @@ export interface TableContext extends RequestContext {
 export interface RouteServices {
   /** The store view the request may use (scoped to its token, if it has one). */
   readonly store: Store;
+  /** How the request proved who it is: the account key, a shared access signature, a bearer token. */
+  readonly via: "key" | "sas" | "bearer";
   readonly access?: AccessPolicy;
   readonly state: ServiceState;
   /** Largest request body accepted (the service's 4 MiB, or less when the server is told so). */
