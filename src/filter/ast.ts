@@ -30,6 +30,20 @@ export type FilterNode =
       readonly position: number;
     };
 
+/**
+ * A whole filter that is a constant: `$filter=true` or `$filter=false`. Boolean constants are
+ * expressions of the OData grammar (`true and …`, `(false or …)`); the parser folds them away
+ * (`true and X` is X, `false or X` is X, `not (true)` is false), so a constant is only ever the
+ * whole filter, never a part of a FilterNode.
+ */
+export interface FilterConstant {
+  readonly kind: "constant";
+  readonly value: boolean;
+}
+
+/** What `parseFilter` returns: a tree of comparisons, or a constant the whole filter folded to. */
+export type ParsedFilter = FilterNode | FilterConstant;
+
 /** One end of a range of strings. */
 export interface StringBound {
   readonly value: string;

@@ -1,5 +1,5 @@
 import { compareUtf16, type DateTime, type TypedValue } from "../model/index.js";
-import type { CompareOp, FilterNode } from "./ast.js";
+import type { CompareOp, ParsedFilter } from "./ast.js";
 
 /** What a filter is evaluated against: keys, the optional Timestamp, and typed properties. */
 export interface FilterableEntity {
@@ -21,8 +21,10 @@ export type FilterPredicate = (entity: FilterableEntity) => boolean;
  * - Strings compare by UTF-16 code units, Binary bytewise, Guid as lowercase text, DateTime by
  *   ticks, Int64 as bigint, Boolean with false < true, Double by IEEE 754 (NaN matches only `ne`).
  */
-export function evaluateFilter(node: FilterNode, entity: FilterableEntity): boolean {
+export function evaluateFilter(node: ParsedFilter, entity: FilterableEntity): boolean {
   switch (node.kind) {
+    case "constant":
+      return node.value;
     case "and":
       return evaluateFilter(node.left, entity) && evaluateFilter(node.right, entity);
     case "or":
@@ -46,8 +48,12 @@ export function evaluateFilter(node: FilterNode, entity: FilterableEntity): bool
  * Compiles a filter to a predicate with the same semantics as `evaluateFilter`, for scanning many
  * entities: property lookups and literal comparisons are resolved once, not per entity.
  */
-export function compileFilter(node: FilterNode): FilterPredicate {
+export function compileFilter(node: ParsedFilter): FilterPredicate {
   switch (node.kind) {
+    case "constant": {
+      const value = node.value;
+      return () => value;
+    }
     case "and": {
       const left = compileFilter(node.left);
       const right = compileFilter(node.right);

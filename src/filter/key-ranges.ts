@@ -1,5 +1,5 @@
 import { compareUtf16 } from "../model/index.js";
-import type { CompareOp, FilterNode, KeyRange, StringRange } from "./ast.js";
+import type { CompareOp, FilterNode, KeyRange, ParsedFilter, StringRange } from "./ast.js";
 import {
   compareLower,
   connected,
@@ -31,7 +31,8 @@ import {
  * @example keyRanges(parseFilter("PartitionKey eq 'p' and RowKey ge 'a' and RowKey lt 'b'"))
  * // [{ kind: "rows", pk: "p", rk: { lower: { value: "a", inclusive: true }, upper: { value: "b", inclusive: false } } }]
  */
-export function keyRanges(node: FilterNode, order: StringOrder = compareUtf16): KeyRange[] | undefined {
+export function keyRanges(node: ParsedFilter, order: StringOrder = compareUtf16): KeyRange[] | undefined {
+  if (node.kind === "constant") return node.value ? undefined : [];
   const boxes = new Planner(order).boxes(node, false);
   const ranges = toKeyRanges(boxes, order);
   const only = ranges[0];

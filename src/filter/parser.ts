@@ -1,5 +1,5 @@
 import type { TypedValue } from "../model/index.js";
-import type { CompareOp, FilterNode } from "./ast.js";
+import type { CompareOp, FilterConstant, ParsedFilter } from "./ast.js";
 import { excerpt, filterError } from "./errors.js";
 import { Lexer, type Token } from "./lexer.js";
 import { LiteralProblem, readNumber, readPrefixed } from "./literals.js";
@@ -40,13 +40,15 @@ type Operand =
   | { readonly kind: "constant"; readonly value: TypedValue; readonly start: number };
 
 /**
- * Parses a `$filter` expression of the Table service into a FilterNode.
+ * Parses a `$filter` expression of the Table service into a FilterNode, or into a FilterConstant
+ * when the whole filter is one (`true`, `false`, `not (true)`, `false and X`): boolean constants are
+ * folded away wherever they appear.
  * Throws TableKitError `InvalidFilter` with `position` (0-based offset) and a message that shows the
  * filter with a caret under the problem.
  *
  * @example parseFilter("PartitionKey eq 'p1' and Age gt 30")
  */
-export function parseFilter(text: string, options: ParseFilterOptions = {}): FilterNode {
+export function parseFilter(text: string, options: ParseFilterOptions = {}): ParsedFilter {
   const maxLength = options.maxLength ?? DEFAULT_MAX_FILTER_LENGTH;
   if (text.length > maxLength) {
     throw filterError(`Filter is ${text.length} characters long; the most is ${maxLength}`, text, maxLength, {
@@ -74,7 +76,7 @@ class Parser {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   }
 
-  parse(): FilterNode {
+  parse(): ParsedFilter {
     const node = this.parseOr();
     const t = this.peek();
     if (t.kind !== "end") {
@@ -86,25 +88,25 @@ class Parser {
     return node;
   }
 
-  private parseOr(): FilterNode {
+  private parseOr(): ParsedFilter {
     let left = this.parseAnd();
     while (this.isWord(this.peek(), "or")) {
       this.advance();
-      left = { kind: "or", left, right: this.parseAnd() };
+      left = connect("or", left, this.parseAnd());
     }
     return left;
   }
 
-  private parseAnd(): FilterNode {
+  private parseAnd(): ParsedFilter {
     let left = this.parseUnary();
     while (this.isWord(this.peek(), "and")) {
       this.advance();
-      left = { kind: "and", left, right: this.parseUnary() };
+      left = connect("and", left, this.parseUnary());
     }
     return left;
   }
 
-  private parseUnary(): FilterNode {
+  private parseUnary(): ParsedFilter {
     const t = this.peek();
     if (this.isWord(t, "not")) {
       this.advance();
@@ -112,7 +114,10 @@ class Parser {
       if (next.kind !== "open" && !this.isWord(next, "not")) {
         throw this.error("'not' applies to a parenthesized expression: write not (…)", next.start);
       }
-      return this.nested(t.start, () => ({ kind: "not", operand: this.parseUnary() }));
+      return this.nested(t.start, () => {
+        const operand = this.parseUnary();
+        return operand.kind === "constant" ? constant(!operand.value) : { kind: "not", operand };
+      });
     }
     if (t.kind === "open") {
       this.advance();
@@ -132,7 +137,7 @@ class Parser {
     return this.parseComparison();
   }
 
-  private nested(start: number, parse: () => FilterNode): FilterNode {
+  private nested(start: number, parse: () => ParsedFilter): ParsedFilter {
     if (++this.depth > this.maxDepth) {
       throw this.error(`Filter nests deeper than ${this.maxDepth} levels`, start, { limit: this.maxDepth });
     }
@@ -141,17 +146,22 @@ class Parser {
     return node;
   }
 
-  private parseComparison(): FilterNode {
+  private parseComparison(): ParsedFilter {
     const first = this.peek();
     if (first.kind === "end" || first.kind === "close" || this.isConnective(first)) {
       throw this.error("Expected a comparison", first.start);
+    }
+    const left = this.parseOperand();
+    // A boolean constant stands alone as an expression (`$filter=true`, `true and …`): the OData
+    // grammar's boolCommonExpr takes any boolean-valued expression, a literal included.
+    if (left.kind === "constant" && left.value.type === "Boolean" && !this.isCompareOp(this.peek())) {
+      return constant(left.value.value);
     }
     if (++this.comparisons > this.maxComparisons) {
       throw this.error(`Filter has more than ${this.maxComparisons} comparisons`, first.start, {
         limit: this.maxComparisons,
       });
     }
-    const left = this.parseOperand();
     const opToken = this.peek();
     if (opToken.kind !== "word" || !COMPARE_OPS.has(opToken.text)) {
       const what = left.kind === "property" ? excerpt(left.name) : "a value";
@@ -248,6 +258,10 @@ class Parser {
     return `Expected 'and', 'or' or ${alternative}`;
   }
 
+  private isCompareOp(t: Token): boolean {
+    return t.kind === "word" && COMPARE_OPS.has(t.text);
+  }
+
   private isConnective(t: Token): boolean {
     return this.isWord(t, "and") || this.isWord(t, "or");
   }
@@ -273,4 +287,17 @@ class Parser {
   private error(description: string, position: number, details?: Record<string, unknown>) {
     return filterError(description, this.text, position, details);
   }
+}
+
+function constant(value: boolean): FilterConstant {
+  return { kind: "constant", value };
+}
+
+/** `left kind right`, with boolean constants folded away (so a constant never sits inside a tree). */
+function connect(kind: "and" | "or", left: ParsedFilter, right: ParsedFilter): ParsedFilter {
+  // `true and X` is X, `false and X` is false; `false or X` is X, `true or X` is true.
+  const identity = kind === "and";
+  if (left.kind === "constant") return left.value === identity ? right : left;
+  if (right.kind === "constant") return right.value === identity ? left : right;
+  return { kind, left, right };
 }

@@ -1,5 +1,5 @@
 import { TableKitError, typedValuesEqual } from "../model/index.js";
-import type { FilterNode } from "./ast.js";
+import type { ParsedFilter } from "./ast.js";
 import { formatLiteral } from "./literals.js";
 
 /** What `parseFilter` reads as a property name (and not as a keyword). */
@@ -33,8 +33,10 @@ export function isFilterPropertyName(name: string): boolean {
  *
  * @example filterToString(parseFilter("(30 lt Age)")) // "Age gt 30"
  */
-export function filterToString(node: FilterNode): string {
+export function filterToString(node: ParsedFilter): string {
   switch (node.kind) {
+    case "constant":
+      return String(node.value);
     case "compare":
       if (!isFilterPropertyName(node.property)) {
         throw new TableKitError(
@@ -63,8 +65,10 @@ export function filterToString(node: FilterNode): string {
 }
 
 /** Structural equality of two filters, ignoring source positions (NaN equals NaN; -0 differs from 0). */
-export function filtersEqual(a: FilterNode, b: FilterNode): boolean {
+export function filtersEqual(a: ParsedFilter, b: ParsedFilter): boolean {
   switch (a.kind) {
+    case "constant":
+      return b.kind === "constant" && a.value === b.value;
     case "compare":
       return (
         b.kind === "compare" &&
@@ -81,8 +85,10 @@ export function filtersEqual(a: FilterNode, b: FilterNode): boolean {
 }
 
 /** How many comparisons a filter holds (the service allows 15). */
-export function countComparisons(node: FilterNode): number {
+export function countComparisons(node: ParsedFilter): number {
   switch (node.kind) {
+    case "constant":
+      return 0;
     case "compare":
       return 1;
     case "not":

@@ -54,3 +54,20 @@ export function validateEtag(etag: unknown): string {
     details: { etag },
   });
 }
+
+/**
+ * An entity's If-Match: `*` or a weak ETag, the only kind the Table service makes. The service
+ * takes the weak prefix in either case (`w/"…"` is compared as `W/"…"`: any well-formed weak ETag
+ * that names no version is 412) and refuses a strong (unprefixed) or malformed one with 400
+ * InvalidInput (reported against the service in Azurite issue #1229).
+ */
+export function validateTableEtag(etag: unknown): string {
+  if (etag === "*") return etag;
+  if (typeof etag === "string" && /^[Ww]\/"[^"]*"$/.test(etag))
+    return etag[0] === "w" ? `W${etag.slice(1)}` : etag;
+  throw new TableKitError(
+    "InvalidInput",
+    `The ETag ${JSON.stringify(etag)} is malformed: an entity's ETag is * or weak, W/"…"`,
+    { details: { etag } },
+  );
+}

@@ -42,11 +42,8 @@ export function preflight(ctx: RequestContext, state: ServiceState): void {
   const origin = ctx.req.headers.origin;
   const method = ctx.req.headers["access-control-request-method"];
   if (typeof origin !== "string" || typeof method !== "string") {
-    throw new ProtocolError(
-      400,
-      "InvalidHeaderValue",
-      "A preflight request needs Origin and Access-Control-Request-Method.",
-    );
+    // The service: a preflight without Origin or Access-Control-Request-Method is 400 Bad Request.
+    throw new ProtocolError(400, "InvalidHeaderValue", "A required CORS header is not present.");
   }
   const requested = list(String(ctx.req.headers["access-control-request-headers"] ?? ""));
   const rule = matchRule(state.cors(ctx.account), origin, method, requested);
@@ -67,17 +64,31 @@ export function preflight(ctx: RequestContext, state: ServiceState): void {
   });
 }
 
-/** CORS headers for an actual request from an allowed origin (set before the handler answers). */
+/**
+ * CORS headers for an actual request (set before the handler answers), as the service's CORS
+ * documentation tabulates them. With CORS rules set: a rule matching the origin exactly answers
+ * the origin (and its exposed headers); a rule for all origins (`*`) answers `*`, even to a request
+ * without Origin; and a GET or HEAD that no rule answers with `*` gets `Vary: Origin`, so no cache
+ * serves one origin's answer to another. Without rules, nothing.
+ */
 export function applyCors(ctx: RequestContext, state: ServiceState): void {
+  const rules = state.cors(ctx.account);
+  if (rules.length === 0) return;
+  const method = ctx.req.method ?? "GET";
+  const cacheable = method === "GET" || method === "HEAD";
   const origin = ctx.req.headers.origin;
-  if (typeof origin !== "string") return;
-  const rule = matchRule(state.cors(ctx.account), origin, ctx.req.method ?? "GET", []);
-  if (!rule) return;
-  const wildcard = list(rule.allowedOrigins).includes("*");
-  ctx.res.setHeader("access-control-allow-origin", wildcard ? "*" : origin);
-  if (rule.exposedHeaders) ctx.res.setHeader("access-control-expose-headers", rule.exposedHeaders);
-  if (!wildcard) {
-    ctx.res.setHeader("access-control-allow-credentials", "true");
-    ctx.res.setHeader("vary", "Origin");
+  const rule =
+    typeof origin === "string"
+      ? matchRule(rules, origin, method, [])
+      : rules.find(
+          (r) =>
+            list(r.allowedOrigins).includes("*") && list(r.allowedMethods).includes(method.toLowerCase()),
+        );
+  const wildcard = rule !== undefined && list(rule.allowedOrigins).includes("*");
+  if (rule) {
+    ctx.res.setHeader("access-control-allow-origin", wildcard ? "*" : origin!);
+    if (rule.exposedHeaders) ctx.res.setHeader("access-control-expose-headers", rule.exposedHeaders);
+    if (!wildcard) ctx.res.setHeader("access-control-allow-credentials", "true");
   }
+  if (cacheable && !wildcard) ctx.res.setHeader("vary", "Origin");
 }

@@ -63,7 +63,7 @@ export interface ServerOptions {
   readonly skipApiVersionCheck?: boolean;
   /** Accepted for Azurite compatibility: relaxes nothing (docs/server.md). */
   readonly loose?: boolean;
-  /** Largest request body of the Table and Queue services; default 32 MiB (a 4 MiB batch written with heavy JSON escaping fits). */
+  /** Largest request body of the Table and Queue services; default 32 MiB (the Table service's own 4 MiB applies beneath it). */
   readonly maxBodyBytes?: number;
   /** How long a client may take: to send headers, a whole request, and idle between requests. */
   readonly timeouts?: {

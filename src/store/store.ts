@@ -99,10 +99,13 @@ export class Store {
         this.access?.check("listTables");
         const text = options?.queryOptions?.filter;
         // A blank filter is none, as in listEntities.
-        const filter =
+        const parsed =
           text === undefined || text.trim() === ""
             ? undefined
             : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+        // `$filter=false` lists nothing; `$filter=true` lists every table.
+        if (parsed?.kind === "constant" && !parsed.value) return { items: [] };
+        const filter = parsed?.kind === "constant" ? undefined : parsed;
         const page = await tables.listTables({ filter, maxPageSize, continuation }, call);
         return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
       },

@@ -194,6 +194,21 @@ export function filterSemanticsSuite(target: TargetRef): void {
       await expectMatches("  v   eq   'a'  ", ["s_a"]);
     });
 
+    it("boolean constants: true matches everything, false nothing, and inside expressions they fold", async () => {
+      const all = await rowKeysOf(t, "PartitionKey eq 'p'");
+      expect(await rowKeysOf(t, "true")).toEqual(all);
+      await expectMatches("false", []);
+      await expectMatches("(true)", all);
+      await expectMatches("not (true)", []);
+      await expectMatches("not (false) and v eq 'a'", ["s_a"]);
+      // As ASP.NET Core health checks and .NET predicate builders write them.
+      await expectMatches("(true and RowKey eq 'i_5') and ((false or v eq 5) or v eq 'a')", ["i_5"]);
+      await expectMatches("true or v eq 'a'", all);
+      await expectMatches("false and v eq 'a'", []);
+      await expectMatches("false or (v eq 'a' and true)", ["s_a"]);
+      await expectMatches("v eq true or false", ["b_t"]);
+    });
+
     it("system properties: PartitionKey, RowKey and Timestamp", async () => {
       await expectMatches("RowKey eq 'i_5' and PartitionKey eq 'p'", ["i_5"]);
       await expectMatches("Timestamp lt datetime'2000-01-01T00:00:00Z'", []);

@@ -158,6 +158,19 @@ export function tablesSuite(target: TargetRef): void {
       for (const name of mine) await store.deleteTable(name);
     });
 
+    it("listTables takes boolean constants: true lists every table, false none", async () => {
+      const { store } = target();
+      const name = target().freshTableName();
+      await store.createTable(name);
+      const names = async (filter: string) =>
+        (await collect(store.listTables({ queryOptions: { filter } }))).map((t) => t.name);
+      expect(await names("true")).toContain(name);
+      expect(await names(`true and TableName eq '${name}'`)).toEqual([name]);
+      expect(await names("false")).toEqual([]);
+      expect(await names(`false and TableName eq '${name}'`)).toEqual([]);
+      await store.deleteTable(name);
+    });
+
     it("listTables treats a blank filter as none, as listEntities does", async () => {
       const { store } = target();
       const name = target().freshTableName();

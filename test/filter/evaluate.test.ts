@@ -166,3 +166,14 @@ describe("evaluateFilter: types must match and properties must exist", () => {
     );
   });
 });
+
+describe("evaluateFilter: boolean constants", () => {
+  it("true matches every entity, false none, folded inside expressions", () => {
+    const e = entity({ v: 1 });
+    expect(matches("true", e)).toBe(true);
+    expect(matches("false", e)).toBe(false);
+    expect(matches("not (false)", e)).toBe(true);
+    expect(matches("true and v eq 1", e)).toBe(true);
+    expect(matches("false or v eq 2", e)).toBe(false);
+  });
+});

@@ -1,10 +1,17 @@
 import { expect } from "vitest";
-import { type FilterNode, type ParseFilterOptions, parseFilter } from "../../src/filter/index.js";
+import {
+  type FilterNode,
+  type ParsedFilter,
+  type ParseFilterOptions,
+  parseFilter,
+} from "../../src/filter/index.js";
 import { TableKitError, type TypedValue } from "../../src/model/index.js";
 
 /** The node without source positions, for toEqual. */
-export function strip(node: FilterNode): unknown {
+export function strip(node: ParsedFilter): unknown {
   switch (node.kind) {
+    case "constant":
+      return node;
     case "compare":
       return { kind: "compare", op: node.op, property: node.property, value: node.value };
     case "not":
@@ -15,6 +22,13 @@ export function strip(node: FilterNode): unknown {
 }
 
 export const parsed = (text: string, options?: ParseFilterOptions) => strip(parseFilter(text, options));
+
+/** A filter that parses to a tree of comparisons (what backends translate), not to a constant. */
+export function comparisonTree(text: string): FilterNode {
+  const node = parseFilter(text);
+  if (node.kind === "constant") throw new Error(`'${text}' folds to the constant ${node.value}`);
+  return node;
+}
 
 export const cmp = (property: string, op: string, value: TypedValue) => ({
   kind: "compare",

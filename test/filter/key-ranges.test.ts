@@ -236,3 +236,12 @@ describe("keyRanges: properties", () => {
     });
   }
 });
+
+describe("keyRanges: boolean constants", () => {
+  it("true reads the whole table, false reads nothing; folded constants leave the rest's ranges", () => {
+    expect(ranges("true")).toBeUndefined();
+    expect(ranges("false")).toEqual([]);
+    expect(ranges("true and PartitionKey eq 'a'")).toEqual([rows("a")]);
+    expect(ranges("false and PartitionKey eq 'a'")).toEqual([]);
+  });
+});

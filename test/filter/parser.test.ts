@@ -204,6 +204,49 @@ describe("parseFilter: operators and structure", () => {
   });
 });
 
+describe("parseFilter: boolean constants (the OData grammar's boolean literals as expressions)", () => {
+  it("a constant alone is the whole filter, in parentheses or negated too", () => {
+    expect(parseFilter("true")).toEqual({ kind: "constant", value: true });
+    expect(parseFilter("false")).toEqual({ kind: "constant", value: false });
+    expect(parseFilter(" ( (true) ) ")).toEqual({ kind: "constant", value: true });
+    expect(parseFilter("not (true)")).toEqual({ kind: "constant", value: false });
+    expect(parseFilter("not not (false)")).toEqual({ kind: "constant", value: false });
+  });
+
+  it("folds constants away inside and/or, so a tree never holds one", () => {
+    const a = cmp("A", "eq", { type: "Int32", value: 1 });
+    const b = cmp("B", "eq", { type: "Int32", value: 2 });
+    expect(parsed("true and A eq 1")).toEqual(a);
+    expect(parsed("A eq 1 and true")).toEqual(a);
+    expect(parsed("false or A eq 1")).toEqual(a);
+    expect(parsed("A eq 1 or false")).toEqual(a);
+    expect(parsed("false and A eq 1")).toEqual({ kind: "constant", value: false });
+    expect(parsed("A eq 1 or true")).toEqual({ kind: "constant", value: true });
+    expect(parsed("(true and A eq 1) and ((false or B eq 2) or not (true))")).toEqual({
+      kind: "and",
+      left: a,
+      right: b,
+    });
+    expect(parsed("not (A eq 1 and true)")).toEqual({ kind: "not", operand: a });
+  });
+
+  it("constants are not comparisons: they do not count toward the limit", () => {
+    const fifteen = Array.from({ length: 15 }, (_, i) => `P${i} eq ${i}`).join(" or ");
+    expect(() => parseFilter(`true and (${fifteen}) and not (false)`)).not.toThrow();
+  });
+
+  it("a folded-away part is still checked; constants compared with constants, or other literals alone, are errors", () => {
+    expect(filterErrorOf("false and (A eq)").position).toBe(15);
+    expect(filterErrorOf("true or A eq null").position).toBe(13);
+    expect(filterErrorOf("true eq false").position).toBe(0);
+    expect(filterErrorOf("A eq 1 and 5").position).toBe(12);
+    expect(filterErrorOf("True").position).toBe(0);
+    expect(filterErrorOf("TRUE and A eq 1").position).toBe(0);
+    expect(filterErrorOf("true false").position).toBe(5);
+    expect(filterErrorOf("not true").position).toBe(4);
+  });
+});
+
 describe("parseFilter: errors carry InvalidFilter, the position and a caret", () => {
   it("shows the filter with a caret under the problem", () => {
     const err = filterErrorOf("Name eq and Age gt 3");

@@ -152,3 +152,15 @@ describe("where builder", () => {
     expect(() => where.eq("A", 2n ** 63n)).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
   });
 });
+
+describe("boolean constants print, compare and count", () => {
+  it("a whole filter that folds to a constant prints as it, counts no comparison, equals only itself", () => {
+    expect(filterToString(parseFilter("not (true)"))).toBe("false");
+    expect(filterToString(parseFilter("true and A eq 1"))).toBe("A eq 1");
+    expect(countComparisons(parseFilter("true"))).toBe(0);
+    expect(filtersEqual(parseFilter("true"), parseFilter("(true)"))).toBe(true);
+    expect(filtersEqual(parseFilter("true"), parseFilter("false"))).toBe(false);
+    expect(filtersEqual(parseFilter("true"), parseFilter("A eq 1"))).toBe(false);
+    expect(filtersEqual(parseFilter("A eq 1"), parseFilter("true"))).toBe(false);
+  });
+});

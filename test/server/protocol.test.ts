@@ -59,7 +59,9 @@ describe("tablekit serve: the wire format", () => {
     const body = r.json() as Record<string, string>;
     expect(body["odata.metadata"]).toBe(`${endpoint}/$metadata#Wire/@Element`);
     expect(body["odata.etag"]).toBe(r.headers.etag);
-    expect(body["Timestamp@odata.type"]).toBe("Edm.DateTime");
+    // Timestamp's type is known: annotated only under full metadata, as in the service's samples.
+    expect(body).not.toHaveProperty("Timestamp@odata.type");
+    expect(body.Timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
   });
 
   it("no metadata and full metadata, by Accept or $format ($format wins)", async () => {
@@ -78,6 +80,7 @@ describe("tablekit serve: the wire format", () => {
     expect(e["odata.type"]).toBe(`${AZURITE_ACCOUNT}.Wire`);
     expect(e["odata.id"]).toBe(`${endpoint}/Wire(PartitionKey='p',RowKey='r')`);
     expect(e["odata.editLink"]).toBe("Wire(PartitionKey='p',RowKey='r')");
+    expect(e["Timestamp@odata.type"]).toBe("Edm.DateTime");
     const plain = await rawRequest(endpoint, { path: "Wire()", headers: { accept: "application/json" } });
     expect(plain.headers["content-type"]).toContain("odata=minimalmetadata");
   });
@@ -201,7 +204,15 @@ describe("tablekit serve: the wire format", () => {
     expect(other.status).toBe(403);
     const actual = await rawRequest(endpoint, { path: "Wire()", headers: { origin: "http://app.example" } });
     expect(actual.headers["access-control-allow-origin"]).toBe("http://app.example");
-    const stats = await rawRequest(endpoint, { path: "?restype=service&comp=stats" });
+    // Stats are the secondary location's only (read-access geo-redundant replication).
+    const primaryStats = await rawRequest(endpoint, { path: "?restype=service&comp=stats" });
+    expect([primaryStats.status, primaryStats.code]).toEqual([400, "InvalidQueryParameterValue"]);
+    const stats = await rawRequest(endpoint, {
+      path: "?restype=service&comp=stats",
+      account: `${AZURITE_ACCOUNT}-secondary`,
+      signingAccount: AZURITE_ACCOUNT,
+    });
+    expect(stats.status).toBe(200);
     expect(stats.text).toContain("<Status>live</Status>");
   });
 

@@ -4,27 +4,30 @@
  * body is limited to 4 MiB as received (annotations the client never sent are not counted), a
  * single entity's body past 4 MiB is 413 RequestBodyTooLarge. Each limit is crossed by one byte.
  */
+import { connect } from "node:net";
+import {
+  AzureNamedKeyCredential,
+  type TransactionAction as SdkAction,
+  TableClient,
+} from "@azure/data-tables";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type TransactionAction } from "../../src/index.js";
-import { startServer } from "../../src/server/index.js";
+import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
 import { batchBody, batchPart } from "../support/raw-batch.js";
-import { type RawResponse, rawRequest } from "../support/raw-table-client.js";
+import { type RawResponse, rawRequest, signedHeaders } from "../support/raw-table-client.js";
+import { serveTables } from "../support/tablekit-server.js";
 
 const TABLE = "Inputs";
 const MiB = 1024 * 1024;
 let endpoint: string;
+let sdk: TableClient;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = await startServer({ port: 0 });
-  endpoint = server.url;
-  stop = server.stop;
-  const r = await rawRequest(endpoint, {
-    method: "POST",
-    path: "Tables",
-    body: JSON.stringify({ TableName: TABLE }),
+  ({ endpoint, stop } = await serveTables([TABLE]));
+  sdk = new TableClient(endpoint, TABLE, new AzureNamedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY), {
+    allowInsecureConnection: true,
   });
-  expect(r.status).toBe(201);
   const seed = await rawRequest(endpoint, {
     method: "PUT",
     path: `${TABLE}(PartitionKey='p',RowKey='seed')`,
@@ -255,5 +258,56 @@ describe("tablekit serve: request sizes", () => {
       expectServiceError(over, 413, "RequestBodyTooLarge");
     }
     expect(await partition("e")).toEqual([]);
+  });
+
+  it("an SDK that writes its whole body before reading sees the 413, for an entity and for a batch", async () => {
+    const big = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`s${i}`, "x".repeat(32 * 1024)]));
+    await expect(sdk.createEntity({ partitionKey: "k", rowKey: "1", ...big })).rejects.toMatchObject({
+      statusCode: 413,
+    });
+    const actions: SdkAction[] = Array.from({ length: 33 }, (_, i) => [
+      "create",
+      { partitionKey: "k", rowKey: `${i}`, a: "a".repeat(128 * 1024) },
+    ]);
+    await expect(sdk.submitTransaction(actions)).rejects.toMatchObject({ statusCode: 413 });
+    expect(await partition("k")).toEqual([]);
+  });
+
+  it("a client that writes its whole body before reading gets the 413, not a reset connection", async () => {
+    const url = new URL(endpoint);
+    const size = 5 * MiB;
+    const head = [
+      `POST /devstoreaccount1/${TABLE} HTTP/1.1`,
+      `Host: ${url.host}`,
+      "Content-Type: application/json",
+      `Content-Length: ${size}`,
+      ...Object.entries(signedHeaders(TABLE)).map(([name, value]) => `${name}: ${value}`),
+      "",
+      "",
+    ].join("\r\n");
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let text = "";
+      socket.on("error", (err) => resolve(`error ${(err as NodeJS.ErrnoException).code}`));
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on("close", () => resolve(text));
+      socket.write(head);
+      // Writes all of it before reading anything, as a client that only reads once it has sent.
+      socket.pause();
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      let left = size;
+      const write = () => {
+        while (left > 0) {
+          left -= piece.length;
+          if (!socket.write(piece)) return void socket.once("drain", write);
+        }
+        socket.resume();
+        setTimeout(() => socket.end(), 500);
+      };
+      write();
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 413/);
   });
 });

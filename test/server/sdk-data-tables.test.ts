@@ -122,6 +122,14 @@ describe("@azure/data-tables against tablekit serve", () => {
     });
     const afterMerge = await table.getEntity<Record<string, unknown>>("p", "r");
     expect([afterMerge.a, afterMerge.b, afterMerge.c, afterMerge.etag]).toEqual([1, "x", true, merged.etag]);
+    // The SDK types timestamp as a string: the server leaves it unannotated under minimal metadata.
+    expect(typeof afterMerge.timestamp).toBe("string");
+    // The weak prefix in either case; a strong ETag is refused with 400.
+    expect(await codeOf(table.deleteEntity("p", "r", { etag: 'w/"wrong"' }))).toEqual({
+      status: 412,
+      code: "UpdateConditionNotSatisfied",
+    });
+    expect(await codeOf(table.deleteEntity("p", "r", { etag: '"wrong"' }))).toMatchObject({ status: 400 });
     await table.updateEntity({ partitionKey: "p", rowKey: "r", d: 2 }, "Replace");
     const replaced = await table.getEntity<Record<string, unknown>>("p", "r");
     expect(replaced.a).toBeUndefined();

@@ -23,7 +23,10 @@ export interface RawRequest {
   readonly date?: Date;
   /** The header that carries the signed date: `x-ms-date` (default) or the standard `date`. */
   readonly dateHeader?: "x-ms-date" | "date";
+  /** The account in the URL (default the development account). */
   readonly account?: string;
+  /** The account the Authorization header names and signs for (default `account`). */
+  readonly signingAccount?: string;
   readonly key?: string;
 }
 
@@ -61,14 +64,15 @@ export async function rawRequest(endpoint: string, request: RawRequest): Promise
   };
   const parsed = new URL(url);
   const comp = parsed.searchParams.get("comp");
-  const resource = `/${account}${parsed.pathname}${comp ? `?comp=${comp}` : ""}`;
+  const signer = request.signingAccount ?? account;
+  const resource = `/${signer}${parsed.pathname}${comp ? `?comp=${comp}` : ""}`;
   if (typeof auth === "object" && "bearer" in auth) {
     headers.authorization = `Bearer ${auth.bearer}`;
   } else if (auth === "lite") {
-    headers.authorization = `SharedKeyLite ${account}:${sign(key, `${date}\n${resource}`)}`;
+    headers.authorization = `SharedKeyLite ${signer}:${sign(key, `${date}\n${resource}`)}`;
   } else if (auth === "key") {
     const text = [method, "", headers["content-type"] ?? "", date, resource].join("\n");
-    headers.authorization = `SharedKey ${account}:${sign(key, text)}`;
+    headers.authorization = `SharedKey ${signer}:${sign(key, text)}`;
   }
   const {
     status,

@@ -1,4 +1,5 @@
-import { startServer } from "../../src/server/index.js";
+import { type ServerOptions, startServer } from "../../src/server/index.js";
+import { rawRequest } from "./raw-table-client.js";
 import type { TestServer } from "./server-target.js";
 
 /**
@@ -15,4 +16,24 @@ export async function startTablekitServer(): Promise<TestServer & { connectionSt
     url: server.url,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The Table service of `tablekit serve` alone, in this process on a free port, with `tables`
+ * created: for tests that speak the protocol byte by byte (`rawRequest(endpoint, …)`).
+ */
+export async function serveTables(
+  tables: readonly string[],
+  options: ServerOptions = {},
+): Promise<{ endpoint: string; port: number; stop: () => Promise<void> }> {
+  const server = await startServer({ port: 0, services: ["table"], ...options });
+  for (const name of tables) {
+    const created = await rawRequest(server.url, {
+      method: "POST",
+      path: "Tables",
+      body: JSON.stringify({ TableName: name }),
+    });
+    if (created.status !== 201) throw new Error(`creating ${name}: ${created.status} ${created.text}`);
+  }
+  return { endpoint: server.url, port: server.port, stop: () => server.stop() };
 }

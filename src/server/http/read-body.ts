@@ -5,10 +5,13 @@ import { invalidInput, ProtocolError } from "../protocol/protocol-error.js";
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 RequestBodyTooLarge) as
- * soon as the excess arrives, so a huge body is never held in memory, and refusing bytes that are
- * not UTF-8 (400 InvalidInput).
+ * How much of a body past the limit is still read (and dropped) before the 413 is sent: a client
+ * that writes its whole request before it reads the answer (the SDKs do) then gets the answer
+ * instead of a reset connection. Past this, the answer goes at once and the connection closes.
  */
+export const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/** Reads a request body as UTF-8 text (`readBodyBytes`); bytes that are not UTF-8 are 400 InvalidInput. */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const bytes = await readBodyBytes(req, maxBytes);
   try {
@@ -18,34 +21,38 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   }
 }
 
-/** Reads a request body as bytes, refusing more than `maxBytes` as soon as the excess arrives. */
+/**
+ * Reads a request body as bytes. A body past `maxBytes` is 413 RequestBodyTooLarge and never held
+ * in memory: its bytes are dropped as they arrive, up to `DRAIN_BYTES` more, then the 413 is
+ * answered (at once when even that is exceeded, declared or sent).
+ */
 export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  if (declared > maxBytes + DRAIN_BYTES) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(err);
+    };
     req.on("data", (chunk: Buffer) => {
-      if (failed) return;
+      if (settled) return;
       size += chunk.length;
-      if (size > maxBytes) {
-        failed = true;
-        chunks.length = 0;
-        reject(tooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > maxBytes + DRAIN_BYTES) return fail(tooLarge(maxBytes));
+      if (size > maxBytes) chunks.length = 0;
+      else chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (settled) return;
+      if (size > maxBytes) return fail(tooLarge(maxBytes));
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
-    req.on("error", (err) => {
-      if (!failed) {
-        failed = true;
-        reject(err);
-      }
-    });
+    req.on("error", fail);
   });
 }
 

@@ -77,6 +77,14 @@ export async function answerServiceProperties(
   const extra = options.extraSections ?? {};
   if (comp === "stats") {
     if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
+    // Get Service Stats is served by the secondary location only (read-access geo-redundancy).
+    if (!ctx.secondary) {
+      throw new ProtocolError(
+        400,
+        "InvalidQueryParameterValue",
+        "Service stats are served by the secondary location only (<account>-secondary).",
+      );
+    }
     check("getServiceStats");
     const body = `${XML_HEAD}<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>${new Date().toUTCString()}</LastSyncTime></GeoReplication></StorageServiceStats>`;
     send(ctx, 200, { "content-type": "application/xml" }, body);
@@ -102,8 +110,9 @@ export async function answerServiceProperties(
   const sections: Record<string, string> = {};
   for (const name of names) {
     const inner = xmlElement(root, name);
-    if (inner !== undefined) sections[name] = `<${name}>${inner}</${name}>`;
+    if (inner !== undefined && inner.trim() !== "") sections[name] = `<${name}>${inner}</${name}>`;
   }
+  // An absent Cors element keeps the rules; an empty one (`<Cors/>`) deletes them all.
   const cors = xmlElement(root, "Cors");
   state.setProperties(ctx.account, sections, cors === undefined ? undefined : parseCors(cors));
   send(ctx, 202, {});

@@ -125,10 +125,10 @@ export function child(element: XmlElement, name: string): XmlElement | undefined
   return element.children.find((c) => c.name === name);
 }
 
-/** The text of the first `<name>…</name>` in `xml`, or undefined. */
+/** The text of the first `<name>…</name>` in `xml` ("" for an empty `<name/>`), or undefined. */
 export function xmlElement(xml: string, name: string): string | undefined {
-  const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(xml);
-  return match?.[1];
+  const match = new RegExp(`<${name}(?:\\s[^>]*?)?(?:/>|>([\\s\\S]*?)</${name}>)`).exec(xml);
+  return match ? (match[1] ?? "") : undefined;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {

@@ -1,10 +1,12 @@
 import { invalidInput } from "../protocol/protocol-error.js";
 
 /**
- * Reads an entity group transaction (`POST /$batch`, multipart/mixed holding one changeset of
- * `application/http` parts) leniently, as clients write it: CRLF or bare LF line endings, with or
- * without the closing `--`, `Content-ID` headers, `X-HTTP-Method` tunnelling, absolute URLs naming
- * any host. Anything that is not one changeset of HTTP requests is InvalidInput.
+ * Reads a `POST /$batch` body (multipart/mixed) leniently, as clients write it: CRLF or bare LF
+ * line endings, with or without the closing `--`, `Content-ID` headers, `X-HTTP-Method`
+ * tunnelling, absolute URLs naming any host. The service takes one of two shapes: one changeset of
+ * `application/http` writes (an entity group transaction), or one query (GET) standing alone
+ * outside any changeset ("a query operation must be submitted singly in the batch"). Anything
+ * else is InvalidInput.
  */
 
 export interface BatchSubRequest {
@@ -70,19 +72,33 @@ function parseSubRequest(part: string): BatchSubRequest {
   return { method, url: line[2]!, headers: inner.headers, body: inner.rest.replace(/\r?\n$/, "") };
 }
 
-/** The operations of a batch body, in order. */
-export function parseBatchBody(body: string, batchBoundary: string): BatchSubRequest[] {
+/** What a batch body asks: a changeset of writes, or one query on its own. */
+export type BatchRequest =
+  | { readonly kind: "changeset"; readonly operations: readonly BatchSubRequest[] }
+  | { readonly kind: "query"; readonly query: BatchSubRequest };
+
+/** The batch's changeset operations in order, or its one query. */
+export function parseBatchBody(body: string, batchBoundary: string): BatchRequest {
   const batchParts = splitParts(body, batchBoundary);
   if (batchParts.length !== 1) {
-    throw invalidInput(`A batch holds exactly one changeset; this one has ${batchParts.length} parts.`);
+    throw invalidInput(
+      `A batch holds exactly one changeset or one query; this one has ${batchParts.length} parts.`,
+    );
   }
-  const changeset = splitHead(batchParts[0]!);
+  const part = batchParts[0]!;
+  const changeset = splitHead(part);
   const changesetBoundary = multipartBoundary(changeset.headers["content-type"]);
   if (!changesetBoundary) {
     // A lone query (GET) may stand outside a changeset; nothing else may.
-    throw invalidInput("The batch's part must be a multipart/mixed changeset.");
+    const query = /^application\/http/i.test(changeset.headers["content-type"] ?? "")
+      ? parseSubRequest(part)
+      : undefined;
+    if (query?.method !== "GET") {
+      throw invalidInput("The batch's part must be a changeset, or a query (GET) on its own.");
+    }
+    return { kind: "query", query };
   }
   const operations = splitParts(changeset.rest, changesetBoundary).map(parseSubRequest);
   if (operations.length === 0) throw invalidInput("The changeset holds no operation.");
-  return operations;
+  return { kind: "changeset", operations };
 }

@@ -22,24 +22,33 @@ export interface BatchResponse {
   readonly body: string;
 }
 
+/** The lines of one `application/http` part answering one operation. */
+function partLines(part: BatchPartResponse): string[] {
+  return [
+    "Content-Type: application/http",
+    "Content-Transfer-Encoding: binary",
+    "",
+    `HTTP/1.1 ${statusText(part.status)}`,
+    "X-Content-Type-Options: nosniff",
+    "Cache-Control: no-cache",
+    ...Object.entries(part.headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    ...(part.body !== undefined ? [part.body] : []),
+  ];
+}
+
+/** The answer to a batch's lone query: its one part directly in the batch, as queries stand outside changesets. */
+export function batchQueryResponse(part: BatchPartResponse): BatchResponse {
+  const batch = `batchresponse_${randomUUID()}`;
+  const lines = [`--${batch}`, ...partLines(part), `--${batch}--`, ""];
+  return { contentType: `multipart/mixed; boundary=${batch}`, body: lines.join(CRLF) };
+}
+
 export function batchResponse(parts: readonly BatchPartResponse[]): BatchResponse {
   const batch = `batchresponse_${randomUUID()}`;
   const changeset = `changesetresponse_${randomUUID()}`;
   const lines: string[] = [`--${batch}`, `Content-Type: multipart/mixed; boundary=${changeset}`, ""];
-  for (const part of parts) {
-    lines.push(
-      `--${changeset}`,
-      "Content-Type: application/http",
-      "Content-Transfer-Encoding: binary",
-      "",
-      `HTTP/1.1 ${statusText(part.status)}`,
-      "X-Content-Type-Options: nosniff",
-      "Cache-Control: no-cache",
-      ...Object.entries(part.headers).map(([name, value]) => `${name}: ${value}`),
-      "",
-    );
-    if (part.body !== undefined) lines.push(part.body);
-  }
+  for (const part of parts) lines.push(`--${changeset}`, ...partLines(part));
   lines.push(`--${changeset}--`, `--${batch}--`, "");
   return { contentType: `multipart/mixed; boundary=${batch}`, body: lines.join(CRLF) };
 }

@@ -2,6 +2,7 @@ import { TableKitError } from "../../model/index.js";
 import {
   RECEIVED_BODY_BYTES,
   type ReceivedTransactionOptions,
+  type Store,
   type TransactionAction,
 } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
@@ -10,9 +11,16 @@ import { parseResource } from "../http/resource.js";
 import { errorParts, jsonErrorBody, send } from "../http/responses.js";
 import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
 import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "./batch-request.js";
-import { type BatchPartResponse, batchResponse } from "./batch-response.js";
-import { entityPath } from "./entity-body.js";
+import {
+  type BatchPartResponse,
+  type BatchResponse,
+  batchQueryResponse,
+  batchResponse,
+} from "./batch-response.js";
+import { entityJsonText, entityPath } from "./entity-body.js";
 import { planEntityWrite, prefersNoContent } from "./entity-write.js";
+import { jsonContentType, metadataLevel } from "./odata-format.js";
+import { selection } from "./query-options.js";
 import { headerOf, type Route } from "./route.js";
 
 interface PlannedAction {
@@ -64,9 +72,38 @@ function failurePart(ctx: RequestContext, err: unknown, index: number | undefine
   };
 }
 
-function respond(ctx: RequestContext, parts: BatchPartResponse[]): void {
-  const { contentType, body } = batchResponse(parts);
+function respond(ctx: RequestContext, { contentType, body }: BatchResponse): void {
   send(ctx, 202, { "content-type": contentType, "cache-control": "no-cache" }, body);
+}
+
+/**
+ * A batch's lone query: the service takes a single retrieve (one entity, by PartitionKey and
+ * RowKey) as a batch's only operation, and answers it as the batch's one part.
+ */
+async function answerQuery(ctx: RequestContext, store: Store, query: BatchSubRequest): Promise<void> {
+  let part: BatchPartResponse;
+  try {
+    const resource = resourceOf(ctx, query.url);
+    if (resource.kind !== "entity") {
+      throw invalidInput("A batch's query retrieves one entity: <table>(PartitionKey='…',RowKey='…').");
+    }
+    const params = new URL(query.url, "http://batch.invalid").searchParams;
+    const level = metadataLevel(params.get("$format"), query.headers.accept ?? headerOf(ctx, "accept"));
+    const select = selection(params);
+    const { tableName, partitionKey, rowKey } = resource;
+    const entity = await store
+      .table(tableName)
+      .getEntity(partitionKey, rowKey, select ? { queryOptions: { select } } : {});
+    const links = { baseUrl: ctx.baseUrl, account: ctx.account, tableName };
+    part = {
+      status: 200,
+      headers: { DataServiceVersion: "3.0;", "Content-Type": jsonContentType(level), ETag: entity.etag },
+      body: entityJsonText(entity, level, links, select, true),
+    };
+  } catch (err) {
+    part = failurePart(ctx, err, 0);
+  }
+  respond(ctx, batchQueryResponse(part));
 }
 
 /** `POST /$batch`: one entity group transaction, all or nothing, answered in the service's framing. */
@@ -82,7 +119,9 @@ export const batchRoute: Route = {
     // batch response. What the client sent is what counts (not annotations it never wrote).
     const text = await readBody(ctx.req, maxBodyBytes);
     const received: ReceivedTransactionOptions = { [RECEIVED_BODY_BYTES]: Buffer.byteLength(text) };
-    const subRequests = parseBatchBody(text, boundary);
+    const request = parseBatchBody(text, boundary);
+    if (request.kind === "query") return answerQuery(ctx, store, request.query);
+    const subRequests = request.operations;
     const planned: PlannedAction[] = [];
     for (let i = 0; i < subRequests.length; i++) {
       try {
@@ -92,7 +131,7 @@ export const batchRoute: Route = {
         }
         planned.push(p);
       } catch (err) {
-        respond(ctx, [failurePart(ctx, err, i)]);
+        respond(ctx, batchResponse([failurePart(ctx, err, i)]));
         return;
       }
     }
@@ -106,7 +145,7 @@ export const batchRoute: Route = {
     } catch (err) {
       // The core's payload count past the limit is the same refusal as a body past it.
       if (!(err instanceof TableKitError) || err.code === "RequestBodyTooLarge") throw err;
-      respond(ctx, [failurePart(ctx, err, err.index)]);
+      respond(ctx, batchResponse([failurePart(ctx, err, err.index)]));
       return;
     }
     const parts = planned.map((p, i): BatchPartResponse => {
@@ -124,6 +163,6 @@ export const batchRoute: Route = {
       if (etag) headers.ETag = etag;
       return { status: 204, headers };
     });
-    respond(ctx, parts);
+    respond(ctx, batchResponse(parts));
   },
 };

@@ -25,7 +25,7 @@ export const entitiesRoute: Route = {
     const { tableName } = resource;
     if (ctx.method === "GET") {
       const level = metadataLevel(ctx.query.get("$format"), headerOf(ctx, "accept"));
-      const select = selection(ctx);
+      const select = selection(ctx.query);
       if (resource.kind === "entity") {
         const entity = await store
           .table(tableName)
@@ -44,12 +44,16 @@ export const entitiesRoute: Route = {
       const filter = ctx.query.get("$filter") ?? undefined;
       const continuationToken = entityContinuationFrom(ctx.query);
       const queryOptions = { ...(filter === undefined ? {} : { filter }), ...(select ? { select } : {}) };
+      const { maxPageSize, none } = pageSize(ctx, store.capabilities.limits.maxPageSize);
       const pages = store
         .table(tableName)
         .listEntities({ queryOptions })
-        .byPage({ maxPageSize: pageSize(ctx), ...(continuationToken ? { continuationToken } : {}) });
+        .byPage({
+          ...(maxPageSize ? { maxPageSize } : {}),
+          ...(continuationToken ? { continuationToken } : {}),
+        });
       const next = await pages.next();
-      const page = next.done ? [] : next.value;
+      const page = next.done || none ? [] : next.value;
       const l = links(ctx, tableName);
       const value = page.map((e) => entityJsonText(e, level, l, select, false)).join(",");
       const metadata =
@@ -61,7 +65,7 @@ export const entitiesRoute: Route = {
         200,
         jsonContentType(level),
         `{${metadata}"value":[${value}]}`,
-        entityContinuationHeaders(page.continuationToken),
+        entityContinuationHeaders(none ? undefined : page.continuationToken),
       );
       return;
     }

@@ -186,7 +186,9 @@ export function entityJsonText(
   if (pk !== undefined && wants("PartitionKey")) parts.push(`"PartitionKey":${JSON.stringify(pk)}`);
   if (rk !== undefined && wants("RowKey")) parts.push(`"RowKey":${JSON.stringify(rk)}`);
   if (entity.timestamp !== undefined && wants("Timestamp")) {
-    if (level !== "nometadata") parts.push(`"Timestamp@odata.type":"Edm.DateTime"`);
+    // The service's payload samples annotate Timestamp only under full metadata; clients know its
+    // type, and the JS SDK turns an annotated one into a Date where its types say string.
+    if (level === "fullmetadata") parts.push(`"Timestamp@odata.type":"Edm.DateTime"`);
     parts.push(`"Timestamp":"${entity.timestamp}"`);
   }
   for (const name of Object.keys(entity)) {

@@ -72,11 +72,13 @@ export const tablesRoute: Route = {
     const level = metadataLevel(ctx.query.get("$format"), headerOf(ctx, "accept"));
     const filter = ctx.query.get("$filter") ?? undefined;
     const continuationToken = tableContinuationFrom(ctx.query);
-    const pages = store
-      .listTables(filter === undefined ? {} : { queryOptions: { filter } })
-      .byPage({ maxPageSize: pageSize(ctx), ...(continuationToken ? { continuationToken } : {}) });
+    const { maxPageSize, none } = pageSize(ctx, store.capabilities.limits.maxPageSize);
+    const pages = store.listTables(filter === undefined ? {} : { queryOptions: { filter } }).byPage({
+      ...(maxPageSize ? { maxPageSize } : {}),
+      ...(continuationToken ? { continuationToken } : {}),
+    });
     const next = await pages.next();
-    const page = next.done ? [] : next.value;
+    const page = next.done || none ? [] : next.value;
     const value = page.map((t) => tableJson(ctx, t.name, level, false)).join(",");
     const metadata =
       level === "nometadata" ? "" : `"odata.metadata":${JSON.stringify(`${ctx.baseUrl}$metadata#Tables`)},`;
@@ -85,7 +87,7 @@ export const tablesRoute: Route = {
       200,
       jsonContentType(level),
       `{${metadata}"value":[${value}]}`,
-      tableContinuationHeaders(page.continuationToken),
+      tableContinuationHeaders(none ? undefined : page.continuationToken),
     );
   },
 };

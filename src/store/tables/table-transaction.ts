@@ -1,4 +1,4 @@
-import { validateEtag } from "../../model/etag.js";
+import { validateTableEtag } from "../../model/etag.js";
 import {
   type Limits,
   type TableEntity,
@@ -62,7 +62,7 @@ function toBackendAction(action: unknown, limits: Limits): BackendAction {
     case "upsert":
       return { kind, entity: entityForWrite(entity, limits), mode: updateMode(third) };
     case "update": {
-      const etag = validateEtag((fourth as { etag?: string } | undefined)?.etag ?? "*");
+      const etag = validateTableEtag((fourth as { etag?: string } | undefined)?.etag ?? "*");
       return { kind, entity: entityForWrite(entity, limits), mode: updateMode(third), etag };
     }
     case "delete": {
@@ -71,7 +71,7 @@ function toBackendAction(action: unknown, limits: Limits): BackendAction {
         kind,
         partitionKey: validateKey("PartitionKey", e.partitionKey, limits),
         rowKey: validateKey("RowKey", e.rowKey, limits),
-        etag: validateEtag((third as { etag?: string } | undefined)?.etag ?? "*"),
+        etag: validateTableEtag((third as { etag?: string } | undefined)?.etag ?? "*"),
       };
     }
     default:

@@ -1,6 +1,6 @@
 import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../../filter/index.js";
 import { filterProperties } from "../../filter/properties.js";
-import { validateEtag } from "../../model/etag.js";
+import { validateTableEtag } from "../../model/etag.js";
 import {
   compareUtf8,
   compareUtf16,
@@ -198,7 +198,7 @@ export class Table {
   ): Promise<WriteResponse> {
     const call = this.begin(options);
     this.authorize("update");
-    const etag = validateEtag(options?.etag ?? "*");
+    const etag = validateTableEtag(options?.etag ?? "*");
     const action: BackendAction = {
       kind: "update",
       entity: entityForWrite(entity, this.limits),
@@ -232,7 +232,7 @@ export class Table {
       kind: "delete",
       partitionKey: validateKey("PartitionKey", partitionKey, this.limits),
       rowKey: validateKey("RowKey", rowKey, this.limits),
-      etag: validateEtag(options?.etag ?? "*"),
+      etag: validateTableEtag(options?.etag ?? "*"),
     };
     this.authorizeKeys(action);
     await this.backendTable.write(action, call);
@@ -255,15 +255,18 @@ export class Table {
         text === undefined || text.trim() === ""
           ? undefined
           : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+      // `$filter=true` reads everything; `$filter=false` matches nothing and reads nothing.
+      const matchesNothing = parsed?.kind === "constant" && !parsed.value;
+      const tree = parsed?.kind === "constant" ? undefined : parsed;
       // A token's key range narrows the query: entities outside it are never returned.
       const restriction = this.access?.queryRestriction();
       const filter: FilterNode | undefined =
-        restriction && parsed ? { kind: "and", left: parsed, right: restriction } : (restriction ?? parsed);
+        restriction && tree ? { kind: "and", left: tree, right: restriction } : (restriction ?? tree);
       const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
       const select = checkSelect(options?.queryOptions?.select);
       plan = {
         filter,
-        ranges: filter ? keyRanges(filter, compare) : undefined,
+        ranges: matchesNothing ? [] : filter ? keyRanges(filter, compare) : undefined,
         select,
         backendSelect: select && customProperties(select),
         filterNames: filter ? customProperties(filterProperties(filter)) : [],

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseFilter } from "../../../src/filter/index.js";
 import { compareUtf8, DateTime, type TypedValue, typedValuesEqual } from "../../../src/model/index.js";
 import {
   allOf,
@@ -19,6 +18,7 @@ import {
   encodeValue,
 } from "../../../src/store/backends/dynamodb/table-item-layout.js";
 import { typedValue } from "../../filter/arbitraries.js";
+import { comparisonTree } from "../../filter/helpers.js";
 
 const sign = (n: number) => Math.sign(n);
 
@@ -29,7 +29,7 @@ const keyString = fc
 
 function translate(filter: string, context = {}) {
   const b = new DynamoDbExpressionBuilder();
-  const result = toDynamoFilter(parseFilter(filter), b, context);
+  const result = toDynamoFilter(comparisonTree(filter), b, context);
   const expression = typeof result.condition === "string" ? result.condition : undefined;
   return { ...result, expression, ...b.used(expression) };
 }
