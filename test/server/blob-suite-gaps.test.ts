@@ -143,4 +143,48 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     const pages = container.listBlobsFlat({ includeUncommitedBlobs: true }).byPage();
     expect(await failure(pages.next())).toEqual({ status: 501, code: "NotImplemented" });
   });
+
+  it("an If-Match that is no ETag at all is 412 ConditionNotMet on Append Block (not InvalidInput), nothing appended", async () => {
+    const append = container.getAppendBlobClient("cond/append");
+    const created = await append.create();
+    expect(
+      await failure(append.appendBlock("a", 1, { conditions: { ifMatch: `${created.etag}2` } })),
+    ).toEqual({ status: 412, code: "ConditionNotMet" });
+    expect((await append.getProperties()).contentLength).toBe(0);
+  });
+
+  it("Append Block with an empty body is 400 InvalidHeaderValue", async () => {
+    const append = container.getAppendBlobClient("empty/append");
+    await append.create();
+    expect(await failure(append.appendBlock("", 0))).toEqual({ status: 400, code: "InvalidHeaderValue" });
+  });
+
+  it("a container name of the wrong length is 400 OutOfRangeInput; a bad character stays InvalidResourceName", async () => {
+    for (const name of ["ab", "a".repeat(64)]) {
+      expect(await failure(service.getContainerClient(name).create())).toEqual({
+        status: 400,
+        code: "OutOfRangeInput",
+      });
+    }
+    expect(await failure(service.getContainerClient("abc--d").create())).toEqual({
+      status: 400,
+      code: "InvalidResourceName",
+    });
+  });
+
+  it("uncommitted block ids of one blob have one length: another is 400 InvalidBlobOrBlock; after a commit any length starts again", async () => {
+    const blob = container.getBlockBlobClient("ids/one");
+    const id = (text: string) => Buffer.from(text).toString("base64");
+    await blob.stageBlock(id("1"), "a", 1);
+    expect(await failure(blob.stageBlock(id("123"), "b", 1))).toEqual({
+      status: 400,
+      code: "InvalidBlobOrBlock",
+    });
+    expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([id("1")]);
+    await blob.commitBlockList([id("1")]);
+    await blob.stageBlock(id("123"), "b", 1);
+    expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([
+      id("123"),
+    ]);
+  });
 });

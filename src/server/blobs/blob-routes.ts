@@ -233,6 +233,14 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       const md5 = expectedMd5(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
       checkMd5(md5, bytes);
+      // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
+      if (bytes.length === 0) {
+        throw new ProtocolError(
+          400,
+          "InvalidHeaderValue",
+          "The value for one of the HTTP headers is not in the correct format: Content-Length",
+        );
+      }
       const position = header(ctx, "x-ms-blob-condition-appendpos");
       const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
       const result = await underConditions(conditions, false, properties, (c) =>
