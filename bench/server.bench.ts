@@ -307,6 +307,8 @@ async function storageRows(): Promise<void> {
     concurrency: 8,
   };
   const dir = mkdtempSync(join(tmpdir(), "tablekit-storage-bench-"));
+  // TABLEKIT_SERVER_BENCH_QUEUE_LIMIT (seconds) caps Azurite's queue rounds (at 100,000 it can take hours).
+  const limit = Number(process.env.TABLEKIT_SERVER_BENCH_QUEUE_LIMIT ?? Number.POSITIVE_INFINITY);
   try {
     const ours = await startTablekit(["--location", dir]);
     const measuredOurs = await measureStorage({ name: "tablekit", ...ours }, sizes);
@@ -314,7 +316,7 @@ async function storageRows(): Promise<void> {
     const azurite = await startAzurite();
     const measuredTheirs = await measureStorage(
       { name: "Azurite", connectionString: azurite.connectionString, pid: azurite.pid },
-      sizes,
+      { ...sizes, queueLimitSeconds: limit },
     );
     await azurite.stop();
     Object.assign(results, storageTable(measuredOurs, measuredTheirs, sizes));

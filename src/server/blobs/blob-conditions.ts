@@ -44,6 +44,8 @@ function portConditions(c: HttpConditions): BlobRequestConditions | undefined {
   if (c.ifModifiedSince || c.ifUnmodifiedSince) return undefined;
   if (c.ifMatch !== undefined && c.ifNoneMatch !== undefined) return undefined;
   if (c.ifNoneMatch !== undefined && c.ifNoneMatch !== "*") return undefined;
+  // An If-Match that is no ETag at all matches nothing: evaluated (412), not handed to the port.
+  if (c.ifMatch !== undefined && c.ifMatch !== "*" && !/^(W\/)?"[^"]*"$/.test(c.ifMatch)) return undefined;
   if (c.ifMatch !== undefined) return { ifMatch: c.ifMatch };
   if (c.ifNoneMatch !== undefined) return { ifNoneMatch: "*" };
   return {};

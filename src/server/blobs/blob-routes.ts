@@ -20,6 +20,7 @@ import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
 import { putBlockList } from "./block-list-routes.js";
 import { checkBlockId } from "./block-staging.js";
+import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -148,7 +149,13 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
           range?.count,
           c.ifMatch === undefined ? {} : { conditions: { ifMatch: c.ifMatch } },
         ),
-      );
+      ).catch(async (err: unknown) => {
+        // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
+        const size =
+          err instanceof TableKitError && err.code === "InvalidRange" ? await properties() : undefined;
+        if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
+        throw err;
+      });
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
         ...blobHeaders(download),
@@ -179,9 +186,11 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       await allowBlobWrite(caller, containerName, deps, ctx.account, async () => !!(await properties()));
       refuseUnkeptHeaders(ctx);
       const id = checkBlockId(ctx.query.get("blockid"));
+      const md5 = expectedMd5(ctx);
       // The container must exist (the port's read answers ContainerNotFound).
       await properties();
-      await deps.staging.stage(where, id, ctx.req);
+      const checked = checkedBody(md5, ctx.req);
+      await writeChecked(checked, () => deps.staging.stage(where, id, checked.body));
       send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
       return;
     }
@@ -221,7 +230,17 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       allowBlob(caller, "appendBlock", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
       const caps = deps.store(ctx.account).blobCapabilities!;
+      const md5 = expectedMd5(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
+      checkMd5(md5, bytes);
+      // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
+      if (bytes.length === 0) {
+        throw new ProtocolError(
+          400,
+          "InvalidHeaderValue",
+          "The value for one of the HTTP headers is not in the correct format: Content-Length",
+        );
+      }
       const position = header(ctx, "x-ms-blob-condition-appendpos");
       const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
       const result = await underConditions(conditions, false, properties, (c) =>
@@ -310,8 +329,14 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const result = await underWriteConditions(grant, conditions, properties, (c) =>
-    container.getBlockBlobClient(name).uploadStream(ctx.req, undefined, undefined, blobOptions(ctx, c)),
+  const md5 = expectedMd5(ctx);
+  const checked = checkedBody(md5, ctx.req);
+  const result = await writeChecked(checked, () =>
+    underWriteConditions(grant, conditions, properties, (c) =>
+      container
+        .getBlockBlobClient(name)
+        .uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
+    ),
   );
   deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
   writeResult(ctx, 201, result);

@@ -1,7 +1,7 @@
 import { TableKitError } from "../../model/index.js";
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
 import type { RequestContext } from "../http/request-context.js";
-import { ProtocolError } from "../protocol/protocol-error.js";
+import { nameLengthOutOfRange, ProtocolError } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { BLOB_OPERATIONS, type BlobOperation } from "./blob-operations.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
@@ -118,6 +118,9 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
         storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
+      if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
+        throw nameLengthOutOfRange();
+      }
       if (resource.kind === "blob") await answerBlob(ctx, caller, blobDeps);
       else await answerContainerOrService(ctx, caller, blobDeps);
     },

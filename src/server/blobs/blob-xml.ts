@@ -60,7 +60,7 @@ export function blobListingXml(
     const p = item.properties;
     return `<Blob><Name>${escapeXml(item.name)}</Name><Properties><Last-Modified>${httpDate(
       p.lastModified,
-    )}</Last-Modified><Etag>${escapeXml(p.etag)}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
+    )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
     )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
       item.metadata,

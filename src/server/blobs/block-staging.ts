@@ -88,6 +88,14 @@ export class BlockStaging {
     // Registered before the first await: concurrent Put Blocks of one blob share the map.
     const blocks = this.staged.get(key) ?? new Map<string, StagedBlock>();
     this.staged.set(key, blocks);
+    // "For a given blob, all block IDs must be the same length" (Put Block): among the uncommitted ones.
+    const sameLength = Buffer.from(id, "base64").length;
+    for (const other of blocks.keys()) {
+      if (Buffer.from(other, "base64").length !== sameLength) {
+        throw new ProtocolError(400, "InvalidBlobOrBlock", "The specified blob or block content is invalid.");
+      }
+      break;
+    }
     if (!blocks.has(id) && blocks.size >= MAX_UNCOMMITTED_BLOCKS) {
       throw new ProtocolError(
         409,

@@ -11,6 +11,7 @@ import { maxResults } from "../protocol/query-parameters.js";
 import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
 import type { ResourceState } from "../service-state.js";
+import { httpConditions } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
@@ -22,6 +23,8 @@ import { blobListingXml, containerListingXml } from "./blob-xml.js";
 
 const XML = { "content-type": "application/xml" };
 const PAGE = 5000;
+/** Containers the service reserves (Azure's naming rules allow them; the port's rules do not). */
+const SYSTEM_CONTAINERS = new Set(["$root", "$logs", "$web"]);
 
 /** The Blob service's own service-properties sections, kept as set. */
 const BLOB_SECTIONS: Readonly<Record<string, string>> = {
@@ -59,6 +62,14 @@ export async function answerContainerOrService(
     );
   }
   const key = `${ctx.method} ${comp ?? ""}`;
+  if (SYSTEM_CONTAINERS.has(name)) {
+    // Valid names the server never creates: reads find nothing, anything else is not served.
+    if (ctx.method === "GET" || ctx.method === "HEAD") {
+      allowBlob(caller, "getContainerProperties", name, deps, ctx.account, ctx.method);
+      throw new TableKitError("ContainerNotFound", "The specified container does not exist.");
+    }
+    throw notServed("the system containers $root, $logs and $web");
+  }
   const metadataOf = () => normalizeMetadata(metadataFromHeaders(ctx.req), store.blobCapabilities!);
   switch (key) {
     case "PUT ": {
@@ -103,6 +114,15 @@ export async function answerContainerOrService(
       allowBlob(caller, "setContainerMetadata", name, deps, ctx.account);
       const metadata = metadataOf();
       const found = await container.getProperties();
+      // Set Container Metadata honours If-Modified-Since (the one condition it supports).
+      const since = httpConditions(ctx).ifModifiedSince;
+      if (since && Math.floor(found.lastModified.getTime() / 1000) <= Math.floor(since.getTime() / 1000)) {
+        throw new ProtocolError(
+          412,
+          "ConditionNotMet",
+          "The condition specified using HTTP conditional header(s) is not met.",
+        );
+      }
       state.setResource(ctx.account, name, { ...state.resource(ctx.account, name), metadata });
       send(ctx, 200, { etag: found.etag, "last-modified": httpDate(found.lastModified) });
       return;
@@ -223,6 +243,8 @@ async function listBlobs(
   const size = maxResults(ctx, PAGE);
   const include = (ctx.query.get("include") ?? "").split(",").filter((s) => s !== "");
   // Inclusions that would list what the server never has (snapshots, versions, deleted blobs) change nothing.
+  // Blobs with only uncommitted blocks exist on this server: listing them is not served (never a wrong answer).
+  if (include.includes("uncommittedblobs")) throw notServed("include=uncommittedblobs");
   for (const wanted of include) {
     if (
       ![
@@ -230,7 +252,6 @@ async function listBlobs(
         "snapshots",
         "deleted",
         "versions",
-        "uncommittedblobs",
         "copy",
         "deletedwithversions",
         "immutabilitypolicy",

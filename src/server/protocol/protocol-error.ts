@@ -17,6 +17,13 @@ export class ProtocolError extends Error {
 
 export const invalidInput = (message: string) => new ProtocolError(400, "InvalidInput", message);
 export const invalidHeader = (message: string) => new ProtocolError(400, "InvalidHeaderValue", message);
+/** A queue or container name of the wrong length: the service's OutOfRangeInput (other bad names are InvalidResourceName). */
+export const nameLengthOutOfRange = () =>
+  new ProtocolError(
+    400,
+    "OutOfRangeInput",
+    "The specified resource name length is not within the permissible limits.",
+  );
 export const invalidUri = (message = "The requested URI does not represent any resource on the server.") =>
   new ProtocolError(400, "InvalidUri", message);
 export const unsupportedVerb = (method: string) =>

@@ -1,12 +1,10 @@
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
 import type { RequestContext } from "../http/request-context.js";
-import { ProtocolError } from "../protocol/protocol-error.js";
+import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { QUEUE_OPERATIONS, type QueueOperation } from "./queue-operations.js";
 import { parseQueuePath, type QueueResource } from "./queue-resource.js";
 import { answerQueueRequest } from "./queue-routes.js";
-
-const NAME_LENGTH = "The specified resource name length is not within the permissible limits.";
 
 /** A Queue service request: the context and the queue resource its path names. */
 export interface QueueContext extends RequestContext {
@@ -36,7 +34,7 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
       });
       // A name of the wrong length is the service's OutOfRangeInput (other bad names, InvalidResourceName).
       if (queueName !== undefined && (queueName.length < 3 || queueName.length > 63)) {
-        throw new ProtocolError(400, "OutOfRangeInput", NAME_LENGTH);
+        throw nameLengthOutOfRange();
       }
       await answerQueueRequest(ctx, caller, deps);
     },

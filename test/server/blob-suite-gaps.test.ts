@@ -1,0 +1,190 @@
+/**
+ * What running Azurite's blob tests against tablekit serve found wrong (scripts/azurite-services-suite.ts):
+ * transactional Content-MD5 checked on Put Blob, Put Block and Append Block (nothing written on a
+ * mismatch), CRC64 refused rather than accepted unchecked, List Blobs ETags without quotes, a 416
+ * naming the blob's length, Set Container Metadata's If-Modified-Since, the system containers, and
+ * include=uncommittedblobs refused rather than answered wrongly.
+ */
+import { createHash } from "node:crypto";
+import { BlobServiceClient, type BlockBlobUploadOptions, type ContainerClient } from "@azure/storage-blob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.js";
+
+let server: RunningServer;
+let service: BlobServiceClient;
+let container: ContainerClient;
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, services: ["blob"] });
+  service = BlobServiceClient.fromConnectionString(server.connectionString);
+  container = service.getContainerClient("gaps");
+  await container.create();
+});
+afterAll(() => server?.stop());
+
+async function failure(work: Promise<unknown>): Promise<{ status: number; code: string | undefined }> {
+  try {
+    await work;
+  } catch (err) {
+    const e = err as { statusCode: number; code?: string };
+    return { status: e.statusCode, code: e.code };
+  }
+  throw new Error("expected a failure");
+}
+
+const md5 = (text: string) => createHash("md5").update(text).digest();
+/** Put Blob's Content-MD5: the SDK forwards the option to the generated operation, though its type leaves it out. */
+const withMd5 = (digest: Uint8Array) => ({ transactionalContentMD5: digest }) as BlockBlobUploadOptions;
+
+describe("blob service gaps found by Azurite's blob tests", () => {
+  it("Put Blob: a wrong Content-MD5 is Md5Mismatch and writes nothing; a malformed one is InvalidMd5; a right one stores", async () => {
+    const blob = container.getBlockBlobClient("md5/put");
+    await blob.upload("old", 3);
+    expect(await failure(blob.upload("new body", 8, withMd5(md5("something else"))))).toEqual({
+      status: 400,
+      code: "Md5Mismatch",
+    });
+    expect((await blob.downloadToBuffer()).toString()).toBe("old");
+    expect(await failure(blob.upload("new body", 8, withMd5(Buffer.from("short"))))).toEqual({
+      status: 400,
+      code: "InvalidMd5",
+    });
+    const fresh = container.getBlockBlobClient("md5/never");
+    expect(await failure(fresh.upload("body", 4, withMd5(md5("nope"))))).toEqual({
+      status: 400,
+      code: "Md5Mismatch",
+    });
+    expect(await fresh.exists()).toBe(false);
+    await blob.upload("new body", 8, withMd5(md5("new body")));
+    expect((await blob.downloadToBuffer()).toString()).toBe("new body");
+  });
+
+  it("Put Block and Append Block check Content-MD5; nothing is staged or appended on a mismatch; CRC64 is refused with 501", async () => {
+    const blob = container.getBlockBlobClient("md5/staged");
+    const id = Buffer.from("block-1").toString("base64");
+    expect(await failure(blob.stageBlock(id, "abc", 3, { transactionalContentMD5: md5("abd") }))).toEqual({
+      status: 400,
+      code: "Md5Mismatch",
+    });
+    expect(
+      (await blob.getBlockList("all").catch(() => ({ uncommittedBlocks: [] }))).uncommittedBlocks ?? [],
+    ).toEqual([]);
+    await blob.stageBlock(id, "abc", 3, { transactionalContentMD5: md5("abc") });
+    expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.size)).toEqual([3]);
+    expect(
+      await failure(blob.stageBlock(id, "abc", 3, { transactionalContentCrc64: new Uint8Array(8) })),
+    ).toEqual({ status: 501, code: "NotImplemented" });
+
+    const append = container.getAppendBlobClient("md5/append");
+    await append.create();
+    expect(await failure(append.appendBlock("xyz", 3, { transactionalContentMD5: md5("xy") }))).toEqual({
+      status: 400,
+      code: "Md5Mismatch",
+    });
+    expect((await append.getProperties()).contentLength).toBe(0);
+    await append.appendBlock("xyz", 3, { transactionalContentMD5: md5("xyz") });
+    expect((await append.downloadToBuffer()).toString()).toBe("xyz");
+  });
+
+  it("List Blobs writes ETags without quotes, as the service does (Get Blob's ETag header keeps them)", async () => {
+    const blob = container.getBlockBlobClient("etag/one");
+    const put = await blob.upload("x", 1);
+    const listed = [];
+    for await (const b of container.listBlobsFlat({ prefix: "etag/" })) listed.push(b.properties.etag);
+    expect(put.etag).toMatch(/^"0x[0-9A-F]+"$/);
+    expect(listed).toEqual([put.etag!.slice(1, -1)]);
+  });
+
+  it("a range past an empty blob's end is 416 InvalidRange with Content-Range bytes */0", async () => {
+    const blob = container.getBlockBlobClient("range/empty");
+    await blob.upload("", 0);
+    try {
+      await blob.download(0, 3);
+      throw new Error("expected 416");
+    } catch (err) {
+      const e = err as {
+        statusCode: number;
+        code: string;
+        response: { headers: { get(n: string): string } };
+      };
+      expect([e.statusCode, e.code]).toEqual([416, "InvalidRange"]);
+      expect(e.response.headers.get("content-range")).toBe("bytes */0");
+    }
+  });
+
+  it("Set Container Metadata with an If-Modified-Since after the container's change is 412 and changes nothing", async () => {
+    const c = service.getContainerClient("since");
+    await c.create({ metadata: { a: "1" } });
+    expect(
+      await failure(c.setMetadata({ a: "2" }, { conditions: { ifModifiedSince: new Date("2118-01-01") } })),
+    ).toEqual({ status: 412, code: "ConditionNotMet" });
+    expect((await c.getProperties()).metadata).toEqual({ a: "1" });
+    await c.setMetadata({ a: "3" }, { conditions: { ifModifiedSince: new Date("2000-01-01") } });
+    expect((await c.getProperties()).metadata).toEqual({ a: "3" });
+  });
+
+  it("the system containers: reads find nothing (404), creating one is not served (501)", async () => {
+    expect(await failure(service.getContainerClient("$logs").getProperties())).toEqual({
+      status: 404,
+      code: "ContainerNotFound",
+    });
+    expect(await failure(service.getContainerClient("$web").create())).toEqual({
+      status: 501,
+      code: "NotImplemented",
+    });
+    expect(await failure(service.getContainerClient("$notsystem").create())).toEqual({
+      status: 400,
+      code: "InvalidResourceName",
+    });
+  });
+
+  it("listing with include=uncommittedblobs is refused with 501 rather than leaving staged blobs out", async () => {
+    await container.getBlockBlobClient("staged/only").stageBlock(Buffer.from("b").toString("base64"), "b", 1);
+    const pages = container.listBlobsFlat({ includeUncommitedBlobs: true }).byPage();
+    expect(await failure(pages.next())).toEqual({ status: 501, code: "NotImplemented" });
+  });
+
+  it("an If-Match that is no ETag at all is 412 ConditionNotMet on Append Block (not InvalidInput), nothing appended", async () => {
+    const append = container.getAppendBlobClient("cond/append");
+    const created = await append.create();
+    expect(
+      await failure(append.appendBlock("a", 1, { conditions: { ifMatch: `${created.etag}2` } })),
+    ).toEqual({ status: 412, code: "ConditionNotMet" });
+    expect((await append.getProperties()).contentLength).toBe(0);
+  });
+
+  it("Append Block with an empty body is 400 InvalidHeaderValue", async () => {
+    const append = container.getAppendBlobClient("empty/append");
+    await append.create();
+    expect(await failure(append.appendBlock("", 0))).toEqual({ status: 400, code: "InvalidHeaderValue" });
+  });
+
+  it("a container name of the wrong length is 400 OutOfRangeInput; a bad character stays InvalidResourceName", async () => {
+    for (const name of ["ab", "a".repeat(64)]) {
+      expect(await failure(service.getContainerClient(name).create())).toEqual({
+        status: 400,
+        code: "OutOfRangeInput",
+      });
+    }
+    expect(await failure(service.getContainerClient("abc--d").create())).toEqual({
+      status: 400,
+      code: "InvalidResourceName",
+    });
+  });
+
+  it("uncommitted block ids of one blob have one length: another is 400 InvalidBlobOrBlock; after a commit any length starts again", async () => {
+    const blob = container.getBlockBlobClient("ids/one");
+    const id = (text: string) => Buffer.from(text).toString("base64");
+    await blob.stageBlock(id("1"), "a", 1);
+    expect(await failure(blob.stageBlock(id("123"), "b", 1))).toEqual({
+      status: 400,
+      code: "InvalidBlobOrBlock",
+    });
+    expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([id("1")]);
+    await blob.commitBlockList([id("1")]);
+    await blob.stageBlock(id("123"), "b", 1);
+    expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([
+      id("123"),
+    ]);
+  });
+});
