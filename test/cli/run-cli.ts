@@ -4,26 +4,20 @@
  * developer running vitest directly), the sources run through tsx instead.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { newestMtime } from "../support/newest-mtime.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SOURCE_MAIN = join(root, "src", "cli", "main.ts");
 const BUILT_MAIN = join(root, "dist", "cli", "main.js");
 const TSX = import.meta.resolve("tsx");
 
-function newestSource(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, d) => {
-    const p = join(dir, d.name);
-    return Math.max(newest, d.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }, 0);
-}
-
 /** The command line that starts the binary: built when the build is current, else via tsx. */
 const LAUNCH: string[] =
-  existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestSource(join(root, "src"))
+  existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestMtime(join(root, "src"))
     ? [BUILT_MAIN]
     : ["--import", TSX, SOURCE_MAIN];
 
