@@ -139,6 +139,14 @@ export class TableKitError extends Error {
   }
 }
 
+/** TableNotFound naming the table, which the service's own message ("The table specified does not exist.") does not. */
+export function tableNotFound(tableName: string, options: TableKitErrorOptions = {}): TableKitError {
+  return new TableKitError("TableNotFound", `The table '${tableName}' does not exist.`, {
+    ...options,
+    details: { ...options.details, tableName },
+  });
+}
+
 /** True when `err` is a TableKitError, optionally with one of the given codes. */
 export function isTableKitError(err: unknown, ...codes: ErrorCode[]): err is TableKitError {
   return err instanceof TableKitError && (codes.length === 0 || codes.includes(err.code));

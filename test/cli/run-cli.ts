@@ -16,7 +16,7 @@ const BUILT_MAIN = join(root, "dist", "cli", "main.js");
 const TSX = import.meta.resolve("tsx");
 
 /** The command line that starts the binary: built when the build is current, else via tsx. */
-const LAUNCH: string[] =
+export const LAUNCH: string[] =
   existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestMtime(join(root, "src"))
     ? [BUILT_MAIN]
     : ["--import", TSX, SOURCE_MAIN];
@@ -41,11 +41,23 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** The variables that can choose a command's store when --store does not. */
+export const STORE_VARIABLES = [
+  "TABLEKIT_STORE",
+  "AZURE_STORAGE_CONNECTION_STRING",
+  "AWS_ENDPOINT_URL_DYNAMODB",
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_PROFILE",
+] as const;
+
 /** Starts the binary; the caller waits with `finished`. */
 export function startCli(args: readonly string[], options: CliOptions): ChildProcess {
   const env: Record<string, string | undefined> = {
     ...process.env,
-    TABLEKIT_STORE: undefined,
+    // A developer's own store variables must not choose the store a test uses (store-choice.ts).
+    ...Object.fromEntries(STORE_VARIABLES.map((name) => [name, undefined])),
     ...options.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];

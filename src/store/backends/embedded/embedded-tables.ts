@@ -1,3 +1,4 @@
+import { tableNotFound } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendTableQuery, TableBackend, TableServiceBackend } from "../../tables/table-backend.js";
 import type { Capabilities } from "../../tables/table-capabilities.js";
@@ -6,7 +7,7 @@ import { EmbeddedTable, type EmbeddedTableHost } from "./embedded-table.js";
 import { isNoSuchTable } from "./errors.js";
 import { withLockWait } from "./lock-wait.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
-import { EmbeddedTableCatalogue, tableNotFound } from "./table-catalogue.js";
+import { EmbeddedTableCatalogue } from "./table-catalogue.js";
 import { EmbeddedTableStatements } from "./table-statements.js";
 
 /**

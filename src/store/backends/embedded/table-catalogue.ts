@@ -1,5 +1,5 @@
 import type { FilterNode } from "../../../filter/ast.js";
-import { TableKitError } from "../../../model/index.js";
+import { TableKitError, tableNotFound } from "../../../model/index.js";
 import { createEntityTableSql, type Db, entityTableName } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 import { decodeTableContinuation, encodeTableContinuation } from "./table-continuation.js";
@@ -73,10 +73,4 @@ export class EmbeddedTableCatalogue {
     const next = rows[query.maxPageSize];
     return next ? { names, continuation: encodeTableContinuation(next[1]) } : { names };
   }
-}
-
-export function tableNotFound(name: string): TableKitError {
-  return new TableKitError("TableNotFound", "The table specified does not exist.", {
-    details: { tableName: name },
-  });
 }
