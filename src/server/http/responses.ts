@@ -52,15 +52,18 @@ export function jsonErrorBody(ctx: RequestContext, code: string, message: string
   });
 }
 
+/** `<Error><Code>…</Code><Message>…</Message></Error>`: the Queue and Blob services' (and some Table) errors. */
+export function xmlErrorBody(code: string, message: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message></Error>`;
+}
+
 /** Sends an error in JSON, or in XML for the operations the service answers in XML. */
 export function sendError(ctx: RequestContext, err: unknown, xml: boolean): void {
   const { status, code, message } = errorParts(err);
   const headers: OutgoingHttpHeaders = { "x-ms-error-code": code };
   if (xml) {
     headers["content-type"] = "application/xml";
-    const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(
-      serviceMessage(ctx, message),
-    )}</Message></Error>`;
+    const body = xmlErrorBody(code, serviceMessage(ctx, message));
     send(ctx, status, headers, ctx.req.method === "HEAD" ? undefined : body);
     return;
   }
