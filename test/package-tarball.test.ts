@@ -75,6 +75,27 @@ function tsconfig(extra: Record<string, unknown> = {}): string {
   });
 }
 
+/**
+ * Writes a consumer project of module type `type` around `source`, compiles it with the strict
+ * configuration, and runs it: its stdout, parsed, and the compiled text.
+ */
+function compileAndRun(
+  name: string,
+  type: "commonjs" | "module",
+  source: string,
+): { out: unknown; js: string } {
+  const dir = join(work, name);
+  write(join(dir, "package.json"), JSON.stringify({ type }));
+  write(join(dir, "tsconfig.json"), tsconfig());
+  write(join(dir, "main.ts"), source);
+  run(process.execPath, [TSC, "-p", "."], dir);
+  const out = JSON.parse(run(process.execPath, ["out/main.js"], dir)) as unknown;
+  return { out, js: readFileSync(join(dir, "out", "main.js"), "utf8") };
+}
+
+/** What both TypeScript consumers print. */
+const STORE_OUTPUT = { total: 12.5, code: "ResourceNotFound" };
+
 const USE_THE_STORE = `
   const store = await openStore("memory:");
   const orders = store.table("Orders");
@@ -172,30 +193,22 @@ describe("the packed tarball", () => {
   });
 
   it("a TypeScript program compiled to CommonJS type-checks strictly and runs", () => {
-    const dir = join(work, "cts");
-    write(join(dir, "package.json"), JSON.stringify({ type: "commonjs" }));
-    write(join(dir, "tsconfig.json"), tsconfig());
-    write(
-      join(dir, "main.ts"),
+    const { out, js } = compileAndRun(
+      "cts",
+      "commonjs",
       `import { openStore, TableKitError } from "tablekit";
        import { paddedInt } from "tablekit/keys";
        async function main(): Promise<void> {${USE_THE_STORE}}
        main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });`,
     );
-    run(process.execPath, [TSC, "-p", "."], dir);
-    expect(readFileSync(join(dir, "out", "main.js"), "utf8")).toContain('require("tablekit")');
-    expect(JSON.parse(run(process.execPath, ["out/main.js"], dir))).toEqual({
-      total: 12.5,
-      code: "ResourceNotFound",
-    });
+    expect(js).toContain('require("tablekit")');
+    expect(out).toEqual(STORE_OUTPUT);
   });
 
   it("a strict TypeScript ESM program type-checks without skipLibCheck and runs", () => {
-    const dir = join(work, "esm");
-    write(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    write(join(dir, "tsconfig.json"), tsconfig());
-    write(
-      join(dir, "main.ts"),
+    const { out } = compileAndRun(
+      "esm",
+      "module",
       `import { openStore, TableKitError, type TableEntityResult } from "tablekit";
        import * as advisor from "tablekit/advisor";
        import * as filter from "tablekit/filter";
@@ -210,10 +223,6 @@ describe("the packed tarball", () => {
        void [advisor.adviseModel, filter.odata, patterns, server.startServer];
        ${USE_THE_STORE}`,
     );
-    run(process.execPath, [TSC, "-p", "."], dir);
-    expect(JSON.parse(run(process.execPath, ["out/main.js"], dir))).toEqual({
-      total: 12.5,
-      code: "ResourceNotFound",
-    });
+    expect(out).toEqual(STORE_OUTPUT);
   });
 });
