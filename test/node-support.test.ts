@@ -1,7 +1,7 @@
 /**
  * One Node story: `engines`, the README and the Node that runs this suite (CI's) agree, and every
- * package the lockfile installs accepts the oldest Node we support, so `npm ci` there prints no
- * EBADENGINE warning.
+ * package the lockfile installs accepts the oldest Node we support — but for the ones the README
+ * names as not quiet on Node 20, and why — so `npm ci` there warns of nothing unannounced.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,6 +18,12 @@ const semver = createRequire(import.meta.url)("semver") as {
 };
 
 const engines = (json("package.json").engines as { node: string }).node;
+/**
+ * Dev dependencies that want a newer Node than ours, each named in the README: the releases of
+ * @azure/storage-queue that declare Node 20 (12.30 and older, with @azure/storage-common 12.4) drop
+ * line breaks from message text (the queue conformance suite's round trip fails on them).
+ */
+const ANNOUNCED = ["node_modules/@azure/storage-queue", "node_modules/@azure/storage-common"];
 const oldest = semver.minVersion(engines)!.version;
 
 describe("the Node versions tablekit supports", () => {
@@ -35,15 +41,20 @@ describe("the Node versions tablekit supports", () => {
     expect(semver.satisfies(process.versions.node, engines), process.version).toBe(true);
   });
 
-  it("every package of the lockfile installs on the oldest supported Node without EBADENGINE", () => {
+  it("every package of the lockfile installs on the oldest supported Node without EBADENGINE, but those the README announces", () => {
     const packages = (json("package-lock.json").packages ?? {}) as Record<
       string,
       { version?: string; engines?: { node?: string } | string[] }
     >;
     const refusing = Object.entries(packages)
       .filter(([path, p]) => path !== "" && !Array.isArray(p.engines) && p.engines?.node)
-      .filter(([, p]) => !semver.satisfies(oldest, (p.engines as { node: string }).node))
+      .filter(
+        ([path, p]) =>
+          !ANNOUNCED.includes(path) && !semver.satisfies(oldest, (p.engines as { node: string }).node),
+      )
       .map(([path, p]) => `${path}@${p.version} wants node ${(p.engines as { node: string }).node}`);
     expect(refusing).toEqual([]);
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    for (const path of ANNOUNCED) expect(readme).toContain(`\`${path.replace("node_modules/", "")}\``);
   });
 });
