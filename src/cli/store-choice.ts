@@ -68,9 +68,11 @@ function awsStore(env: NodeJS.ProcessEnv): StoreChoice | undefined {
   return { url: `dynamodb:${host}${query}`, source: names.filter((n) => n !== undefined).join(", ") };
 }
 
-/** The URL as it may be shown: an account key or shared access signature replaced by `…`. */
+/** The URL as it may be shown: an account key, a shared access signature or a signature replaced by `…`. */
 export function displayStoreUrl(url: string): string {
-  return url.replace(/((?:AccountKey|SharedAccessSignature)=)[^;]*/gi, "$1…");
+  return url
+    .replace(/((?:AccountKey|SharedAccessSignature)=)[^;]*/gi, "$1…")
+    .replace(/([?&]sig=)[^&;]*/gi, "$1…");
 }
 
 /**

@@ -77,6 +77,9 @@ describe("the precedence of the store's sources", () => {
     expect(displayStoreUrl("azure:TableEndpoint=http://h/a;SharedAccessSignature=sv=2020&sig=abc")).toBe(
       "azure:TableEndpoint=http://h/a;SharedAccessSignature=…",
     );
+    expect(displayStoreUrl("azure:BlobEndpoint=http://h/a?sv=2020&sig=abc%2B;AccountName=a")).toBe(
+      "azure:BlobEndpoint=http://h/a?sv=2020&sig=…;AccountName=a",
+    );
   });
 });
 
