@@ -329,4 +329,32 @@ describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 
     expect(await page.textContent("[data-test=queue-count]")).toBe("0 messages");
     expect((await jobs.getProperties()).approximateMessagesCount).toBe(0);
   });
+
+  it("lists a container's blobs by prefix, one level at a time, and downloads one", async () => {
+    const logs = store.container("logs");
+    await logs.createIfNotExists();
+    for (const name of ["2026/11/a.log", "2026/11/b.log", "2026/12/c.log", "readme.txt"])
+      await logs.getBlockBlobClient(name).upload(`contents of ${name}`, `contents of ${name}`.length);
+    await page.goto(`${origin()}/`);
+    await page.click("[data-test=blobs-link]");
+    expect(await page.locator("[data-test=containers] a").allTextContents()).toEqual(["logs"]);
+    await page.click("text=logs");
+    expect(await page.locator("[data-test=directory]").allTextContents()).toEqual(["2026/"]);
+    expect(await page.locator("[data-test=blob]").allTextContents()).toEqual(["readme.txt"]);
+    await page.click("[data-test=directory]");
+    expect(await page.locator("[data-test=directory]").allTextContents()).toEqual(["2026/11/", "2026/12/"]);
+    await page.fill("[data-test=prefix-input]", "2026/11/");
+    await page.press("[data-test=prefix-input]", "Enter");
+    expect(await page.locator("[data-test=blob]").allTextContents()).toEqual([
+      "2026/11/a.log",
+      "2026/11/b.log",
+    ]);
+    const link = await page
+      .locator("[data-test=blob]")
+      .first()
+      .evaluate((a) => (a as HTMLAnchorElement).href);
+    const response = await page.context().request.get(link);
+    expect(response.headers()["content-disposition"]).toContain("a.log");
+    expect(await response.text()).toBe("contents of 2026/11/a.log");
+  });
 });

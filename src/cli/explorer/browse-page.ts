@@ -10,7 +10,7 @@ export function tablesPage(
   tables: readonly string[],
   problem?: { code: string; message: string },
 ): SafeHtml {
-  const body = html`<h1>Tables <small><a href="${ctx.base}/q" data-test="queues-link">queues</a></small></h1>
+  const body = html`<h1>Tables <small><a href="${ctx.base}/q" data-test="queues-link">queues</a> <a href="${ctx.base}/b" data-test="blobs-link">blobs</a></small></h1>
 ${problem ? errorBox(problem.code, problem.message, "table-error") : ""}
 ${tables.length === 0 ? html`<p class="empty">This store has no tables.</p>` : ""}
 <ul class="tables" data-test="tables">${tables.map(

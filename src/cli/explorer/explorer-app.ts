@@ -13,6 +13,7 @@ import { rowFromResult } from "../formats/entity-row.js";
 import { requireEdmType } from "../formats/value-text.js";
 import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
+import { blobRoute } from "./blob-route.js";
 import { browsePage, COMPARE_OPS, tablesPage } from "./browse-page.js";
 import { type BrowseRequest, browseFilter, countMatching } from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
@@ -104,6 +105,11 @@ export function createExplorer(options: ExplorerOptions): Explorer {
       if (!options.writable)
         return send(res, 403, "This explorer is read-only (start it with --write).", "text/plain");
       return tableChange(res, path, form);
+    }
+    if (path === "/b" || path.startsWith("/b/")) {
+      const answer = await blobRoute(store, baseCtx, req, res, url, path, SECURITY_HEADERS);
+      if (answer === "sent") return;
+      if (answer) return send(res, 200, answer);
     }
     if (path === "/q" || path.startsWith("/q/")) {
       const answer = await queueRoute(store, baseCtx, req, url, path, (form) =>
