@@ -45,6 +45,38 @@ try {
       },
     ],
     ["explorer-advisor.png", "/t/Orders/advise"],
+    [
+      "explorer-builder.png",
+      "/t/Many",
+      async () => {
+        await page.fill("[data-test=builder-property]", "n");
+        await page.selectOption("[data-test=builder-op]", "ge");
+        await page.selectOption("[data-test=builder-type]", "Int32");
+        await page.fill("[data-test=builder-value]", "100");
+        await page.click("[data-test=builder] button");
+        await page.click("[data-test=count-link]");
+      },
+    ],
+    [
+      "explorer-wide.png",
+      "/t/Hostile",
+      async () => {
+        await page.evaluate(() => {
+          document.querySelector("[data-test=grid]")!.scrollLeft = 600;
+        });
+      },
+    ],
+    [
+      "explorer-queue.png",
+      "/q/jobs",
+      async () => {
+        const jobs = store.queue("jobs");
+        await jobs.createIfNotExists();
+        for (const text of ['{"order":"10","step":"ship"}', '{"order":"11","step":"bill"}'])
+          await jobs.sendMessage(text);
+        await page.reload();
+      },
+    ],
   ];
   for (const [file, path, act] of shots) {
     await page.goto(`${origin}${path}`);

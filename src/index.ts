@@ -59,7 +59,9 @@ export {
   ERROR_STATUS,
   type ErrorCode,
   isTableKitError,
+  type ODataError,
   TableKitError,
+  type TableKitErrorDetails,
   type TableKitErrorOptions,
 } from "./model/errors.js";
 export { AZURE_LIMITS, DYNAMODB_LIMITS, type Limits } from "./model/limits.js";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-  exports: Record<string, string | { types: string; import: string }>;
+  exports: Record<string, string | { types: string; default: string }>;
   bin?: Record<string, string>;
 };
 
@@ -16,7 +16,7 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
     if (typeof target === "string") continue;
     it(`${subpath} resolves to JavaScript and declarations`, async () => {
       expect(existsSync(join(root, target.types)), target.types).toBe(true);
-      const mod = await import(pathToFileURL(join(root, target.import)).href);
+      const mod = await import(pathToFileURL(join(root, target.default)).href);
       expect(Object.keys(mod).length).toBeGreaterThan(0);
     });
   }
@@ -27,7 +27,7 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
     expect(resolved).toBe(join(root, "package.json"));
     const mod = await import(
       pathToFileURL(
-        join(root, pkg.exports["."] && typeof pkg.exports["."] !== "string" ? pkg.exports["."].import : ""),
+        join(root, pkg.exports["."] && typeof pkg.exports["."] !== "string" ? pkg.exports["."].default : ""),
       ).href
     );
     expect(typeof mod.openStore).toBe("function");

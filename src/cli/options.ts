@@ -1,21 +1,29 @@
 /** Options and argument parsers shared by the commands. */
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { DEFAULT_STORE_URL, openStore, type Store } from "../store/index.js";
+import { openStore, type Store } from "../store/index.js";
+import { terminal } from "./output/terminal.js";
+import { announceStore, chooseStore } from "./store-choice.js";
 
-/** The store URL a command uses: `--store`, else $TABLEKIT_STORE, else `file:./tablekit.db`. */
-export function resolveStoreUrl(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return option ?? (env.TABLEKIT_STORE || DEFAULT_STORE_URL);
+/** Where a command's store comes from without `--store` (docs/cli.md, "Which store"). */
+export const STORE_DEFAULTS =
+  "$TABLEKIT_STORE, $AZURE_STORAGE_CONNECTION_STRING, the AWS variables, else file:./tablekit.db";
+
+/** The store URL a command uses (`--store` or the environment), said on stderr when not named. */
+export function resolveStoreUrl(option: string | undefined): string {
+  const choice = chooseStore(option);
+  announceStore(choice, terminal().err);
+  return choice.url;
 }
 
 /** Adds `--store URL` to a command. */
 export function withStoreOption(command: Command): Command {
   return command.option(
     "-s, --store <url>",
-    `store URL: file:PATH, memory:, … (default: $TABLEKIT_STORE, else ${DEFAULT_STORE_URL})`,
+    `store URL: file:PATH, memory:, azure:…, dynamodb:… (default: ${STORE_DEFAULTS})`,
   );
 }
 
-/** Opens the store named by the options, runs `fn`, and always closes it. */
+/** Opens the store named by `--store` (or the environment: resolveStoreUrl), runs `fn`, and always closes it. */
 export async function usingStore<T>(url: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(resolveStoreUrl(url));
   try {
@@ -59,4 +67,17 @@ export function choiceOption(
 ) {
   const option = new Option(flags, description).choices(choices);
   return fallback === undefined ? option : option.default(fallback);
+}
+
+/**
+ * `-o, --output <format>`: how a command prints its results, the one convention of every command
+ * that prints some. `jsonOption()` goes with it.
+ */
+export function outputOption(formats: readonly string[], fallback: string): Option {
+  return choiceOption("-o, --output <format>", "output format", formats, fallback);
+}
+
+/** `--json`, accepted everywhere `-o json` is (as the Azure CLI's habit has it). */
+export function jsonOption(): Option {
+  return new Option("--json", "same as --output json").implies({ output: "json" });
 }

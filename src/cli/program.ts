@@ -1,4 +1,5 @@
 /** The `tablekit` command line: every command, registered on one commander program. */
+import tab from "@bomb.sh/tab/commander";
 import { Command } from "commander";
 import { registerAdvise } from "./commands/advise.js";
 import { registerBlob } from "./commands/blob.js";
@@ -46,5 +47,15 @@ export function buildProgram(version: string): Command {
   registerServe(program);
   registerAdvise(program);
   registerExplore(program);
+  // `tablekit completion bash|zsh|fish|powershell` prints a script that asks the hidden
+  // `tablekit complete -- …` for the commands, options and choices of this program.
+  tab(program, { completionCommandName: "completion" });
+  program.commands
+    .find((c) => c.name() === "completion")
+    ?.description("print a shell completion script: bash, zsh, fish or powershell")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  source <(tablekit completion bash)                 # this shell; add the line to ~/.bashrc to keep it\n  tablekit completion zsh > ~/.tablekit-completion.zsh\n  tablekit completion fish > ~/.config/fish/completions/tablekit.fish",
+    );
   return program;
 }

@@ -44,11 +44,45 @@ function civilFromUnixDays(days: number): [number, number, number] {
 let lastNowTicks = 0n;
 
 /**
+ * Date's read-only methods, which a DateTime answers as its `toDate()` would: code written for the
+ * `Date` that `@azure/data-tables` returns keeps working (`when.getUTCFullYear()`). Date's setters
+ * are absent (a DateTime is immutable), and so is its local-time `toString`.
+ */
+const DATE_READ_METHODS = [
+  "getDate",
+  "getDay",
+  "getFullYear",
+  "getHours",
+  "getMilliseconds",
+  "getMinutes",
+  "getMonth",
+  "getSeconds",
+  "getTimezoneOffset",
+  "getUTCDate",
+  "getUTCDay",
+  "getUTCFullYear",
+  "getUTCHours",
+  "getUTCMilliseconds",
+  "getUTCMinutes",
+  "getUTCMonth",
+  "getUTCSeconds",
+  "toDateString",
+  "toLocaleDateString",
+  "toLocaleString",
+  "toLocaleTimeString",
+  "toTimeString",
+  "toUTCString",
+] as const satisfies readonly (keyof Date)[];
+
+type DateReadMethods = Pick<Date, (typeof DATE_READ_METHODS)[number]>;
+
+/**
  * An instant in UTC with the Table service's full 100 ns precision (a JS `Date` keeps only
  * milliseconds). Immutable; stored as .NET ticks (100 ns units since 0001-01-01T00:00:00Z).
  *
  * @example DateTime.parse("2026-11-22T02:49:12.9327936Z").ticks // 639_... exact
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: DateReadMethods are installed on the prototype below
 export class DateTime {
   static readonly MIN = new DateTime(0n);
   static readonly MAX = new DateTime(MAX_TICKS);
@@ -178,6 +212,24 @@ export class DateTime {
     return new Date(this.epochMilliseconds);
   }
 
+  /** Milliseconds since the Unix epoch, as `Date#getTime` (`epochMilliseconds`). */
+  getTime(): number {
+    return this.epochMilliseconds;
+  }
+
+  /**
+   * Milliseconds since the Unix epoch, as `Date#valueOf`: `a < b`, `+a` and `a - b` work as on
+   * Dates, at millisecond precision (`compare` and `equals` are exact to 100 ns).
+   */
+  valueOf(): number {
+    return this.epochMilliseconds;
+  }
+
+  /** As a Date's: a number where a number is wanted (`<`, `+`), else the ISO text (`${dt}`, `new Date(dt)`). */
+  [Symbol.toPrimitive](hint: string): string | number {
+    return hint === "number" ? this.epochMilliseconds : this.toISOString();
+  }
+
   /** ISO 8601 in UTC with exactly seven fractional digits, as the Table service writes it. */
   toISOString(): string {
     // Immutable, so the text can be kept: reads format every entity's Timestamp.
@@ -229,6 +281,19 @@ export class DateTime {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return `DateTime(${this.toISOString()})`;
   }
+}
+
+/** Date's read-only methods, installed on the prototype below. */
+export interface DateTime extends DateReadMethods {}
+
+for (const name of DATE_READ_METHODS) {
+  Object.defineProperty(DateTime.prototype, name, {
+    value: function (this: DateTime, ...args: unknown[]) {
+      return Reflect.apply(Date.prototype[name], this.toDate(), args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** The decimal number in `text[start..end)`; NaN when a character is not a digit. */

@@ -85,6 +85,22 @@ export interface TableKitErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** The error body of the Table service, as `@azure/data-tables` parses it into `RestError.details`. */
+export interface ODataError {
+  readonly code: ErrorCode;
+  readonly message: { readonly lang: "en-US"; readonly value: string };
+}
+
+/**
+ * `err.details`: tablekit's own details (the limit crossed, the offending property, …), and — not
+ * enumerable, so they stay out of spreads, JSON and equality — the two keys `@azure/data-tables`'
+ * `RestError.details` has, so ported checks such as `err.details?.odataError?.code` keep working.
+ */
+export type TableKitErrorDetails = Record<string, unknown> & {
+  readonly errorCode: ErrorCode;
+  readonly odataError: ODataError;
+};
+
 export class TableKitError extends Error {
   override readonly name = "TableKitError";
   readonly code: ErrorCode;
@@ -92,7 +108,7 @@ export class TableKitError extends Error {
   readonly status: number;
   readonly index: number | undefined;
   readonly position: number | undefined;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: TableKitErrorDetails;
 
   constructor(code: ErrorCode, message: string, options: TableKitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -100,7 +116,16 @@ export class TableKitError extends Error {
     this.status = ERROR_STATUS[code];
     this.index = options.index;
     this.position = options.position;
-    this.details = options.details;
+    const odataError: ODataError = { code, message: { lang: "en-US", value: message } };
+    this.details = Object.defineProperties(
+      { ...options.details },
+      { errorCode: { value: code }, odataError: { value: odataError } },
+    ) as TableKitErrorDetails;
+  }
+
+  /** `status` under the name `@azure/data-tables`' `RestError` gives it, for code ported from the SDK. */
+  get statusCode(): number {
+    return this.status;
   }
 
   /** A copy of this error tagged with the index of the transaction action that caused it. */
@@ -112,6 +137,14 @@ export class TableKitError extends Error {
       cause: this.cause ?? this,
     });
   }
+}
+
+/** TableNotFound naming the table, which the service's own message ("The table specified does not exist.") does not. */
+export function tableNotFound(tableName: string, options: TableKitErrorOptions = {}): TableKitError {
+  return new TableKitError("TableNotFound", `The table '${tableName}' does not exist.`, {
+    ...options,
+    details: { ...options.details, tableName },
+  });
 }
 
 /** True when `err` is a TableKitError, optionally with one of the given codes. */

@@ -47,10 +47,10 @@ describe("tablekit: the command line itself", { timeout: 120_000 }, () => {
   it("reports a usage error with exit status 2 and writes nothing", async () => {
     const unknown = await cli(["frobnicate"], { cwd: dir });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^error Usage: unknown command 'frobnicate'/);
+    expect(unknown.stderr).toMatch(/^error Usage: unknown command 'frobnicate'/m);
     const missing = await cli(["get", "Things"], { cwd: dir });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^error Usage: missing required argument/);
+    expect(missing.stderr).toMatch(/^error Usage: missing required argument/m);
     const badChoice = await cli(["query", "Things", "-o", "xml"], { cwd: dir });
     expect(badChoice.code).toBe(2);
     expect(existsSync(join(dir, "tablekit.db"))).toBe(false);
@@ -59,10 +59,10 @@ describe("tablekit: the command line itself", { timeout: 120_000 }, () => {
   it("reports an unknown store URL with its code and exit status 2", async () => {
     const r = await cli(["tables", "--store", "nosuch:thing"], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error InvalidStoreUrl: /);
+    expect(r.stderr).toMatch(/^error InvalidStoreUrl: /m);
     const fromEnv = await cli(["tables"], { cwd: dir, env: { TABLEKIT_STORE: "bogus" } });
     expect(fromEnv.code).toBe(2);
-    expect(fromEnv.stderr).toMatch(/^error InvalidStoreUrl: /);
+    expect(fromEnv.stderr).toMatch(/^error InvalidStoreUrl: /m);
   });
 
   it("uses --store, then $TABLEKIT_STORE, then file:./tablekit.db", async () => {
@@ -86,17 +86,19 @@ describe("tablekit: the command line itself", { timeout: 120_000 }, () => {
     await cli(["tables", "create", "Orders", ...store], { cwd: dir });
     const again = await cli(["tables", "create", "Orders", ...store], { cwd: dir });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error TableAlreadyExists: /);
+    expect(again.stderr).toMatch(/^error TableAlreadyExists: /m);
     expect((await cli(["tables", "create", "Orders", "--if-not-exists", ...store], { cwd: dir })).code).toBe(
       0,
     );
     const bad = await cli(["tables", "create", "1x", ...store], { cwd: dir });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^error InvalidResourceName: /);
+    expect(bad.stderr).toMatch(/^error InvalidResourceName: /m);
     expect((await cli(["tables", "delete", "Orders", ...store], { cwd: dir })).code).toBe(0);
     const gone = await cli(["tables", "delete", "Orders", ...store], { cwd: dir });
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/^error TableNotFound: /);
+    expect(gone.stderr).toBe("error TableNotFound: The table 'Orders' does not exist.\n");
+    const query = await cli(["query", "Orders", ...store], { cwd: dir });
+    expect(query.stderr).toBe("error TableNotFound: The table 'Orders' does not exist.\n");
     expect((await cli(["tables", ...store], { cwd: dir })).stdout).toBe("");
   });
 });

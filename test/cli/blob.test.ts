@@ -32,7 +32,7 @@ describe("tablekit blob", { timeout: 120_000 }, () => {
       input: "again",
     });
     expect(createOnly.code).toBe(1);
-    expect(createOnly.stderr).toMatch(/^error BlobAlreadyExists: /);
+    expect(createOnly.stderr).toMatch(/^error BlobAlreadyExists: /m);
 
     const flat = await cli(["blob", "ls", "logs", "--prefix", "2026/", "-o", "json", ...store], { cwd: dir });
     expect(ndjson(flat.stdout).map((r) => [r.name, r.size])).toEqual([
@@ -64,7 +64,7 @@ describe("tablekit blob", { timeout: 120_000 }, () => {
     expect(rm.code).toBe(0);
     const again = await cli(["blob", "rm", "logs", "2026/02/note.txt", ...store], { cwd: dir });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error BlobNotFound: /);
+    expect(again.stderr).toMatch(/^error BlobNotFound: /m);
     const containers = await cli(["blob", "containers", ...store], { cwd: dir });
     expect(containers.stdout).toBe("logs\n");
   });
@@ -72,9 +72,9 @@ describe("tablekit blob", { timeout: 120_000 }, () => {
   it("reports a missing container, a bad name and a bad option with their codes and exit statuses", async () => {
     const missing = await cli(["blob", "get", "nothere", "x", ...store], { cwd: dir });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^error ContainerNotFound: /);
+    expect(missing.stderr).toMatch(/^error ContainerNotFound: /m);
     const bad = await cli(["blob", "ls", "Bad_Name", ...store], { cwd: dir });
-    expect(bad.stderr).toMatch(/^error InvalidResourceName: /);
+    expect(bad.stderr).toMatch(/^error InvalidResourceName: /m);
     const usage = await cli(["blob", "put", "logs", "x", "--metadata", "novalue", ...store], { cwd: dir });
     expect(usage.code).toBe(2);
   });

@@ -49,7 +49,7 @@ describe("tablekit copy", { timeout: 180_000 }, () => {
     const r = await run(["copy", "Orders", "--from", FROM, "--to", TO]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("target Orders: 151 entities");
-    expect(r.stderr).toMatch(/^error CountMismatch: /);
+    expect(r.stderr).toMatch(/^error CountMismatch: /m);
   });
 
   it("a killed copy resumes from its last page", async () => {
@@ -84,7 +84,7 @@ describe("tablekit copy", { timeout: 180_000 }, () => {
     expect((await done).signal).toBe("SIGKILL");
     const r = await run(args);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^resuming after \d+ entities/);
+    expect(r.stderr).toMatch(/^resuming after \d+ entities/m);
     expect(r.stdout).toContain("target OrdersCopy: 150 entities");
     expect(await exported(TO, "OrdersCopy")).toEqual(await exported(FROM, "Orders"));
   });
@@ -92,6 +92,6 @@ describe("tablekit copy", { timeout: 180_000 }, () => {
   it("refuses to copy a table onto itself (usage, exit 2)", async () => {
     const r = await run(["copy", "Orders", "--from", FROM, "--to", FROM]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error Usage: /);
+    expect(r.stderr).toMatch(/^error Usage: /m);
   });
 });

@@ -64,7 +64,7 @@ describe("put, get, delete", { timeout: 120_000 }, () => {
     expect((await run(["put", "Things", "two.ndjson"])).code).toBe(0);
     const again = await run(["put", "Things", "two.ndjson", "--mode", "create"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error EntityAlreadyExists: /);
+    expect(again.stderr).toMatch(/^error EntityAlreadyExists: /m);
     const all = ndjson((await run(["query", "Things", "-o", "ndjson", "--select", "RowKey"])).stdout);
     expect(all.map((e) => `${e.PartitionKey}/${e.RowKey}`)).toEqual(["p/1", "q/1", "q/2", "r/1", "r/2"]);
   });
@@ -74,14 +74,14 @@ describe("put, get, delete", { timeout: 120_000 }, () => {
       '{"PartitionKey":"s","RowKey":"1"}\n{"PartitionKey":"s","RowKey":"2","n@odata.type":"Edm.Int64","n":"x"}\n';
     const r = await run(["put", "Things"], input);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error InvalidValueType: line 2: Property 'n'/);
+    expect(r.stderr).toMatch(/^error InvalidValueType: line 2: Property 'n'/m);
     const tooBig = await run(
       ["put", "Things"],
       '{"PartitionKey":"s","RowKey":"1"}\n{"PartitionKey":"s","RowKey":"a/b"}\n',
     );
-    expect(tooBig.stderr).toMatch(/^error OutOfRangeInput: line 2: RowKey contains a forbidden character/);
+    expect(tooBig.stderr).toMatch(/^error OutOfRangeInput: line 2: RowKey contains a forbidden character/m);
     const notJson = await run(["put", "Things"], '{"PartitionKey":"s","RowKey":"1"}\n{oops\n');
-    expect(notJson.stderr).toMatch(/^error InvalidInput: line 2: not valid JSON/);
+    expect(notJson.stderr).toMatch(/^error InvalidInput: line 2: not valid JSON/m);
     const left = await run(["query", "Things", "--partition", "s", "-o", "ndjson"]);
     expect(left.stdout).toBe("");
   });
@@ -95,14 +95,14 @@ describe("put, get, delete", { timeout: 120_000 }, () => {
     expect(ok.code).toBe(0);
     const stale = await run(["put", "Things", "--if-match", etag], '{"PartitionKey":"q","RowKey":"1","x":2}');
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/^error UpdateConditionNotSatisfied: /);
+    expect(stale.stderr).toMatch(/^error UpdateConditionNotSatisfied: /m);
     expect((await run(["delete", "Things", "q", "1", "--if-match", etag])).stderr).toMatch(
-      /^error UpdateConditionNotSatisfied: /,
+      /^error UpdateConditionNotSatisfied: /m,
     );
     expect((await run(["delete", "Things", "q", "1"])).code).toBe(0);
     const gone = await run(["get", "Things", "q", "1"]);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/^error ResourceNotFound: /);
+    expect(gone.stderr).toMatch(/^error ResourceNotFound: /m);
   });
 });
 
@@ -150,7 +150,7 @@ describe("query", { timeout: 120_000 }, () => {
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => String(i).padStart(3, "0")));
     const bad = await run(["query", "Many", "--continue", "garbage"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^error InvalidContinuationToken: /);
+    expect(bad.stderr).toMatch(/^error InvalidContinuationToken: /m);
   });
 
   it("filters, selects and prints table, JSON, NDJSON and CSV", async () => {

@@ -58,7 +58,7 @@ describe("CSV errors inside multi-line records", { timeout: 60_000 }, () => {
     const r = await runIn(cwd, ["import", "Multi", "multi.csv"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^error InvalidInput: line 3: unexpected "x" after a closing quote \(found on line 4\)/,
+      /^error InvalidInput: line 3: unexpected "x" after a closing quote \(found on line 4\)/m,
     );
     const state = JSON.parse(readFileSync(join(cwd, "multi.csv.tablekit-import.json"), "utf8"));
     expect(state.line).toBe(2);
@@ -78,7 +78,7 @@ describe("CSV errors inside multi-line records", { timeout: 60_000 }, () => {
     writeFileSync(join(cwd, "quote.csv"), 'PartitionKey,RowKey,a,b\na,1,"x\ny",z"q\n');
     const r = await runIn(cwd, ["import", "Quote", "quote.csv"]);
     expect(r.stderr).toMatch(
-      /^error InvalidInput: line 2: a quote inside an unquoted field .*\(found on line 3\)/,
+      /^error InvalidInput: line 2: a quote inside an unquoted field .*\(found on line 3\)/m,
     );
   });
 });
@@ -119,7 +119,7 @@ describe("encodings", { timeout: 60_000 }, () => {
     writeFileSync(join(cwd, "latin.ndjson"), file);
     const r = await runIn(cwd, ["import", "Latin", "latin.ndjson"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error InvalidInput: line 3: not valid UTF-8/);
+    expect(r.stderr).toMatch(/^error InvalidInput: line 3: not valid UTF-8/m);
     expect((await entities(cwd, "Latin")).map((e) => e.Name)).toEqual(["ok", "é"]);
     expect(JSON.parse(readFileSync(join(cwd, "latin.ndjson.tablekit-import.json"), "utf8")).line).toBe(2);
     writeFileSync(
@@ -127,10 +127,10 @@ describe("encodings", { timeout: 60_000 }, () => {
       Buffer.concat([Buffer.from("PartitionKey,RowKey,Name\np,9,"), Buffer.from([0xff]), Buffer.from("\n")]),
     );
     expect((await runIn(cwd, ["import", "Latin", "latin.csv"])).stderr).toMatch(
-      /^error InvalidInput: line 2: not valid UTF-8/,
+      /^error InvalidInput: line 2: not valid UTF-8/m,
     );
     const put = await runIn(cwd, ["put", "Latin", "latin.ndjson"]);
-    expect(put.stderr).toMatch(/^error InvalidInput: line 3: not valid UTF-8/);
+    expect(put.stderr).toMatch(/^error InvalidInput: line 3: not valid UTF-8/m);
     expect(JSON.stringify(await entities(cwd, "Latin"))).not.toContain("\uFFFD");
   });
 });
@@ -143,7 +143,7 @@ describe("files that cannot be read or written", { timeout: 60_000 }, () => {
     const before = readdirSync(cwd).sort();
     const r = await runIn(cwd, args);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/^error FileNotAccessible: /);
+    expect(r.stderr).toMatch(/^error FileNotAccessible: /m);
     expect(r.stderr).toMatch(message);
     expect(readdirSync(cwd).sort(), "nothing created").toEqual(before);
   }
@@ -175,15 +175,15 @@ describe("files that cannot be read or written", { timeout: 60_000 }, () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^error FileNotAccessible: Cannot create the directory \/proc\/no: it does not exist \(ENOENT\)/,
+      /^error FileNotAccessible: Cannot create the directory \/proc\/no: it does not exist \(ENOENT\)/m,
     );
     writeFileSync(join(cwd, "plain"), "");
     const underFile = await runIn(cwd, ["tables", "--store", "file:plain/x.db"]);
     expect(underFile.stderr).toMatch(
-      /^error FileNotAccessible: Cannot create the directory .*plain: a part of the path is not a directory/,
+      /^error FileNotAccessible: Cannot create the directory .*plain: a part of the path is not a directory/m,
     );
     const aDirectory = await runIn(cwd, ["tables", "--store", `file:${cwd}`]);
-    expect(aDirectory.stderr).toMatch(/^error FileNotAccessible: Cannot open the database file /);
+    expect(aDirectory.stderr).toMatch(/^error FileNotAccessible: Cannot open the database file /m);
     expect(existsSync(join(cwd, "tablekit.db"))).toBe(false);
   });
 });

@@ -34,7 +34,7 @@ describe("tablekit keys", { timeout: 120_000 }, () => {
     ]);
     const out = await cli(["keys", "padded", "1000000", "--max", "999999"], { cwd: dir });
     expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/^error OutOfRangeInput: /);
+    expect(out.stderr).toMatch(/^error OutOfRangeInput: /m);
   });
 
   it("builds compound, hierarchical and version keys, and the table view shows the round trip", async () => {

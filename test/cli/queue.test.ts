@@ -45,7 +45,7 @@ describe("tablekit queue", { timeout: 120_000 }, () => {
     expect(deleted.code).toBe(0);
     const again = await run(["queue", "delete", "jobs", a!.messageId, a!.popReceipt]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error MessageNotFound: /);
+    expect(again.stderr).toMatch(/^error MessageNotFound: /m);
     expect((await run(["queue", "count", "jobs"])).stdout).toBe("3\n");
 
     // --delete consumes what it prints; b stays invisible (received, not deleted).
@@ -64,24 +64,24 @@ describe("tablekit queue", { timeout: 120_000 }, () => {
     expect((await run(["queue", "rm", "jobs"])).stderr).toBe("deleted queue jobs\n");
     const gone = await run(["queue", "rm", "jobs"]);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/^error QueueNotFound: /);
+    expect(gone.stderr).toMatch(/^error QueueNotFound: /m);
     expect((await run(["queue", "rm", "jobs", "--if-exists"])).code).toBe(0);
-    expect((await run(["queue", "send", "jobs", "x"])).stderr).toMatch(/^error QueueNotFound: /);
+    expect((await run(["queue", "send", "jobs", "x"])).stderr).toMatch(/^error QueueNotFound: /m);
     expect((await run(["queue", "list", "-o", "json"])).stdout).toBe("[]\n");
   });
 
   it("refuses bad input with the service's codes, and bad options as usage errors", async () => {
     const badName = await run(["queue", "create", "Bad_Name"]);
     expect(badName.code).toBe(1);
-    expect(badName.stderr).toMatch(/^error InvalidResourceName: /);
+    expect(badName.stderr).toMatch(/^error InvalidResourceName: /m);
     await run(["queue", "create", "limits"]);
     const tooMany = await run(["queue", "receive", "limits", "-n", "33"]);
     expect(tooMany.code).toBe(2);
     const ttl = await run(["queue", "send", "limits", "x", "--ttl", "0"]);
     expect(ttl.code).toBe(1);
-    expect(ttl.stderr).toMatch(/^error OutOfRangeQueryParameterValue: /);
+    expect(ttl.stderr).toMatch(/^error OutOfRangeQueryParameterValue: /m);
     const big = await run(["queue", "send", "limits", "a".repeat(65_537)]);
-    expect(big.stderr).toMatch(/^error RequestBodyTooLarge: /);
+    expect(big.stderr).toMatch(/^error RequestBodyTooLarge: /m);
     const notSeconds = await run(["queue", "send", "limits", "x", "--ttl", "soon"]);
     expect(notSeconds.code).toBe(2);
     expect((await run(["queue", "count", "limits"])).stdout).toBe("0\n");

@@ -108,7 +108,7 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
       }
     }
     const resumed = await ok(["import", "Mixed", "mixed.ndjson", "--batch-size", "10", "--window", "60"]);
-    expect(resumed.stderr).toMatch(/^resuming after line \d+ and \d+ lines written beyond it/);
+    expect(resumed.stderr).toMatch(/^resuming after line \d+ and \d+ lines written beyond it/m);
     expect(existsSync(state)).toBe(false);
     const final = ndjson((await ok(["export", "Mixed"])).stdout);
     // Every row holds its last line, and no line a state recorded as written was written again.
@@ -133,12 +133,12 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
     writeFileSync(join(dir, "bad.ndjson"), `${bad.join("\n")}\n`);
     const check = await run(["import", "Bad", "bad.ndjson", "--check"]);
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/^error InvalidValueType: line 13: Property 'n'/);
-    expect((await run(["query", "Bad"])).stderr).toMatch(/^error TableNotFound/);
+    expect(check.stderr).toMatch(/^error InvalidValueType: line 13: Property 'n'/m);
+    expect((await run(["query", "Bad"])).stderr).toMatch(/^error TableNotFound/m);
 
     const r = await run(["import", "Bad", "bad.ndjson", "--batch-size", "5"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error InvalidValueType: line 13: /);
+    expect(r.stderr).toMatch(/^error InvalidValueType: line 13: /m);
     expect(await keysOf("Bad")).toEqual(lines.slice(0, 12).map((_, i) => String(i).padStart(4, "0")));
     expect(JSON.parse(readFileSync(join(dir, "bad.ndjson.tablekit-import.json"), "utf8")).line).toBe(12);
 
@@ -152,11 +152,11 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
     writeFileSync(join(dir, "bad.csv"), 'PartitionKey,RowKey,n@Edm.Int32\na,1,1\na,2,"2\na,3,3\n');
     const r = await run(["import", "BadCsv", "bad.csv"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error InvalidInput: line 3: a quoted field is not closed/);
+    expect(r.stderr).toMatch(/^error InvalidInput: line 3: a quoted field is not closed/m);
     expect(await keysOf("BadCsv")).toEqual(["1"]);
     writeFileSync(join(dir, "nokey.csv"), "PartitionKey,n\na,1\n");
     const noKey = await run(["import", "BadCsv", "nokey.csv", "--restart"]);
-    expect(noKey.stderr).toMatch(/^error InvalidInput: line 1: the header has no RowKey column/);
+    expect(noKey.stderr).toMatch(/^error InvalidInput: line 1: the header has no RowKey column/m);
   });
 
   it("refuses to resume another job's state, and --restart starts afresh", async () => {
@@ -165,7 +165,7 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
     const mismatch = await run(["import", "Another", "other.ndjson"]);
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toMatch(
-      /^error InvalidInput: .*other\.ndjson\.tablekit-import\.json records an unfinished import/,
+      /^error InvalidInput: .*other\.ndjson\.tablekit-import\.json records an unfinished import/m,
     );
     expect((await run(["import", "Another", "other.ndjson", "--restart"])).stderr).toMatch(
       /line 5: not valid JSON/,
@@ -182,7 +182,7 @@ describe("resumable import and export", { timeout: 180_000 }, () => {
     const killed = await killWhen(args, state, (s) => s.entities! >= 30);
     expect(killed.signal).toBe("SIGKILL");
     const resumed = await ok(["export", "Exported", "--out", "part.ndjson", "--page-size", "10"]);
-    expect(resumed.stderr).toMatch(/^resuming after \d+ entities/);
+    expect(resumed.stderr).toMatch(/^resuming after \d+ entities/m);
     expect(existsSync(state)).toBe(false);
     expect(readFileSync(join(dir, "part.ndjson"), "utf8")).toBe(
       readFileSync(join(dir, "whole.ndjson"), "utf8"),

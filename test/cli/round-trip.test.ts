@@ -13,7 +13,7 @@ const run = async (args: string[], input?: string) => {
 };
 
 const annotated = (type: string, value: unknown) => ({ type, value });
-/** One entity per edge of each type; `n` holds a different type in different rows (CSV gets a column per type). */
+/** One entity per edge of each type; `n` and `m` hold different types in different rows (one CSV column each, typed per cell). */
 const VALUES: Record<string, { type: string; value: unknown }>[] = [
   { s: annotated("String", ""), n: annotated("Int32", 0) },
   {
@@ -85,11 +85,28 @@ describe("export → import round trip", { timeout: 120_000 }, () => {
   it("keeps every type and value exactly through typed CSV", async () => {
     await run(["export", "Source", "--out", "source.csv"]);
     const csv = readFileSync(join(dir, "source.csv"), "utf8");
-    expect(csv.split("\n")[0]).toBe(
-      "PartitionKey,RowKey,Timestamp,s,n@Edm.Int32,n@Edm.Int64,m@Edm.Int64,n@Edm.Double,m@Edm.Double,o@Edm.Double,n@Edm.Boolean,m@Edm.Boolean,n@Edm.DateTime,m@Edm.DateTime,n@Edm.Guid,n@Edm.Binary,m@Edm.Binary,n",
-    );
+    // One column per property: `n` (Int32 here, Double there, …) says each cell's type.
+    const [header, ...lines] = csv.split("\n");
+    expect(header).toBe("PartitionKey,RowKey,Timestamp,s,n@Edm,m@Edm,o@Edm.Double");
+    expect(lines.find((l) => l.startsWith("first,00,"))).toMatch(/,Int32:0,,$/);
+    expect(lines.find((l) => l.startsWith("first,04,"))).toMatch(/,Double:0\.1,Double:5,-0$/);
+    expect(lines.find((l) => l.startsWith("second,12,"))).toMatch(/,String:x,,$/);
     await run(["import", "FromCsv", "source.csv"]);
     const again = (await run(["export", "FromCsv"])).stdout;
     expect(content(again)).toEqual(content(original));
+  });
+
+  it("refuses a cell of a per-cell column without its type, and keeps accepting a column per type", async () => {
+    writeFileSync(join(dir, "untyped.csv"), "PartitionKey,RowKey,n@Edm\np,1,5\n");
+    const bad = await cli(["import", "Untyped", "untyped.csv"], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error InvalidInput: line 2: a cell of column 'n@Edm' starts with its type/m);
+    // What earlier versions wrote: one column per type.
+    writeFileSync(join(dir, "old.csv"), "PartitionKey,RowKey,n@Edm.Int32,n@Edm.Double\np,1,5,\np,2,,5\n");
+    await run(["import", "Old", "old.csv"]);
+    expect((await run(["export", "Old", "--format", "csv"])).stdout.split("\n").slice(1, 3)).toEqual([
+      expect.stringMatching(/^p,1,[^,]+,Int32:5$/),
+      expect.stringMatching(/^p,2,[^,]+,Double:5$/),
+    ]);
   });
 });

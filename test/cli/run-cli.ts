@@ -4,26 +4,20 @@
  * developer running vitest directly), the sources run through tsx instead.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { newestMtime } from "../support/newest-mtime.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SOURCE_MAIN = join(root, "src", "cli", "main.ts");
 const BUILT_MAIN = join(root, "dist", "cli", "main.js");
 const TSX = import.meta.resolve("tsx");
 
-function newestSource(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, d) => {
-    const p = join(dir, d.name);
-    return Math.max(newest, d.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }, 0);
-}
-
 /** The command line that starts the binary: built when the build is current, else via tsx. */
-const LAUNCH: string[] =
-  existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestSource(join(root, "src"))
+export const LAUNCH: string[] =
+  existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestMtime(join(root, "src"))
     ? [BUILT_MAIN]
     : ["--import", TSX, SOURCE_MAIN];
 
@@ -47,11 +41,23 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** The variables that can choose a command's store when --store does not. */
+export const STORE_VARIABLES = [
+  "TABLEKIT_STORE",
+  "AZURE_STORAGE_CONNECTION_STRING",
+  "AWS_ENDPOINT_URL_DYNAMODB",
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_PROFILE",
+] as const;
+
 /** Starts the binary; the caller waits with `finished`. */
 export function startCli(args: readonly string[], options: CliOptions): ChildProcess {
   const env: Record<string, string | undefined> = {
     ...process.env,
-    TABLEKIT_STORE: undefined,
+    // A developer's own store variables must not choose the store a test uses (store-choice.ts).
+    ...Object.fromEntries(STORE_VARIABLES.map((name) => [name, undefined])),
     ...options.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];

@@ -8,6 +8,7 @@ import type { ConformanceSetup, ConformanceTarget } from "./factory.js";
 import { filterSemanticsSuite } from "./filter-semantics.js";
 import { limitsAndBadInputSuite } from "./limits-and-bad-input.js";
 import { queriesAndPagingSuite } from "./queries-and-paging.js";
+import { sdkPortingSuite } from "./sdk-porting.js";
 import { tablesSuite } from "./tables.js";
 import { transactionSizeSuite } from "./transaction-size.js";
 import { transactionsSuite } from "./transactions.js";
@@ -21,6 +22,7 @@ export const SUITES = [
   entityCrudSuite,
   checkedEntitiesSuite,
   typedValuesSuite,
+  sdkPortingSuite,
   etagConcurrencySuite,
   queriesAndPagingSuite,
   filterSemanticsSuite,

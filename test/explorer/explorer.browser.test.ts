@@ -81,6 +81,25 @@ describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 
     await page.click("[data-test=next-page]");
     expect((await cells(2))[0]).toBe("050");
     expect(await readings()).toContain("padded number 50 (width 3)");
+    await page.click("[data-test=next-page]");
+    expect(await cells(2)).toHaveLength(20);
+    expect(await page.locator("[data-test=next-page]").count()).toBe(0);
+    // Back, page by page, to the first (continuation tokens only go forward: the trail remembers).
+    await page.click("[data-test=previous-page]");
+    expect((await cells(2))[0]).toBe("050");
+    await page.click("[data-test=previous-page]");
+    expect((await cells(2))[0]).toBe("000");
+    expect(await page.locator("[data-test=previous-page]").count()).toBe(0);
+  });
+
+  it("counts the entities that match, on request, and keeps the page it was on", async () => {
+    await page.goto(`${origin()}/t/Many`);
+    await page.click("[data-test=next-page]");
+    await page.click("[data-test=count-link]");
+    expect(await page.textContent("[data-test=count]")).toBe("120 matching entities");
+    expect((await cells(2))[0]).toBe("050");
+    await page.goto(`${origin()}/t/Many?filter=${encodeURIComponent("n ge 100")}&count=1`);
+    expect(await page.textContent("[data-test=count]")).toBe("20 matching entities");
   });
 
   it("shows a $filter error under the input, at its position, and runs a corrected one", async () => {
@@ -200,5 +219,142 @@ describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 
     await page.goto(`${origin()}/t/Hostile/advise`);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator("img, svg, script:not([src])").count()).toBe(0);
+  });
+
+  it("creates a table, refuses a bad or taken name with its code, and deletes one only when its name is typed again", async () => {
+    await page.goto(`${origin()}/`);
+    await page.fill("[data-test=create-table-name]", "Invoices");
+    await page.click("[data-test=create-table] button");
+    expect(page.url()).toBe(`${origin()}/t/Invoices`);
+    expect(await page.textContent("h1")).toBe("Invoices");
+
+    await page.goto(`${origin()}/`);
+    await page.fill("[data-test=create-table-name]", "Orders"); // exists
+    await page.click("[data-test=create-table] button");
+    expect(await page.textContent("[data-test=table-error]")).toContain("TableAlreadyExists");
+    // The browser's own check (pattern) is only a convenience: the server refuses a bad name too.
+    await page.evaluate(() =>
+      document.querySelector("[data-test=create-table-name]")!.removeAttribute("pattern"),
+    );
+    await page.fill("[data-test=create-table-name]", "1bad");
+    await page.click("[data-test=create-table] button");
+    expect(await page.textContent("[data-test=table-error]")).toContain("InvalidResourceName");
+
+    await page.goto(`${origin()}/t/Invoices`);
+    await page.fill("[data-test=delete-table-confirm]", "Invoice"); // not its name
+    await page.click("[data-test=delete-table] button");
+    expect(await page.textContent("[data-test=table-error]")).toContain("nothing was deleted");
+    expect(await page.locator("[data-test=tables] a").allTextContents()).toContain("Invoices");
+    await page.goto(`${origin()}/t/Invoices`);
+    await page.fill("[data-test=delete-table-confirm]", "Invoices");
+    await page.click("[data-test=delete-table] button");
+    expect(page.url()).toBe(`${origin()}/`);
+    expect(await page.locator("[data-test=tables] a").allTextContents()).not.toContain("Invoices");
+    const names: string[] = [];
+    for await (const t of store.listTables()) names.push(t.name);
+    expect(names).not.toContain("Invoices");
+  });
+
+  it("keeps a wide table's key columns in place while its grid scrolls, and the page does not", async () => {
+    await page.goto(`${origin()}/t/Hostile`); // one column per property name: far wider than the window
+    const measure = () =>
+      page.evaluate(() => {
+        const grid = document.querySelector("[data-test=grid]")!;
+        const left = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().left;
+        return {
+          pageScrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+          gridScrolls: grid.scrollWidth > grid.clientWidth,
+          pk: left("[data-test=entities] tbody td.pk"),
+          rk: left("[data-test=entities] tbody td.rk"),
+          third: left("[data-test=entities] tbody td:nth-child(3)"),
+        };
+      });
+    const before = await measure();
+    expect(before).toMatchObject({ pageScrolls: false, gridScrolls: true });
+    await page.evaluate(() => {
+      document.querySelector("[data-test=grid]")!.scrollLeft = 1500;
+    });
+    const after = await measure();
+    expect([after.pk, after.rk]).toEqual([before.pk, before.rk]);
+    expect(after.third).toBeLessThan(before.third - 1000);
+  });
+
+  it("builds a $filter from a property, an operator, a type and a value, with the odata quoting rules", async () => {
+    const add = async (property: string, op: string, type: string, value: string) => {
+      await page.fill("[data-test=builder-property]", property);
+      await page.selectOption("[data-test=builder-op]", op);
+      await page.selectOption("[data-test=builder-type]", type);
+      await page.fill("[data-test=builder-value]", value);
+      await page.click("[data-test=builder] button");
+    };
+    await page.goto(`${origin()}/t/Many`);
+    await add("n", "ge", "Int32", "100");
+    expect(await page.inputValue("[data-test=filter-input]")).toBe("n ge 100");
+    expect(await cells(2)).toHaveLength(20);
+    await add("Name", "ne", "String", "O'Brien");
+    await add("Count", "lt", "Int64", "9007199254740993");
+    await add("When", "ge", "DateTime", "2026-11-22T02:49:12.9327936Z");
+    expect(await page.inputValue("[data-test=filter-input]")).toBe(
+      "n ge 100 and Name ne 'O''Brien' and Count lt 9007199254740993L and When ge datetime'2026-11-22T02:49:12.9327936Z'",
+    );
+    // A value that is not of its type is refused with its code, and the filter stays as it was.
+    await add("n", "eq", "Int32", "1.5");
+    expect(await page.textContent("[data-test=builder-error]")).toContain("InvalidValueType");
+    expect(await page.inputValue("[data-test=filter-input]")).toContain("When ge datetime");
+  });
+
+  it("shows a queue's messages peeked (not received), sends one, and clears them", async () => {
+    const jobs = store.queue("jobs");
+    await jobs.createIfNotExists();
+    await jobs.sendMessage("first");
+    await jobs.sendMessage("second");
+    await page.goto(`${origin()}/`);
+    await page.click("[data-test=queues-link]");
+    expect(await page.locator("[data-test=queues] a").allTextContents()).toEqual(["jobs"]);
+    await page.click("text=jobs");
+    expect(await page.textContent("[data-test=queue-count]")).toBe("2 messages");
+    expect(await page.locator("[data-test=message-text]").allTextContents()).toEqual(["first", "second"]);
+    await page.fill("[data-test=message-input]", "<b>third</b>");
+    await page.click("[data-test=send-message] button");
+    expect(await page.textContent("[data-test=queue-notice]")).toBe("Sent.");
+    expect(await page.locator("[data-test=message-text]").allTextContents()).toEqual([
+      "first",
+      "second",
+      "<b>third</b>",
+    ]);
+    // Peeking received nothing: every message is still there, never dequeued.
+    const peeked = (await jobs.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+    expect(peeked.map((m) => m.dequeueCount)).toEqual([0, 0, 0]);
+    await page.click("[data-test=clear-queue] button");
+    expect(await page.textContent("[data-test=queue-count]")).toBe("0 messages");
+    expect((await jobs.getProperties()).approximateMessagesCount).toBe(0);
+  });
+
+  it("lists a container's blobs by prefix, one level at a time, and downloads one", async () => {
+    const logs = store.container("logs");
+    await logs.createIfNotExists();
+    for (const name of ["2026/11/a.log", "2026/11/b.log", "2026/12/c.log", "readme.txt"])
+      await logs.getBlockBlobClient(name).upload(`contents of ${name}`, `contents of ${name}`.length);
+    await page.goto(`${origin()}/`);
+    await page.click("[data-test=blobs-link]");
+    expect(await page.locator("[data-test=containers] a").allTextContents()).toEqual(["logs"]);
+    await page.click("text=logs");
+    expect(await page.locator("[data-test=directory]").allTextContents()).toEqual(["2026/"]);
+    expect(await page.locator("[data-test=blob]").allTextContents()).toEqual(["readme.txt"]);
+    await page.click("[data-test=directory]");
+    expect(await page.locator("[data-test=directory]").allTextContents()).toEqual(["2026/11/", "2026/12/"]);
+    await page.fill("[data-test=prefix-input]", "2026/11/");
+    await page.press("[data-test=prefix-input]", "Enter");
+    expect(await page.locator("[data-test=blob]").allTextContents()).toEqual([
+      "2026/11/a.log",
+      "2026/11/b.log",
+    ]);
+    const link = await page
+      .locator("[data-test=blob]")
+      .first()
+      .evaluate((a) => (a as HTMLAnchorElement).href);
+    const response = await page.context().request.get(link);
+    expect(response.headers()["content-disposition"]).toContain("a.log");
+    expect(await response.text()).toBe("contents of 2026/11/a.log");
   });
 });

@@ -99,3 +99,58 @@ describe("DateTime", () => {
     }
   });
 });
+
+describe("DateTime where a Date is used (code ported from @azure/data-tables)", () => {
+  const exact = DateTime.parse("2026-11-22T02:49:12.9327936Z");
+  const date = new Date("2026-11-22T02:49:12.932Z");
+
+  it("getTime, valueOf and unary plus give the Date's milliseconds", () => {
+    expect(exact.getTime()).toBe(date.getTime());
+    expect(exact.valueOf()).toBe(date.valueOf());
+    expect(+exact).toBe(+date);
+  });
+
+  it("compares with < and > as Dates do, and sorts by getTime", () => {
+    const later = DateTime.parse("2026-11-22T02:49:12.9337936Z");
+    expect(exact < later && later > exact).toBe(true);
+    const sameMillisecond = DateTime.parse("2026-11-22T02:49:12.9320001Z");
+    expect(exact < sameMillisecond || exact > sameMillisecond).toBe(false); // as two Dates of that millisecond
+    const sorted = [later, exact].sort((a, b) => a.getTime() - b.getTime());
+    expect(sorted.map(String)).toEqual([exact.toISOString(), later.toISOString()]);
+    expect(exact.compare(DateTime.parse("2026-11-22T02:49:12.9327937Z"))).toBe(-1); // exact to 100 ns
+  });
+
+  it("JSON keeps all seven digits and reads back as the same Date, and as the same DateTime", () => {
+    const json = JSON.stringify({ when: exact });
+    expect(json).toBe('{"when":"2026-11-22T02:49:12.9327936Z"}');
+    const text = (JSON.parse(json) as { when: string }).when;
+    expect(new Date(text).getTime()).toBe(date.getTime());
+    expect(DateTime.parse(text).ticks).toBe(exact.ticks);
+    expect(new Date(exact as unknown as string).getTime()).toBe(date.getTime());
+    expect(`${exact}`).toBe("2026-11-22T02:49:12.9327936Z");
+  });
+
+  it("answers every read-only method of Date as its toDate() does", () => {
+    const setters = Object.getOwnPropertyNames(Date.prototype).filter((n) => n.startsWith("set"));
+    // Differ on purpose (docs/types.md): ISO text with seven digits, not local-time text; Annex B
+    // leftovers (getYear, toGMTString) are not offered.
+    const differ = ["constructor", "toString", "toISOString", "toJSON", "getYear", "toGMTString", ...setters];
+    const methods = Object.getOwnPropertyNames(Date.prototype).filter((n) => !differ.includes(n));
+    expect(methods.length).toBeGreaterThan(20);
+    const asDate = exact.toDate();
+    for (const name of methods) {
+      const call = (target: object) =>
+        (target as Record<string, (...a: unknown[]) => unknown>)[name]!.call(target);
+      expect(call(exact), name).toEqual(call(asDate));
+    }
+    expect(exact.getUTCFullYear()).toBe(2026);
+    expect(exact.toLocaleDateString("en-GB", { timeZone: "UTC" })).toBe("22/11/2026");
+  });
+
+  it("stays immutable and exact: no setters, and the ticks are untouched by Date's methods", () => {
+    expect((exact as unknown as { setTime?: unknown }).setTime).toBeUndefined();
+    exact.getUTCHours();
+    expect(exact.ticks).toBe(DateTime.parse("2026-11-22T02:49:12.9327936Z").ticks);
+    expect(exact instanceof Date).toBe(false);
+  });
+});

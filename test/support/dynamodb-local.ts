@@ -4,6 +4,7 @@ import { request } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { javaProblem } from "./prerequisites.js";
 
 /** A running DynamoDB Local: where to reach it, and how to stop it. */
 export interface DynamoDbLocal {
@@ -40,6 +41,12 @@ export function dynamoDbLocalDirectory(): string {
  * when this process exits first, however it exits.
  */
 export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
+  const java = javaProblem();
+  if (java) {
+    throw new Error(
+      `DynamoDB Local needs Java 17+ (${java}): sudo apt-get install -y openjdk-17-jre-headless (.ci/run installs it)`,
+    );
+  }
   const dir = dynamoDbLocalDirectory();
   let lastError: unknown;
   // A free port can be taken between finding it and the jar binding it: try a few.

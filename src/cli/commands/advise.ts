@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { type AdvisorReport, adviseModel, adviseTable } from "../../advisor/index.js";
 import { writeAdvisorReport } from "../advise/advisor-report.js";
 import { type AnyModel, loadModels } from "../advise/load-models.js";
-import { positiveInt, usingStore, withStoreOption } from "../options.js";
+import { jsonOption, outputOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { EXIT_FAILED } from "../report.js";
 import { progressWanted, startProgress } from "../transfer/progress.js";
@@ -14,7 +14,7 @@ interface AdviseOptions {
   maxEntities?: number;
   maxPerPartition?: number;
   hot?: number;
-  json?: boolean;
+  output: string;
   progress?: boolean;
 }
 
@@ -40,7 +40,8 @@ export function registerAdvise(program: Command): void {
         "writes per second to one partition that make it hot (default 1000)",
         positiveInt(),
       )
-      .option("--json", "the report as JSON")
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption())
       .option("--no-progress", "no progress bar")
       .addHelpText(
         "after",
@@ -56,7 +57,8 @@ export function registerAdvise(program: Command): void {
         ? models.map((m) => adviseModel(m))
         : [await usingStore(opts.store, (store) => adviseWithProgress(store, tableName, models, opts))];
     const out = terminal().out;
-    if (opts.json) out.line(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+    if (opts.output === "json")
+      out.line(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
     else for (const r of reports) writeAdvisorReport(out, r);
     if (reports.some((r) => r.findings.length > 0)) process.exitCode = EXIT_FAILED;
   });

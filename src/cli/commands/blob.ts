@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { isTableKitError } from "../../model/index.js";
 import type { BlobRequestConditions, Store } from "../../store/index.js";
-import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
+import { jsonOption, outputOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { progressWanted, startProgress } from "../transfer/progress.js";
 
@@ -126,7 +126,8 @@ export function registerBlob(program: Command): void {
       .argument("<container>", "container name")
       .option("--prefix <text>", "only blobs whose name starts with this text")
       .option("--delimiter <text>", "roll names up at this delimiter into directories (e.g. /)")
-      .addOption(choiceOption("-o, --output <format>", "output format", ["text", "json"], "text")),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(
     async (
       container: string,

@@ -10,7 +10,7 @@ import type { CheckedEntity, Store, Table } from "../../store/index.js";
 import { checkWritable } from "../files.js";
 import { type FilterOptions, filterFromOptions } from "../filter-option.js";
 import { entityFromRow, located, rowFromResult } from "../formats/entity-row.js";
-import { choiceOption, positiveInt, resolveStoreUrl, usingStore } from "../options.js";
+import { choiceOption, positiveInt, resolveStoreUrl, STORE_DEFAULTS, usingStore } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { reportFailure, usageError } from "../report.js";
 import { countEntities } from "../transfer/count.js";
@@ -51,7 +51,7 @@ export function registerCopy(program: Command): void {
     .command("copy")
     .description("copy a table between two stores, batched by partition, resumable, with a count check")
     .argument("<table>", "source table name")
-    .option("--from <url>", "source store (default: --store, $TABLEKIT_STORE, else file:./tablekit.db)")
+    .option("--from <url>", `source store (default: --store, ${STORE_DEFAULTS})`)
     .option("-s, --store <url>", "same as --from")
     .requiredOption("--to <url>", "target store URL")
     .option("--to-table <name>", "target table name (default: the source's; created if missing)")

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { openStore } from "../../store/index.js";
 import { loadModels } from "../advise/load-models.js";
 import { startExplorer, writableByDefault } from "../explorer/start-explorer.js";
-import { resolveStoreUrl } from "../options.js";
+import { resolveStoreUrl, STORE_DEFAULTS } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { port } from "./serve.js";
 
@@ -19,7 +19,7 @@ export function registerExplore(program: Command): void {
   program
     .command("explore")
     .description("browse, query, edit and advise on a store's tables in a web browser")
-    .argument("[store]", "store URL (default: $TABLEKIT_STORE, else file:./tablekit.db)")
+    .argument("[store]", `store URL (default: ${STORE_DEFAULTS})`)
     .option(
       "--host <host>",
       "interface to listen on (anything but loopback exposes the explorer)",

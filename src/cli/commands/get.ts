@@ -2,7 +2,14 @@
 import type { Command } from "commander";
 import { rowFromResult } from "../formats/entity-row.js";
 import { encodeTypedJson } from "../formats/typed-json.js";
-import { choiceOption, nameList, selectWithKeys, usingStore, withStoreOption } from "../options.js";
+import {
+  jsonOption,
+  nameList,
+  outputOption,
+  selectWithKeys,
+  usingStore,
+  withStoreOption,
+} from "../options.js";
 import { writeEntityCard } from "../output/entity-output.js";
 import { terminal } from "../output/terminal.js";
 
@@ -15,7 +22,8 @@ export function registerGet(program: Command): void {
       .argument("<partitionKey>", "the entity's PartitionKey")
       .argument("<rowKey>", "the entity's RowKey")
       .option("--select <names>", "only these properties (comma-separated)", nameList)
-      .addOption(choiceOption("-o, --output <format>", "output format", ["table", "json"], "table"))
+      .addOption(outputOption(["table", "json"], "table"))
+      .addOption(jsonOption())
       .addHelpText(
         "after",
         "\nExamples:\n  tablekit get Employees Sales empid_000223\n  tablekit get Orders 2026 0001 -o json",

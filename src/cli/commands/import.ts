@@ -114,8 +114,10 @@ async function runImport(
     enabled: progressWanted(opts.progress),
     label: `import ${tableName}`,
     unit: "bytes",
+    countsEntities: true,
     ...(size === undefined ? {} : { total: size }),
     start: resumed?.offset ?? 0,
+    startEntities: resumed?.entities ?? 0,
   });
   let completed = false;
   let count: number;
@@ -130,7 +132,7 @@ async function runImport(
       ...(resumed ? { resumed: { ...resumed, written: resumed.written ?? [] } } : {}),
       committed: async ({ line, offset, written, entities }) => {
         stateFile?.write({ kind: "import", job, line, offset, written, entities });
-        progress.update(offset);
+        progress.update(offset, entities);
         if (opts.pause) await sleep(opts.pause);
       },
     });

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { compareUtf16 } from "../../model/index.js";
 import { CODEC_SPECS, type CodecSpec, type KeysOptions } from "../codecs/codec-specs.js";
-import { choiceOption } from "../options.js";
+import { jsonOption, outputOption } from "../options.js";
 import { type Channel, terminal } from "../output/terminal.js";
 import { writeTextTable } from "../output/text-table.js";
 
@@ -24,7 +24,8 @@ export function registerKeys(program: Command): void {
       .description(spec.summary)
       .argument("<values...>", spec.argument)
       .option("-d, --decode", "the arguments are keys: decode them")
-      .addOption(choiceOption("-o, --output <format>", "output format", ["table", "json"], "table"));
+      .addOption(outputOption(["table", "json"], "table"))
+      .addOption(jsonOption());
     for (const [flags, description] of spec.options) command.option(flags, description);
     command.action((values: string[], opts: KeysOptions & { decode?: boolean; output: string }) => {
       showKeys(spec, values, opts, terminal().out);

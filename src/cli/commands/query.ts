@@ -4,8 +4,9 @@ import type { Table } from "../../store/index.js";
 import { filterFromOptions } from "../filter-option.js";
 import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
 import {
-  choiceOption,
+  jsonOption,
   nameList,
+  outputOption,
   positiveInt,
   selectWithKeys,
   usingStore,
@@ -35,7 +36,8 @@ export function registerQuery(program: Command): void {
       .option("--select <names>", "only these properties (comma-separated)", nameList)
       .option("-t, --top <n>", "at most n entities; prints a token to continue from", positiveInt())
       .option("-c, --continue <token>", "resume where a previous query with the same filter stopped")
-      .addOption(choiceOption("-o, --output <format>", "output format", OUTPUT_FORMATS, "table"))
+      .addOption(outputOption(OUTPUT_FORMATS, "table"))
+      .addOption(jsonOption())
       .addHelpText(
         "after",
         `\nExamples:\n  tablekit query Employees --partition Sales --filter "Age gt 30"\n  tablekit query Orders --top 50 -o ndjson\n  tablekit query Orders --top 50 --continue tk2.…`,

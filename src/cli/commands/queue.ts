@@ -4,7 +4,7 @@ import { isTableKitError } from "../../model/index.js";
 import type { PeekedMessageItem, ReceivedMessageItem } from "../../store/index.js";
 import { readLines } from "../formats/lines.js";
 import { openInput } from "../formats/read-input.js";
-import { choiceOption, positiveInt, usingStore, withStoreOption } from "../options.js";
+import { jsonOption, outputOption, positiveInt, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 
 /** A message as the CLI prints it: NDJSON with `-o json`, else `id  dequeueCount  text`. */
@@ -33,8 +33,6 @@ function seconds(text: string): number {
   return Number(text);
 }
 
-const output = () => choiceOption("-o, --output <format>", "output format", ["text", "json"], "text");
-
 export function registerQueue(program: Command): void {
   const queue = program
     .command("queue")
@@ -57,7 +55,8 @@ export function registerQueue(program: Command): void {
       .command("list")
       .description("list the queues of the store, in name order")
       .option("--prefix <text>", "only queues whose name starts with this text")
-      .addOption(choiceOption("-o, --output <format>", "output format", ["text", "json"], "text")),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(async (opts: { store?: string; prefix?: string; output: string }) => {
     await usingStore(opts.store, async (store) => {
       const names: string[] = [];
@@ -107,7 +106,8 @@ export function registerQueue(program: Command): void {
       .argument("[text]", "the message text")
       .option("--visibility-timeout <seconds>", "hide the message this long first (default 0)", seconds)
       .option("--ttl <seconds>", "time-to-live (default 7 days; -1: never expires)", seconds)
-      .addOption(output()),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(
     async (
       name: string,
@@ -156,7 +156,8 @@ export function registerQueue(program: Command): void {
       .option("-n, --number <count>", "messages to take, 1-32 (default 1)", positiveInt(32))
       .option("--visibility-timeout <seconds>", "how long they stay invisible (default 30)", seconds)
       .option("--delete", "delete each message once printed (consume it)")
-      .addOption(output()),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(
     async (
       name: string,
@@ -182,7 +183,8 @@ export function registerQueue(program: Command): void {
       .description("show visible messages without taking them")
       .argument("<name>", "queue name")
       .option("-n, --number <count>", "messages to show, 1-32 (default 1)", positiveInt(32))
-      .addOption(output()),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(async (name: string, opts: { store?: string; number?: number; output: string }) => {
     await usingStore(opts.store, async (store) => {
       const { peekedMessageItems } = await store

@@ -1,7 +1,7 @@
 /** `tablekit tables [list|create|delete]`: the tables of a store. */
 import type { Command } from "commander";
 import { isTableKitError } from "../../model/index.js";
-import { choiceOption, usingStore, withStoreOption } from "../options.js";
+import { jsonOption, outputOption, usingStore, withStoreOption } from "../options.js";
 import { terminal } from "../output/terminal.js";
 
 export function registerTables(program: Command): void {
@@ -18,7 +18,8 @@ export function registerTables(program: Command): void {
       .command("list", { isDefault: true })
       .description("list the tables of the store, in name order")
       .option("--prefix <text>", "only tables whose name starts with this text")
-      .addOption(choiceOption("-o, --output <format>", "output format", ["text", "json"], "text")),
+      .addOption(outputOption(["text", "json"], "text"))
+      .addOption(jsonOption()),
   ).action(async (opts: { store?: string; prefix?: string; output: string }) => {
     const out = terminal().out;
     await usingStore(opts.store, async (store) => {

@@ -37,6 +37,15 @@ td.type { margin: 0; }
 .clean { color: #067647; font-weight: 600; }
 button { padding: 4px 12px; }
 button.danger { color: var(--bad); }
+.browse > section { min-width: 0; }
+.grid { overflow: auto; max-height: 70vh; border: 1px solid var(--line); background: #fff; }
+.grid table { border: 0; }
+.grid thead th { position: sticky; top: 0; z-index: 1; }
+.grid .pk, .grid .rk { position: sticky; background: #fff; z-index: 2; white-space: nowrap; }
+.grid th.pk, .grid th.rk { background: #f0f2f5; z-index: 3; }
+.grid .pk { left: 0; min-width: 160px; max-width: 160px; overflow: hidden; text-overflow: ellipsis; }
+.grid .rk { left: 160px; min-width: 160px; box-shadow: 2px 0 0 var(--line); }
+.create-table, .delete-table { margin: 14px 0; }
 `;
 
 /** Confirms deletes and puts the cursor where a $filter error is. */

@@ -1,15 +1,38 @@
 /** The table list, and a table's partitions and entities in key order, a page at a time. */
+import type { CompareOp } from "../../filter/index.js";
+import { EDM_TYPES } from "../../model/index.js";
 import type { EntityRow } from "../formats/entity-row.js";
 import { href, html, type SafeHtml } from "./html.js";
 import { errorBox, keyCell, type PageContext, page, valueCell } from "./layout.js";
 
-export function tablesPage(ctx: PageContext, tables: readonly string[]): SafeHtml {
-  const body = html`<h1>Tables</h1>
+export function tablesPage(
+  ctx: PageContext,
+  tables: readonly string[],
+  problem?: { code: string; message: string },
+): SafeHtml {
+  const body = html`<h1>Tables <small><a href="${ctx.base}/q" data-test="queues-link">queues</a> <a href="${ctx.base}/b" data-test="blobs-link">blobs</a></small></h1>
+${problem ? errorBox(problem.code, problem.message, "table-error") : ""}
 ${tables.length === 0 ? html`<p class="empty">This store has no tables.</p>` : ""}
 <ul class="tables" data-test="tables">${tables.map(
     (t) => html`<li><a href="${href(`${ctx.base}/t/${encodeURIComponent(t)}`)}">${t}</a></li>`,
-  )}</ul>`;
+  )}</ul>
+${
+  ctx.writable
+    ? html`<form method="post" action="${ctx.base}/tables" class="create-table" data-test="create-table">
+<input type="hidden" name="csrf" value="${ctx.csrf}">
+<label>New table <input name="name" required pattern="[A-Za-z][A-Za-z0-9]{2,62}" placeholder="Orders" data-test="create-table-name" autocomplete="off"></label>
+<button type="submit">Create</button></form>`
+    : ""
+}`;
   return page(ctx, "Tables", body);
+}
+
+/** Deleting a table asks for its name typed again: a table and all its entities go at once. */
+function deleteTableForm(ctx: PageContext, table: string): SafeHtml {
+  return html`<form method="post" action="${ctx.base}/t/${encodeURIComponent(table)}/delete" class="delete-table" data-test="delete-table">
+<input type="hidden" name="csrf" value="${ctx.csrf}">
+<label>Delete this table and every entity in it: type its name <input name="confirm" required data-test="delete-table-confirm" autocomplete="off"></label>
+<button type="submit" class="danger">Delete table</button></form>`;
 }
 
 /** What the browse page shows. */
@@ -18,11 +41,17 @@ export interface BrowseView {
   readonly filter: string;
   readonly partition: string;
   readonly pageToken: string | undefined;
+  /** The tokens of the pages before this one, `~`-joined ("" on the first page). */
+  readonly trail: string;
   readonly partitions: readonly string[];
   /** The partition the list continues after, when there are more. */
   readonly morePartitionsAfter: string | undefined;
   readonly rows: readonly EntityRow[];
   readonly nextToken: string | undefined;
+  /** Why the query builder refused the last condition ("" when it did not). */
+  readonly builderError: string;
+  /** The matching entities, when the page was asked to count them. */
+  readonly count?: { n: number; capped: boolean };
   readonly error?: { code: string; message: string; position?: number };
 }
 
@@ -55,19 +84,49 @@ ${v.partitions.map(
 <button type="submit">Query</button>
 ${v.partition ? html`<span class="chip">PartitionKey eq ${v.partition}</span>` : ""}
 </form>
+${conditionBuilder(base, v)}
+${v.builderError ? errorBox("Condition", v.builderError, "builder-error") : ""}
 ${v.error ? errorBox(v.error.code, v.error.message, "filter-error", v.error.position) : ""}
 <p class="actions"><a href="${href(`${base}/export`, { ...query, format: "ndjson" })}" data-test="export-ndjson">export NDJSON</a>
 <a href="${href(`${base}/export`, { ...query, format: "csv" })}" data-test="export-csv">export CSV</a>
 ${ctx.writable ? html`<a href="${href(`${base}/new`, { pk: v.partition })}" data-test="new-entity">new entity</a>` : ""}</p>
-<table class="entities" data-test="entities"><thead><tr><th>PartitionKey</th><th>RowKey</th>${columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
+<div class="grid" data-test="grid"><table class="entities" data-test="entities"><thead><tr><th class="pk">PartitionKey</th><th class="rk">RowKey</th>${columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
 <tbody>${v.rows.map(
-    (r) => html`<tr><td>${keyCell(ctx, r.partitionKey, "PartitionKey")}</td>
-<td><a href="${href(`${base}/e`, { pk: r.partitionKey, rk: r.rowKey })}">${keyCell(ctx, r.rowKey, "RowKey")}</a></td>
+    (r) => html`<tr><td class="pk">${keyCell(ctx, r.partitionKey, "PartitionKey")}</td>
+<td class="rk"><a href="${href(`${base}/e`, { pk: r.partitionKey, rk: r.rowKey })}">${keyCell(ctx, r.rowKey, "RowKey")}</a></td>
 ${columns.map((c) => html`<td>${valueCell(r.properties.get(c))}</td>`)}</tr>`,
-  )}</tbody></table>
-<p class="paging">${v.rows.length} ${v.rows.length === 1 ? "entity" : "entities"} on this page
+  )}</tbody></table></div>
+<p class="paging" data-test="paging">${v.rows.length} ${v.rows.length === 1 ? "entity" : "entities"} on this page
 ${v.pageToken ? html`<a href="${href(base, query)}">first page</a>` : ""}
-${v.nextToken ? html`<a href="${href(base, { ...query, page: v.nextToken })}" data-test="next-page">next page</a>` : ""}</p>
+${v.pageToken ? html`<a href="${href(base, { ...query, ...previousPage(v.trail) })}" data-test="previous-page">previous page</a>` : ""}
+${v.nextToken ? html`<a href="${href(base, { ...query, page: v.nextToken, trail: v.trail ? `${v.trail}~${v.pageToken}` : v.pageToken })}" data-test="next-page">next page</a>` : ""}
+${
+  v.count
+    ? html`<span data-test="count">${v.count.capped ? "more than " : ""}${v.count.n.toLocaleString("en-US")} matching ${v.count.n === 1 ? "entity" : "entities"}</span>`
+    : html`<a href="${href(base, { ...query, ...(v.pageToken ? { page: v.pageToken, trail: v.trail } : {}), count: "1" })}" data-test="count-link">count all</a>`
+}</p>
+${ctx.writable ? deleteTableForm(ctx, v.table) : ""}
 </section></div>`;
   return page(ctx, v.table, body, v.table);
+}
+
+/** The query of the page before: the last token of the trail ("" is the first page), and the rest. */
+function previousPage(trail: string): { page?: string; trail?: string } {
+  const tokens = trail === "" ? [] : trail.split("~");
+  const page = tokens.pop() ?? "";
+  return { ...(page ? { page } : {}), ...(tokens.length > 0 ? { trail: tokens.join("~") } : {}) };
+}
+
+/** The comparison operators of the Table service's $filter, as the query builder offers them. */
+export const COMPARE_OPS: readonly CompareOp[] = ["eq", "ne", "gt", "ge", "lt", "le"];
+
+/** A form that adds `property op value` of a chosen type to the $filter, quoted by the server. */
+function conditionBuilder(base: string, v: BrowseView): SafeHtml {
+  return html`<form method="get" action="${base}" class="builder" data-test="builder">
+<input type="hidden" name="pk" value="${v.partition}"><input type="hidden" name="filter" value="${v.filter}">
+<label>Add a condition <input name="add-prop" required placeholder="Property" size="14" data-test="builder-property" autocomplete="off"></label>
+<select name="add-op" data-test="builder-op">${COMPARE_OPS.map((op) => html`<option>${op}</option>`)}</select>
+<select name="add-type" data-test="builder-type">${EDM_TYPES.map((t) => html`<option>${t}</option>`)}</select>
+<input name="add-value" placeholder="value, as typed" size="24" data-test="builder-value" autocomplete="off">
+<button type="submit">Add</button></form>`;
 }

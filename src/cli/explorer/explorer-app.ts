@@ -5,19 +5,23 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { adviseTable } from "../../advisor/index.js";
-import { odata, parseFilter } from "../../filter/index.js";
-import { ERROR_STATUS, isTableKitError } from "../../model/index.js";
+import { type CompareOp, comparison, filterToString, odata, parseFilter } from "../../filter/index.js";
+import { ERROR_STATUS, isTableKitError, TableKitError, toTyped } from "../../model/index.js";
 import type { Model } from "../../patterns/index.js";
 import type { Store } from "../../store/index.js";
 import { rowFromResult } from "../formats/entity-row.js";
+import { requireEdmType } from "../formats/value-text.js";
 import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
-import { browsePage, tablesPage } from "./browse-page.js";
+import { blobRoute } from "./blob-route.js";
+import { browsePage, COMPARE_OPS, tablesPage } from "./browse-page.js";
+import { type BrowseRequest, browseFilter, countMatching } from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
 import { cookieToken, hostAllowed, newAccessToken, sameToken, tokenCookie } from "./explorer-auth.js";
 import { exportEntities } from "./export-route.js";
-import { html, type SafeHtml } from "./html.js";
+import { href, html, type SafeHtml } from "./html.js";
 import { errorBox, type PageContext, page, storeLabel } from "./layout.js";
+import { queueRoute } from "./queue-route.js";
 import { readForm, writeEntity } from "./write-route.js";
 
 export interface ExplorerOptions {
@@ -44,6 +48,7 @@ export interface Explorer {
 
 const PAGE_SIZE = 50;
 const PARTITIONS_SHOWN = 25;
+
 const SECURITY_HEADERS = {
   "content-security-policy":
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -91,9 +96,35 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     if (req.method === "GET" && path === "/assets/explorer.js")
       return send(res, 200, EXPLORER_JS, "text/javascript; charset=utf-8");
     if (req.method === "GET" && (path === "/" || path === "")) {
-      const names: string[] = [];
-      for await (const t of store.listTables()) names.push(t.name);
-      return send(res, 200, tablesPage(baseCtx, names));
+      return send(res, 200, tablesPage(baseCtx, await tableNames()));
+    }
+    if (req.method === "POST" && (path === "/tables" || /^\/t\/[^/]+\/delete$/.test(path))) {
+      const form = await readForm(req);
+      if (!sameToken(form.get("csrf"), token))
+        return send(res, 403, "The form's token is missing or wrong.", "text/plain");
+      if (!options.writable)
+        return send(res, 403, "This explorer is read-only (start it with --write).", "text/plain");
+      return tableChange(res, path, form);
+    }
+    if (path === "/b" || path.startsWith("/b/")) {
+      const answer = await blobRoute(store, baseCtx, req, res, url, path, SECURITY_HEADERS);
+      if (answer === "sent") return;
+      if (answer) return send(res, 200, answer);
+    }
+    if (path === "/q" || path.startsWith("/q/")) {
+      const answer = await queueRoute(store, baseCtx, req, url, path, (form) =>
+        !sameToken(form.get("csrf"), token)
+          ? "The form's token is missing or wrong."
+          : !options.writable
+            ? "This explorer is read-only (start it with --write)."
+            : undefined,
+      );
+      if (answer && "redirect" in answer) {
+        res.writeHead(303, { ...SECURITY_HEADERS, location: answer.redirect });
+        return void res.end();
+      }
+      if (answer && "refused" in answer) return send(res, answer.status, answer.refused, "text/plain");
+      if (answer) return send(res, answer.status ?? 200, answer.page);
     }
     const m = /^\/t\/([^/]+)(\/e|\/new|\/advise|\/export)?$/.exec(path);
     if (!m) return send(res, 404, page(baseCtx, "Not found", errorBox("NotFound", `No page at ${path}`)));
@@ -166,18 +197,91 @@ export function createExplorer(options: ExplorerOptions): Explorer {
           SECURITY_HEADERS,
         );
       default:
-        return send(res, 200, await browse(ctx, tableName, q("pk"), q("filter"), q("page"), q("after")));
+        if (q("add-prop")) return addCondition(res, tableName, url);
+        return send(
+          res,
+          200,
+          await browse(ctx, tableName, {
+            partition: q("pk"),
+            filter: q("filter"),
+            pageToken: q("page"),
+            trail: q("trail"),
+            after: q("after"),
+            count: q("count") === "1",
+            builderError: q("add-error"),
+          }),
+        );
     }
   }
 
-  async function browse(
-    ctx: PageContext,
-    tableName: string,
-    partition: string,
-    filter: string,
-    pageToken: string,
-    after: string,
-  ): Promise<SafeHtml> {
+  /**
+   * The query builder: the condition the form describes, written by the filter layer (quotes
+   * doubled, `L`, `datetime'…'`, `guid'…'`, `X'…'`), joined to the current $filter with `and`.
+   */
+  function addCondition(res: ServerResponse, tableName: string, url: URL): void {
+    const q = (name: string) => url.searchParams.get(name) ?? "";
+    const current = q("filter").trim();
+    let filter = current;
+    let problem: TableKitError | undefined;
+    try {
+      const type = requireEdmType(`Edm.${q("add-type")}`, "the condition's type");
+      const op = q("add-op");
+      if (!COMPARE_OPS.includes(op as CompareOp))
+        throw new TableKitError("InvalidInput", `Unknown operator ${op}`);
+      const clause = filterToString(
+        comparison(q("add-prop"), op as CompareOp, toTyped(q("add-prop"), type, q("add-value"))),
+      );
+      filter = current ? `${current} and ${clause}` : clause;
+    } catch (err) {
+      if (!isTableKitError(err)) throw err;
+      problem = err;
+    }
+    const to = href(`${base}/t/${encodeURIComponent(tableName)}`, {
+      pk: q("pk"),
+      filter,
+      ...(problem ? { "add-error": `${problem.code}: ${problem.message}` } : {}),
+    });
+    res.writeHead(303, { ...SECURITY_HEADERS, location: to });
+    res.end();
+  }
+
+  async function tableNames(): Promise<string[]> {
+    const names: string[] = [];
+    for await (const t of store.listTables()) names.push(t.name);
+    return names;
+  }
+
+  /** Creates (POST /tables) or deletes (POST /t/NAME/delete, its name typed again) a table. */
+  async function tableChange(res: ServerResponse, path: string, form: URLSearchParams): Promise<void> {
+    const deleting = path.startsWith("/t/");
+    const name = deleting
+      ? decodeURIComponent(path.slice(3, -"/delete".length))
+      : (form.get("name") ?? "").trim();
+    try {
+      if (!deleting) await store.createTable(name, { failIfExists: true });
+      else if (form.get("confirm") !== name)
+        return send(
+          res,
+          400,
+          tablesPage(baseCtx, await tableNames(), {
+            code: "InvalidInput",
+            message: `Type ${name} to delete it; nothing was deleted.`,
+          }),
+        );
+      else await store.deleteTable(name, { failIfMissing: true });
+    } catch (err) {
+      if (!isTableKitError(err)) throw err;
+      return send(res, ERROR_STATUS[err.code] ?? 400, tablesPage(baseCtx, await tableNames(), err));
+    }
+    res.writeHead(303, {
+      ...SECURITY_HEADERS,
+      location: deleting ? `${base}/` : `${base}/t/${encodeURIComponent(name)}`,
+    });
+    res.end();
+  }
+
+  async function browse(ctx: PageContext, tableName: string, request: BrowseRequest): Promise<SafeHtml> {
+    const { partition, filter, pageToken, trail, after } = request;
     const table = store.table(tableName);
     const partitions: string[] = [];
     let last = after;
@@ -203,8 +307,10 @@ export function createExplorer(options: ExplorerOptions): Explorer {
       filter,
       partition,
       pageToken: pageToken || undefined,
+      trail,
       partitions,
       morePartitionsAfter: more,
+      builderError: request.builderError,
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
@@ -218,6 +324,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
         ...view,
         rows: (result ?? []).map(rowFromResult),
         nextToken: result?.continuationToken,
+        ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
     } catch (err) {
       if (!isTableKitError(err) || !["InvalidFilter", "InvalidContinuationToken"].includes(err.code))
@@ -268,13 +375,4 @@ export function createExplorer(options: ExplorerOptions): Explorer {
 
 function unauthorized(): SafeHtml {
   return html`<!doctype html><title>tablekit explorer</title><p>Open the explorer with the URL <code>tablekit explore</code> printed: it carries the access token.</p>`;
-}
-
-/** The query of the browse page: the partition chosen and the user's filter. */
-function browseFilter(partition: string, filter: string): string | undefined {
-  const parts = [
-    partition ? odata`PartitionKey eq ${partition}` : "",
-    filter.trim() ? `(${filter})` : "",
-  ].filter(Boolean);
-  return parts.length > 0 ? parts.join(" and ") : undefined;
 }

@@ -1,4 +1,4 @@
-import { TableKitError } from "../../model/index.js";
+import { tableNotFound } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
@@ -12,7 +12,7 @@ export async function assertTableExists(store: Store, tableName: string): Promis
   const pages = store.listTables({ queryOptions: { filter: `TableName eq '${escaped}'` } }).byPage();
   const next = await pages.next();
   const page = next.done ? [] : next.value;
-  if (page.length === 0) throw new TableKitError("TableNotFound", "The table specified does not exist.");
+  if (page.length === 0) throw tableNotFound(tableName);
   return page[0]!.name;
 }
 

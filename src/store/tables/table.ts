@@ -19,6 +19,7 @@ import type { AccessOperation, AccessPolicy } from "../access/access-policy.js";
 import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
+import { namingMissingTable, namingTheTable } from "./missing-table.js";
 import type {
   BackendAction,
   TableBackend,
@@ -91,7 +92,7 @@ export class Table {
     /** What the store's access token allows; absent means everything. */
     private readonly access?: AccessPolicy,
   ) {
-    this.backendTable = service.table(tableName);
+    this.backendTable = namingMissingTable(service.table(tableName), tableName);
   }
 
   /**
@@ -140,7 +141,8 @@ export class Table {
     try {
       await this.service.deleteTable(this.tableName, call);
     } catch (err) {
-      if (options?.failIfMissing || !isTableKitError(err, "TableNotFound")) throw err;
+      if (options?.failIfMissing || !isTableKitError(err, "TableNotFound"))
+        throw namingTheTable(err, this.tableName);
     }
   }
 

@@ -1,5 +1,5 @@
 import { compileFilter, type FilterPredicate } from "../../../filter/index.js";
-import { TableKitError } from "../../../model/index.js";
+import { TableKitError, tableNotFound } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendTableQuery, TableBackend, TableServiceBackend } from "../../tables/table-backend.js";
 import type { Capabilities } from "../../tables/table-capabilities.js";
@@ -30,10 +30,7 @@ export class AzureTables implements TableServiceBackend {
     } catch (err) {
       // The service (and Azurite) may call it ResourceNotFound: for a table it is TableNotFound.
       if (err instanceof TableKitError && err.status === 404 && err.code !== "TableNotFound") {
-        throw new TableKitError("TableNotFound", "The table specified does not exist.", {
-          cause: err,
-          details: { ...err.details, tableName: name },
-        });
+        throw tableNotFound(name, { cause: err, details: err.details });
       }
       throw err;
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Statement } from "better-sqlite3";
 import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../../blobs/blob-backend.js";
 import type { Db } from "./connection.js";
+import type { SqliteStatement } from "./sqlite-database.js";
 
 /**
  * The blob port's rows in the store's SQLite database: containers, and one row per blob naming its
@@ -73,7 +73,7 @@ function wholeSeconds(ms: number): Date {
 
 /** Prepared statements over the blob tables of one database. */
 export class EmbeddedBlobCatalogue {
-  private readonly sql: Record<string, Statement>;
+  private readonly sql: Record<string, SqliteStatement>;
 
   constructor(readonly db: Db) {
     db.transaction(() => db.exec(SCHEMA)).immediate();

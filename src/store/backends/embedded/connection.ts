@@ -5,6 +5,7 @@ import { fileError } from "../../../model/file-error.js";
 import { compareUtf16, TableKitError } from "../../../model/index.js";
 import type { CommonStoreOptions } from "../../store-options.js";
 import type { ThrottleOptions, ThrottleProfile } from "../../throttling/throttling.js";
+import type { SqliteDatabase } from "./sqlite-database.js";
 import { fromStoredKey, fromUtf16Hex } from "./table-key-order.js";
 
 /**
@@ -16,7 +17,7 @@ export interface EmbeddedStoreOptions extends CommonStoreOptions {
   readonly throttle?: ThrottleOptions | ThrottleProfile;
 }
 
-export type Db = Database.Database;
+export type Db = SqliteDatabase;
 
 /** Bumped when the on-disk layout changes incompatibly. */
 const FORMAT_VERSION = 1;
@@ -112,7 +113,7 @@ function makeDirectories(dir: string): void {
 
 function openMemory(name: string): DatabaseLease {
   const fresh = () => {
-    const db = new Database(":memory:");
+    const db: Db = new Database(":memory:");
     prepareSchema(db);
     return db;
   };

@@ -1,4 +1,3 @@
-import type { Transaction } from "better-sqlite3";
 import { TableKitError } from "../../../model/index.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
@@ -8,6 +7,7 @@ import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } 
 import type { Db } from "./connection.js";
 import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
+import type { SqliteTransaction } from "./sqlite-database.js";
 
 /** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
 const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
@@ -20,7 +20,7 @@ const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
 export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBackend {
   private catalogueOnce?: EmbeddedBlobCatalogue;
   readonly content: EmbeddedBlobContent;
-  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+  private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
 
   constructor(
     private readonly db: Db,

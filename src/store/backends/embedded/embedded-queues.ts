@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { Transaction } from "better-sqlite3";
 import { TableKitError } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendQueueListQuery, QueueBackend, QueueServiceBackend } from "../../queues/queue-backend.js";
@@ -9,6 +8,7 @@ import { EmbeddedQueue, type EmbeddedQueueHost } from "./embedded-queue.js";
 import { withLockWait } from "./lock-wait.js";
 import { prepareQueueSchema } from "./queue-schema.js";
 import { EmbeddedQueueStatements } from "./queue-statements.js";
+import type { SqliteTransaction } from "./sqlite-database.js";
 
 /**
  * The queues of an embedded store, in its SQLite database. Every operation that changes a message
@@ -17,7 +17,7 @@ import { EmbeddedQueueStatements } from "./queue-statements.js";
  */
 export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   private readonly sql: EmbeddedQueueStatements;
-  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+  private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
   /** Pop receipts: a random prefix per store and a counter (unique across processes, cheap). */
   private readonly receiptPrefix = randomBytes(6).toString("base64url");
   private receiptCounter = 0;

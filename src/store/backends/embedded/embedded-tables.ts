@@ -1,4 +1,4 @@
-import type { Transaction } from "better-sqlite3";
+import { tableNotFound } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendTableQuery, TableBackend, TableServiceBackend } from "../../tables/table-backend.js";
 import type { Capabilities } from "../../tables/table-capabilities.js";
@@ -6,7 +6,8 @@ import type { DatabaseLease } from "./connection.js";
 import { EmbeddedTable, type EmbeddedTableHost } from "./embedded-table.js";
 import { isNoSuchTable } from "./errors.js";
 import { withLockWait } from "./lock-wait.js";
-import { EmbeddedTableCatalogue, tableNotFound } from "./table-catalogue.js";
+import type { SqliteTransaction } from "./sqlite-database.js";
+import { EmbeddedTableCatalogue } from "./table-catalogue.js";
 import { EmbeddedTableStatements } from "./table-statements.js";
 
 /**
@@ -19,7 +20,7 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
   private readonly catalogue: EmbeddedTableCatalogue;
   /** Statements by lower-cased table name; an entry is dropped when its table may have gone. */
   private readonly statements = new Map<string, EmbeddedTableStatements>();
-  private readonly transaction: Transaction<(work: () => unknown) => unknown>;
+  private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
 
   constructor(
     private readonly lease: DatabaseLease,

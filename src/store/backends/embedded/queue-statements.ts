@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import type { Db } from "./connection.js";
+import type { SqliteStatement } from "./sqlite-database.js";
 
 export interface MessageRow {
   seq: number;
@@ -14,19 +14,19 @@ export interface MessageRow {
 
 /** The prepared statements of the embedded queues, compiled once per store. */
 export class EmbeddedQueueStatements {
-  readonly queueId: Statement<[string], { id: number }>;
-  readonly createQueue: Statement<[string]>;
-  readonly dropQueue: Statement<[number]>;
-  readonly listQueues: Statement<[string, string, string, number], { name: string }>;
-  readonly insert: Statement<[number, string, string, number, number, number, string]>;
-  readonly purgeExpired: Statement<[number, number]>;
-  readonly visible: Statement<[number, number, number, number], MessageRow>;
-  readonly lease: Statement<[number, string, number]>;
-  readonly byId: Statement<[number, string], MessageRow>;
-  readonly update: Statement<[string | null, number, string, number]>;
-  readonly deleteOne: Statement<[number]>;
-  readonly clear: Statement<[number]>;
-  readonly count: Statement<[number, number], { n: number }>;
+  readonly queueId: SqliteStatement<[string], { id: number }>;
+  readonly createQueue: SqliteStatement<[string]>;
+  readonly dropQueue: SqliteStatement<[number]>;
+  readonly listQueues: SqliteStatement<[string, string, string, number], { name: string }>;
+  readonly insert: SqliteStatement<[number, string, string, number, number, number, string]>;
+  readonly purgeExpired: SqliteStatement<[number, number]>;
+  readonly visible: SqliteStatement<[number, number, number, number], MessageRow>;
+  readonly lease: SqliteStatement<[number, string, number]>;
+  readonly byId: SqliteStatement<[number, string], MessageRow>;
+  readonly update: SqliteStatement<[string | null, number, string, number]>;
+  readonly deleteOne: SqliteStatement<[number]>;
+  readonly clear: SqliteStatement<[number]>;
+  readonly count: SqliteStatement<[number, number], { n: number }>;
 
   constructor(db: Db) {
     this.queueId = db.prepare("SELECT id FROM tk_queues WHERE name = ?");

@@ -1,7 +1,7 @@
-import type { Statement } from "better-sqlite3";
 import type { FilterNode } from "../../../filter/ast.js";
-import { TableKitError } from "../../../model/index.js";
+import { TableKitError, tableNotFound } from "../../../model/index.js";
 import { createEntityTableSql, type Db, entityTableName } from "./connection.js";
+import type { SqliteStatement } from "./sqlite-database.js";
 import { decodeTableContinuation, encodeTableContinuation } from "./table-continuation.js";
 import { filterToSql, type SqlLayout } from "./table-filter-translator.js";
 
@@ -15,7 +15,7 @@ const TABLE_LAYOUT: SqlLayout = {
  * case-insensitive) and the id of its entity table `e_<id>`.
  */
 export class EmbeddedTableCatalogue {
-  private readonly lookupStatement: Statement;
+  private readonly lookupStatement: SqliteStatement;
 
   constructor(private readonly db: Db) {
     this.lookupStatement = db.prepare("SELECT id FROM tk_tables WHERE lname = ?").pluck(true);
@@ -73,10 +73,4 @@ export class EmbeddedTableCatalogue {
     const next = rows[query.maxPageSize];
     return next ? { names, continuation: encodeTableContinuation(next[1]) } : { names };
   }
-}
-
-export function tableNotFound(name: string): TableKitError {
-  return new TableKitError("TableNotFound", "The table specified does not exist.", {
-    details: { tableName: name },
-  });
 }

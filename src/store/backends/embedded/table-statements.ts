@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import { type Db, entityTableName } from "./connection.js";
+import type { SqliteStatement } from "./sqlite-database.js";
 
 /** Past this many distinct query shapes per table, the oldest prepared statement is dropped. */
 const MAX_CACHED_QUERIES = 128;
@@ -10,13 +10,13 @@ const MAX_CACHED_QUERIES = 128;
  */
 export class EmbeddedTableStatements {
   readonly sqlName: string;
-  private readonly queries = new Map<string, Statement>();
-  private getStatement?: Statement;
-  private insertStatement?: Statement;
-  private updateStatement?: Statement;
-  private deleteStatement?: Statement;
-  private beginStatement?: Statement;
-  private commitStatement?: Statement;
+  private readonly queries = new Map<string, SqliteStatement>();
+  private getStatement?: SqliteStatement;
+  private insertStatement?: SqliteStatement;
+  private updateStatement?: SqliteStatement;
+  private deleteStatement?: SqliteStatement;
+  private beginStatement?: SqliteStatement;
+  private commitStatement?: SqliteStatement;
 
   constructor(
     readonly db: Db,
@@ -26,7 +26,7 @@ export class EmbeddedTableStatements {
   }
 
   /** `[p, ts, etag]` of one entity (ts as bigint). */
-  get selectOne(): Statement {
+  get selectOne(): SqliteStatement {
     this.getStatement ??= this.db
       .prepare(`SELECT p, ts, etag FROM ${this.sqlName} WHERE pk = ? AND rk = ?`)
       .raw(true)
@@ -35,7 +35,7 @@ export class EmbeddedTableStatements {
   }
 
   /** `(pk, rk, p, ts, etag)`. */
-  get insertOne(): Statement {
+  get insertOne(): SqliteStatement {
     this.insertStatement ??= this.db.prepare(
       `INSERT INTO ${this.sqlName} (pk, rk, p, ts, etag) VALUES (?, ?, ?, ?, ?)`,
     );
@@ -43,7 +43,7 @@ export class EmbeddedTableStatements {
   }
 
   /** `(p, ts, etag, pk, rk)`. */
-  get updateOne(): Statement {
+  get updateOne(): SqliteStatement {
     this.updateStatement ??= this.db.prepare(
       `UPDATE ${this.sqlName} SET p = ?, ts = ?, etag = ? WHERE pk = ? AND rk = ?`,
     );
@@ -51,7 +51,7 @@ export class EmbeddedTableStatements {
   }
 
   /** `(pk, rk)`. */
-  get deleteOne(): Statement {
+  get deleteOne(): SqliteStatement {
     this.deleteStatement ??= this.db.prepare(`DELETE FROM ${this.sqlName} WHERE pk = ? AND rk = ?`);
     return this.deleteStatement;
   }
@@ -72,7 +72,7 @@ export class EmbeddedTableStatements {
    * A cached statement for a query shape; `sql` builds its text given the table's SQL name. Rows
    * come back as arrays, integers as bigints.
    */
-  query(shape: string, sql: (table: string) => string): Statement {
+  query(shape: string, sql: (table: string) => string): SqliteStatement {
     let statement = this.queries.get(shape);
     if (statement) return statement;
     statement = this.db.prepare(sql(this.sqlName)).raw(true).safeIntegers(true);

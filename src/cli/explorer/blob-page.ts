@@ -1,0 +1,39 @@
+/** The store's blob containers, and a container's blobs one level below a prefix, with downloads. */
+import { href, html, type SafeHtml } from "./html.js";
+import { type PageContext, page } from "./layout.js";
+
+export function containersPage(ctx: PageContext, names: readonly string[]): SafeHtml {
+  const body = html`<h1>Blob containers</h1>
+${names.length === 0 ? html`<p class="empty">This store has no blob containers.</p>` : ""}
+<ul class="tables" data-test="containers">${names.map(
+    (c) => html`<li><a href="${href(`${ctx.base}/b/${encodeURIComponent(c)}`)}">${c}</a></li>`,
+  )}</ul>`;
+  return page(ctx, "Blob containers", body);
+}
+
+/** One listing: the virtual directories and blobs directly below `prefix` (delimiter `/`). */
+export interface BlobListView {
+  readonly container: string;
+  readonly prefix: string;
+  readonly directories: readonly string[];
+  readonly blobs: readonly { name: string; size: number; modified: Date; type: string }[];
+  readonly more: boolean;
+}
+
+export function blobsPage(ctx: PageContext, v: BlobListView): SafeHtml {
+  const base = `${ctx.base}/b/${encodeURIComponent(v.container)}`;
+  const up = v.prefix.replace(/[^/]*\/$/, "");
+  const body = html`<h1>${v.container} <small>${v.prefix}</small></h1>
+<form method="get" action="${base}" class="filter" data-test="prefix-form">
+<label>Prefix <input name="prefix" value="${v.prefix}" size="40" placeholder="logs/2026/" data-test="prefix-input" autocomplete="off"></label>
+<button type="submit">List</button></form>
+<table class="entities" data-test="blobs"><thead><tr><th>Name</th><th>Size</th><th>Modified</th><th>Type</th></tr></thead><tbody>
+${v.prefix ? html`<tr><td><a href="${href(base, { prefix: up })}" data-test="up">..</a></td><td></td><td></td><td></td></tr>` : ""}
+${v.directories.map((d) => html`<tr><td><a href="${href(base, { prefix: d })}" data-test="directory">${d}</a></td><td></td><td></td><td>directory</td></tr>`)}
+${v.blobs.map(
+  (b) =>
+    html`<tr><td><a href="${href(`${base}/download`, { name: b.name })}" data-test="blob">${b.name}</a></td><td>${b.size.toLocaleString("en-US")} B</td><td>${b.modified.toISOString()}</td><td>${b.type}</td></tr>`,
+)}</tbody></table>
+${v.more ? html`<p class="empty">More below this prefix: narrow it to see them.</p>` : ""}`;
+  return page(ctx, v.container, body);
+}

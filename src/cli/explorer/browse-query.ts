@@ -1,0 +1,47 @@
+/** What a browse page asks of a table: its request, its $filter, and a count of what matches. */
+import { odata } from "../../filter/index.js";
+import type { Store } from "../../store/index.js";
+
+/** A count reads every matching entity's keys: it stops here and says "more than". */
+const COUNT_LIMIT = 1_000_000;
+
+/** What a browse page was asked for. */
+export interface BrowseRequest {
+  readonly partition: string;
+  readonly filter: string;
+  /** The page's continuation token ("" for the first page). */
+  readonly pageToken: string;
+  /** The tokens of the pages before this one, oldest first, joined by `~` (for "previous page"). */
+  readonly trail: string;
+  /** Partitions are listed after this one. */
+  readonly after: string;
+  /** Count every matching entity (a read of them all, so only when asked). */
+  readonly count: boolean;
+  /** Why the query builder's last condition was refused ("" when it was not). */
+  readonly builderError: string;
+}
+
+/** The entities matching `filter`, counted by reading their keys only, up to COUNT_LIMIT. */
+export async function countMatching(
+  table: ReturnType<Store["table"]>,
+  filter: string | undefined,
+): Promise<{ n: number; capped: boolean }> {
+  let n = 0;
+  const pages = table
+    .listEntities({ queryOptions: { select: ["PartitionKey"], ...(filter ? { filter } : {}) } })
+    .byPage({ maxPageSize: 1000 });
+  for await (const page of pages) {
+    n += page.length;
+    if (n >= COUNT_LIMIT) return { n, capped: true };
+  }
+  return { n, capped: false };
+}
+
+/** The query of the browse page: the partition chosen and the user's filter. */
+export function browseFilter(partition: string, filter: string): string | undefined {
+  const parts = [
+    partition ? odata`PartitionKey eq ${partition}` : "",
+    filter.trim() ? `(${filter})` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(" and ") : undefined;
+}
