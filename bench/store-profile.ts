@@ -1,0 +1,71 @@
+/**
+ * Runs one row of bench/store.bench.ts on one side, `count` times, for a profiler: the work of
+ * the benchmark without its timing loop, so the profile holds nothing else.
+ *
+ *   node --import tsx --cpu-prof bench/store-profile.ts read ours 200000
+ *   valgrind --tool=callgrind node --import tsx bench/store-profile.ts read raw 20000
+ *
+ * Rows: insert, read, scan, newest10, transaction. Sides: ours (the store through the public API),
+ * raw (better-sqlite3), backend (the embedded backend without the core; read and scan only).
+ * Instruction counts do not depend on the machine's load: run a row at `count` and `2·count` under
+ * callgrind, and the difference divided by `count` is the cost of one operation, set-up excluded.
+ * The set-up (inserts for reads, a partition of 10,000 for scans and newest-10) runs either way.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../src/index.js";
+import { fileBackend } from "../src/store/backends/embedded/index.js";
+import { loadPartition, type Op, RawStore, workload } from "./support/store-workload.js";
+
+const [row = "", side = "", countText = ""] = process.argv.slice(2);
+const count = Number(countText);
+const ROWS = ["insert", "read", "scan", "newest10", "transaction"];
+if (!ROWS.includes(row) || !["ours", "raw", "backend"].includes(side) || !(count > 0)) {
+  console.error(`usage: store-profile.ts <${ROWS.join("|")}> <ours|raw|backend> <count>`);
+  process.exit(2);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "tablekit-store-profile-"));
+const raw = new RawStore(join(dir, "raw.db"));
+const store = await openStore(`file:${join(dir, "tablekit.db")}`);
+await store.createTable("Bench");
+const table = store.table("Bench");
+const backend = await fileBackend.open(join(dir, "tablekit.db"), {});
+const backendTable = backend.tables.table("Bench");
+const work = workload(table, raw);
+
+let op: Op;
+if (row === "insert") op = work.insert[side === "raw" ? "raw" : "ours"];
+else if (row === "transaction") op = work.transaction[side === "raw" ? "raw" : "ours"];
+else if (row === "read") {
+  for (let i = 0; i < 1000; i++) {
+    await work.insert.ours();
+    work.insert.raw();
+  }
+  op =
+    side === "backend"
+      ? () => backendTable.get("ins", work.nextKey(), {})
+      : work.pointRead[side as "raw" | "ours"];
+} else {
+  await loadPartition(table, raw, "small", 10_000);
+  const ranges = [{ kind: "rows" as const, pk: "small", rk: {} }];
+  op =
+    side === "backend"
+      ? () =>
+          backendTable.query(
+            { ranges, filterProperties: [], maxPageSize: row === "scan" ? 1000 : 10, timeBudgetMs: 5000 },
+            {},
+          )
+      : work[row === "scan" ? "scan" : "newest10"]("small")[side as "raw" | "ours"];
+}
+
+const started = performance.now();
+for (let i = 0; i < count; i++) await op();
+const ms = performance.now() - started;
+console.log(`${row} ${side}: ${count} in ${ms.toFixed(0)} ms, ${((ms * 1000) / count).toFixed(2)} µs each`);
+
+await store.close();
+await backend.close();
+raw.db.close();
+rmSync(dir, { recursive: true, force: true });
