@@ -58,12 +58,16 @@ export function typedProperties(entity: Record<string, unknown>): Map<string, Ty
  * returned; a selected property the entity lacks comes back as `null` (as the service does).
  */
 export function toEntityResult(entity: StoredEntity, select?: readonly string[]): TableEntityResult {
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown>;
   if (!select) {
-    out.partitionKey = entity.partitionKey;
-    out.rowKey = entity.rowKey;
-    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
+    // Reads build one of these per entity: a literal for the keys, then plain stores.
+    out = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
+    for (const [name, tv] of entity.properties) {
+      if (name === "__proto__") setOwn(out, name, fromTypedValue(tv));
+      else out[name] = fromTypedValue(tv);
+    }
   } else {
+    out = {};
     for (const name of select) {
       if (name === "PartitionKey" || name === "partitionKey") out.partitionKey = entity.partitionKey;
       else if (name === "RowKey" || name === "rowKey") out.rowKey = entity.rowKey;

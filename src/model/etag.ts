@@ -22,6 +22,25 @@ export function etagOfIso(iso: string): string {
 }
 
 /**
+ * The Timestamp text inside an ETag exactly as `etagOf` makes it (`W/"datetime'…%3A…%3A…Z'"`, 46
+ * characters), by slicing: the inverse of `etagOfIso` for a canonical Timestamp. Undefined for an
+ * ETag of another shape; the digits are not checked, so it is for ETags a backend made itself (one
+ * that stores the ETag it made reads the Timestamp's text back this way).
+ */
+export function isoOfEtag(etag: string): string | undefined {
+  if (
+    etag.length !== 46 ||
+    !etag.startsWith(`W/"datetime'`) ||
+    !etag.endsWith(`Z'"`) ||
+    !etag.startsWith("%3A", 25) ||
+    !etag.startsWith("%3A", 30)
+  ) {
+    return undefined;
+  }
+  return `${etag.slice(12, 25)}:${etag.slice(28, 30)}:${etag.slice(33, 44)}`;
+}
+
+/**
  * The Timestamp an ETag names (`W/"datetime'…'"`), or undefined when it names none. With `exact`,
  * only an ETag exactly as `etagOf` makes it: any other matches no version of a backend that makes
  * its own ETags, so a write conditioned on it fails with 412.

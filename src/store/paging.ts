@@ -89,6 +89,28 @@ export function decodeContinuationToken(token: string, scope: string): string {
 }
 
 /**
+ * Gives a page its `continuationToken`, made when first read: a token costs a SHA-256 (several
+ * µs, as much as reading a small page), and iterating entities never reads the pages' tokens.
+ */
+function setToken(page: Page<unknown>, continuation: string, scope: string): void {
+  const settle = (token: string | undefined) => {
+    Object.defineProperty(page, "continuationToken", {
+      value: token,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    return token;
+  };
+  Object.defineProperty(page, "continuationToken", {
+    get: () => settle(encodeContinuationToken(continuation, scope)),
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
  * Builds the paged iterator. `validatePageSize` runs when a page size is chosen, so a bad
  * `maxPageSize` rejects on the first `next()`, as the SDK's iterators do.
  */
@@ -114,7 +136,7 @@ export function pagedIterator<T>(
     do {
       const { items, continuation: next } = await fetchPage(size, continuation);
       const page = items as Page<T>;
-      if (next !== undefined) page.continuationToken = encodeContinuationToken(next, options.tokenScope);
+      if (next !== undefined) setToken(page, next, options.tokenScope);
       continuation = next;
       yield page;
     } while (continuation !== undefined);

@@ -1,13 +1,9 @@
-import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../../filter/index.js";
-import { filterProperties } from "../../filter/properties.js";
 import { validateEtag } from "../../model/etag.js";
 import {
   compareUtf8,
   compareUtf16,
-  isPropertyName,
   isTableKitError,
   type Limits,
-  METADATA_NAMES,
   type PropertyOutput,
   type TableEntity,
   type TableEntityResult,
@@ -26,6 +22,7 @@ import type {
   UpdateMode,
   WriteResult,
 } from "./table-backend.js";
+import { customProperties, planQuery, type QueryPlan } from "./table-query-plan.js";
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
   prepareTransaction,
@@ -80,6 +77,10 @@ type Entity<T extends object> = TableEntity<T> | CheckedEntity;
  */
 export class Table {
   private readonly backendTable: TableBackend;
+  /** The backend's limits and key order: capabilities are fixed for a store's life, so read once. */
+  private readonly limits: Limits;
+  private readonly keyOrderName: "utf16" | "utf8";
+  private readonly keyOrder: (a: string, b: string) => number;
   private nameChecked = false;
 
   constructor(
@@ -90,6 +91,9 @@ export class Table {
     private readonly access?: AccessPolicy,
   ) {
     this.backendTable = service.table(tableName);
+    this.limits = service.capabilities.limits;
+    this.keyOrderName = service.capabilities.keyOrder;
+    this.keyOrder = this.keyOrderName === "utf8" ? compareUtf8 : compareUtf16;
   }
 
   /**
@@ -103,11 +107,7 @@ export class Table {
 
   private authorizeKeys(keys: { partitionKey: string; rowKey: string }): void {
     if (!this.access) return;
-    this.access.checkKeys(keys, this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
-  }
-
-  private get limits(): Limits {
-    return this.service.capabilities.limits;
+    this.access.checkKeys(keys, this.keyOrder);
   }
 
   /** The backend's call options; InvalidInput (closed), Aborted or InvalidResourceName before any I/O. */
@@ -246,33 +246,24 @@ export class Table {
   ): PagedAsyncIterableIterator<TableEntityResult<T>> {
     const limits = this.limits;
     let plan: QueryPlan | undefined;
-    const planQuery = (): QueryPlan => {
-      if (plan) return plan;
-      const text = options?.queryOptions?.filter;
-      const parsed =
-        text === undefined || text.trim() === ""
-          ? undefined
-          : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
-      // A token's key range narrows the query: entities outside it are never returned.
-      const restriction = this.access?.queryRestriction();
-      const filter: FilterNode | undefined =
-        restriction && parsed ? { kind: "and", left: parsed, right: restriction } : (restriction ?? parsed);
-      const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
-      const select = checkSelect(options?.queryOptions?.select);
-      plan = {
-        filter,
-        ranges: filter ? keyRanges(filter, compare) : undefined,
-        select,
-        backendSelect: select && customProperties(select),
-        filterNames: filter ? customProperties(filterProperties(filter)) : [],
-      };
-      return plan;
-    };
+    let select: string[] | undefined;
+    let backendSelect: string[] | undefined;
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
         this.authorize("query");
-        const { filter, ranges, select, backendSelect, filterNames } = planQuery();
+        if (!plan) {
+          // A token's key range narrows the query: entities outside it are never returned.
+          plan = planQuery(
+            options?.queryOptions?.filter,
+            limits,
+            this.keyOrderName,
+            this.access?.queryRestriction(),
+          );
+          select = checkSelect(options?.queryOptions?.select);
+          backendSelect = select && customProperties(select);
+        }
+        const { filter, ranges, filterNames } = plan;
         if (ranges && ranges.length === 0) return { items: [] };
         const page = await this.backendTable.query(
           {
@@ -341,23 +332,6 @@ const ACTION_OPERATION = {
 
 function response(result: WriteResult | undefined): WriteResponse {
   return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };
-}
-
-/** A filter's plan, made once per `listEntities` call. */
-interface QueryPlan {
-  readonly filter?: FilterNode;
-  readonly ranges?: KeyRange[];
-  /** The caller's selection, for the result. */
-  readonly select?: string[];
-  /** What the backend is told: the custom properties among it. */
-  readonly backendSelect?: string[];
-  /** The custom properties the filter reads. */
-  readonly filterNames: string[];
-}
-
-/** The custom properties among `names` (system and metadata names, and impossible names, removed), each once. */
-function customProperties(names: readonly string[]): string[] {
-  return [...new Set(names.filter((name) => isPropertyName(name) && !METADATA_NAMES.has(name)))];
 }
 
 function checkSelect(select: unknown): string[] | undefined {

@@ -1,4 +1,12 @@
-import { DateTime, type EdmType, TableKitError, type TypedValue } from "../../../model/index.js";
+import {
+  DateTime,
+  dateTimeWithText,
+  type EdmType,
+  isoOfEtag,
+  type StoredEntity,
+  TableKitError,
+  type TypedValue,
+} from "../../../model/index.js";
 
 /**
  * Properties are stored as one JSON object so SQL can filter on them. Each key is
@@ -91,11 +99,47 @@ export function decodeProperties(text: string, select?: ReadonlySet<string>): Ma
   const raw = JSON.parse(text) as Record<string, unknown>;
   const out = new Map<string, TypedValue>();
   for (const key in raw) {
-    const name = key.slice(2);
+    const name = propertyName(key);
     if (select !== undefined && !select.has(name)) continue;
     out.set(name, decodeValue(key.charCodeAt(0), raw[key], name));
   }
   return out;
+}
+
+/** Property names by stored key (`"s:name"` -> `name`), memoised: slicing makes a new string to hash each time. */
+const propertyNames = new Map<string, string>();
+
+function propertyName(storedKey: string): string {
+  let name = propertyNames.get(storedKey);
+  if (name === undefined) {
+    if (propertyNames.size >= MAX_QUOTED_KEYS) propertyNames.clear();
+    name = storedKey.slice(2);
+    propertyNames.set(storedKey, name);
+  }
+  return name;
+}
+
+/**
+ * An entity as stored in a row: keys already mapped back (table-key-order.ts), the properties'
+ * JSON, the Timestamp's ticks and the ETag, whose text holds the Timestamp's ISO form, so reading
+ * a Timestamp formats nothing.
+ */
+export function decodeEntity(
+  partitionKey: string,
+  rowKey: string,
+  properties: string,
+  ticks: bigint,
+  etag: string,
+  select?: ReadonlySet<string>,
+): StoredEntity {
+  const iso = isoOfEtag(etag);
+  return {
+    partitionKey,
+    rowKey,
+    properties: decodeProperties(properties, select),
+    etag,
+    timestamp: iso === undefined ? DateTime.fromTicks(ticks) : dateTimeWithText(ticks, iso),
+  };
 }
 
 const S = 0x73;
