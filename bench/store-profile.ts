@@ -24,6 +24,8 @@ import { loadPartition, type Op, RawStore, workload } from "./support/store-work
 const args = process.argv.slice(2);
 const topAt = args.indexOf("--top");
 const top = topAt < 0 ? 0 : Number(args.splice(topAt, 2)[1]);
+const allocAt = args.indexOf("--alloc");
+const alloc = allocAt < 0 ? 0 : Number(args.splice(allocAt, 2)[1]);
 const [row = "", side = "", countText = ""] = args;
 const count = Number(countText);
 const ROWS = ["insert", "read", "scan", "newest10", "transaction"];
@@ -69,8 +71,15 @@ else if (row === "read") {
 // Warm up first, so the measured loop runs optimised code as the benchmark's rounds do.
 for (let i = 0; i < Math.min(count, 200); i++) await op();
 const session = new Session();
+if (top > 0 || alloc > 0) session.connect();
+if (alloc > 0) {
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 64,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
 if (top > 0) {
-  session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 100 });
   await session.post("Profiler.start");
@@ -82,8 +91,12 @@ console.log(`${row} ${side}: ${count} in ${ms.toFixed(0)} ms, ${((ms * 1000) / c
 if (top > 0) {
   const { profile } = await session.post("Profiler.stop");
   printTop(profile, top);
-  session.disconnect();
 }
+if (alloc > 0) {
+  const { profile } = await session.post("HeapProfiler.stopSampling");
+  printAllocations(profile.head as AllocationNode, alloc, count);
+}
+session.disconnect();
 
 await store.close();
 await backend.close();
@@ -103,6 +116,28 @@ function printTop(profile: { nodes: ProfileNode[]; samples?: number[] }, n: numb
   const total = profile.samples?.length ?? 0;
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, n);
   console.table(rows.map(([frame, samples]) => ({ "self %": ((100 * samples) / total).toFixed(1), frame })));
+}
+
+/** The `n` functions that allocate the most bytes per operation (sampled: an estimate). */
+function printAllocations(head: AllocationNode, n: number, ops: number): void {
+  const bytes = new Map<string, number>();
+  const visit = (node: AllocationNode) => {
+    const file = node.callFrame.url.replace(/^.*\/(src|bench|node_modules)\//, "$1/");
+    const name = `${node.callFrame.functionName || "(anonymous)"} ${file}`;
+    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+  console.log(`about ${Math.round(total / ops)} bytes allocated per operation`);
+  const rows = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.table(rows.map(([frame, size]) => ({ "bytes/op": Math.round(size / ops), frame })));
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: AllocationNode[];
 }
 
 interface ProfileNode {

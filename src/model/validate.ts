@@ -170,6 +170,24 @@ export function utf8ItemSize(entity: NormalizedEntity): number {
 }
 
 /**
+ * Property names `validatePropertyName` accepted under each rules object (a store's limits, frozen
+ * so they cannot change): names repeat across entities, and checking one (a Unicode pattern) costs
+ * more than the rest of a small entity's checks.
+ */
+const acceptedByLimits = new WeakMap<Limits, Set<string>>();
+const MAX_ACCEPTED_NAMES = 10_000;
+
+function acceptedNames(limits: Limits): Set<string> | undefined {
+  if (!Object.isFrozen(limits)) return undefined;
+  let names = acceptedByLimits.get(limits);
+  if (!names) {
+    names = new Set();
+    acceptedByLimits.set(limits, names);
+  }
+  return names;
+}
+
+/**
  * Validates and normalizes a caller's entity: keys, property names, typed values, property count
  * and entity size. Throws the matching TableKitError; nothing is written when it throws.
  */
@@ -181,9 +199,14 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const partitionKey = validateKey("PartitionKey", record.partitionKey, limits);
   const rowKey = validateKey("RowKey", record.rowKey, limits);
   const properties = new Map<string, TypedValue>();
+  const accepted = acceptedNames(limits);
   for (const name of Object.keys(record)) {
     if (METADATA_NAMES.has(name)) continue;
-    validatePropertyName(name, limits);
+    if (!accepted?.has(name)) {
+      validatePropertyName(name, limits);
+      if (accepted && accepted.size >= MAX_ACCEPTED_NAMES) accepted.clear();
+      accepted?.add(name);
+    }
     const tv = toTypedValue(name, record[name] as PropertyInput);
     if (!tv) continue;
     validateValue(name, tv, limits);

@@ -88,73 +88,82 @@ export function decodeContinuationToken(token: string, scope: string): string {
   return continuation.toString("utf8");
 }
 
-/**
- * Gives a page its `continuationToken`, made when first read: a token costs a SHA-256 (several
- * µs, as much as reading a small page), and iterating entities never reads the pages' tokens.
- */
-function setToken(page: Page<unknown>, continuation: string, scope: string): void {
-  const settle = (token: string | undefined) => {
-    Object.defineProperty(page, "continuationToken", {
-      value: token,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-    return token;
-  };
-  Object.defineProperty(page, "continuationToken", {
-    get: () => settle(encodeContinuationToken(continuation, scope)),
-    set: settle,
-    enumerable: true,
-    configurable: true,
-  });
-}
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
- * Builds the paged iterator. `validatePageSize` runs when a page size is chosen, so a bad
- * `maxPageSize` rejects on the first `next()`, as the SDK's iterators do.
+ * Builds the paged iterator. The page size is checked, and a continuation token decoded, on the
+ * first `next()`, so a bad `maxPageSize` or token rejects there, as the SDK's iterators do.
+ *
+ * Written as plain iterator objects rather than async generators: an async generator left
+ * suspended after its first page (a newest-10 read takes one page and drops the rest) survives
+ * young-generation collections in V8, so every abandoned listing was copied and promoted, which
+ * cost more than the read itself.
  */
 export function pagedIterator<T>(
   fetchPage: PageFetcher<T>,
   options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
 ): PagedAsyncIterableIterator<T> {
-  async function* pages(settings: PageSettings = {}): AsyncIterableIterator<Page<T>> {
-    const size = settings.maxPageSize ?? options.defaultPageSize;
-    if (!Number.isInteger(size) || size < 1 || size > options.maxPageSize) {
-      throw new TableKitError(
-        "InvalidInput",
-        `maxPageSize must be an integer from 1 to ${options.maxPageSize}`,
-        {
-          details: { maxPageSize: size },
-        },
-      );
-    }
-    let continuation =
-      settings.continuationToken === undefined
-        ? undefined
-        : decodeContinuationToken(settings.continuationToken, options.tokenScope);
-    do {
-      const { items, continuation: next } = await fetchPage(size, continuation);
-      const page = items as Page<T>;
-      if (next !== undefined) setToken(page, next, options.tokenScope);
-      continuation = next;
-      yield page;
-    } while (continuation !== undefined);
-  }
+  /** Pages; `withTokens` false for the flat iterator, whose pages nobody sees (a token is a SHA-256). */
+  const pageIterator = (settings: PageSettings, withTokens: boolean): AsyncIterableIterator<Page<T>> => {
+    let state: "start" | "more" | "last" | "done" = "start";
+    let size = 0;
+    let continuation: string | undefined;
+    /** The call in flight, so that concurrent `next()` calls take pages one after another. */
+    let previous: Promise<unknown> | undefined;
+    const step = async (): Promise<IteratorResult<Page<T>>> => {
+      if (state === "last" || state === "done") {
+        state = "done";
+        return DONE;
+      }
+      try {
+        if (state === "start") {
+          size = checkPageSize(settings.maxPageSize ?? options.defaultPageSize, options.maxPageSize);
+          if (settings.continuationToken !== undefined) {
+            continuation = decodeContinuationToken(settings.continuationToken, options.tokenScope);
+          }
+          state = "more";
+        }
+        const { items, continuation: next } = await fetchPage(size, continuation);
+        const page = items as Page<T>;
+        if (next === undefined) state = "last";
+        else if (withTokens) page.continuationToken = encodeContinuationToken(next, options.tokenScope);
+        continuation = next;
+        return { done: false, value: page };
+      } catch (err) {
+        state = "done";
+        throw err;
+      }
+    };
+    const pages: AsyncIterableIterator<Page<T>> = {
+      next() {
+        const result = previous === undefined ? step() : previous.then(step, step);
+        previous = result;
+        return result;
+      },
+      async return() {
+        state = "done";
+        return DONE;
+      },
+      [Symbol.asyncIterator]() {
+        return pages;
+      },
+    };
+    return pages;
+  };
 
-  // Hand-rolled rather than `yield*` per page: a generator resumption per item costs ~1 µs.
-  const source = pages();
+  let source: AsyncIterableIterator<Page<T>> | undefined;
   let buffer: T[] = [];
   let index = 0;
   let done = false;
   const iterator: PagedAsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       while (index >= buffer.length) {
-        if (done) return { done: true, value: undefined };
+        if (done) return DONE;
+        source ??= pageIterator({}, false);
         const page = await source.next();
         if (page.done) {
           done = true;
-          return { done: true, value: undefined };
+          return DONE;
         }
         buffer = page.value;
         index = 0;
@@ -164,13 +173,23 @@ export function pagedIterator<T>(
     async return(): Promise<IteratorResult<T>> {
       done = true;
       buffer = [];
-      await source.return?.(undefined);
-      return { done: true, value: undefined };
+      await source?.return?.(undefined);
+      return DONE;
     },
     [Symbol.asyncIterator]() {
       return iterator;
     },
-    byPage: (settings?: PageSettings) => pages(settings),
+    byPage: (settings: PageSettings = {}) => pageIterator(settings, true),
   };
   return iterator;
+}
+
+/** A page size from 1 to `max`; anything else is InvalidInput. */
+function checkPageSize(size: number, max: number): number {
+  if (!Number.isInteger(size) || size < 1 || size > max) {
+    throw new TableKitError("InvalidInput", `maxPageSize must be an integer from 1 to ${max}`, {
+      details: { maxPageSize: size },
+    });
+  }
+  return size;
 }

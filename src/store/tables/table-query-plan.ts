@@ -53,14 +53,13 @@ export function planQuery(
   if (filterText === undefined) return EVERYTHING;
   const key = `${keyOrder}\n${limits.maxFilterComparisons}\n${filterText}`;
   let found = plans.get(key);
-  if (found) {
-    // Most recently used last, so the oldest is dropped first.
-    plans.delete(key);
-  } else {
+  if (!found) {
     found = plan(parseFilter(filterText, { maxComparisons: limits.maxFilterComparisons }), keyOrder);
+    // The oldest plan goes first. (A hit is not moved to the end: a Map written on every query
+    // keeps every query's key alive through young-generation collections.)
     if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
+    plans.set(key, found);
   }
-  plans.set(key, found);
   return found;
 }
 

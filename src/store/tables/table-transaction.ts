@@ -3,6 +3,7 @@ import {
   type Limits,
   type TableEntity,
   TableKitError,
+  transactionPayloadBound,
   transactionPayloadBytes,
   validateKey,
 } from "../../model/index.js";
@@ -101,6 +102,7 @@ export function prepareTransaction(table: string, actions: unknown, limits: Limi
     );
   }
   const prepared: BackendAction[] = [];
+  // Row keys seen: every action has the first one's PartitionKey (or the transaction is refused).
   const seen = new Set<string>();
   for (let i = 0; i < actions.length; i++) {
     let action: BackendAction;
@@ -117,8 +119,7 @@ export function prepareTransaction(table: string, actions: unknown, limits: Limi
         { index: i },
       );
     }
-    const id = JSON.stringify([partitionKey, rowKey]);
-    if (seen.has(id)) {
+    if (seen.has(rowKey)) {
       throw new TableKitError(
         "InvalidDuplicateRow",
         `${i}:The row '${rowKey}' appears more than once in the transaction`,
@@ -127,10 +128,13 @@ export function prepareTransaction(table: string, actions: unknown, limits: Limi
         },
       );
     }
-    seen.add(id);
+    seen.add(rowKey);
     prepared.push(action);
   }
-  const bytes = transactionPayloadBytes(table, prepared);
+  const bytes =
+    transactionPayloadBound(table, prepared) > limits.maxTransactionBytes
+      ? transactionPayloadBytes(table, prepared)
+      : 0;
   if (bytes > limits.maxTransactionBytes) {
     throw new TableKitError(
       "RequestBodyTooLarge",

@@ -2,8 +2,11 @@ import {
   DateTime,
   dateTimeWithText,
   type EdmType,
+  fromTypedValue,
   isoOfEtag,
+  type PropertyWriter,
   type StoredEntity,
+  setOwn,
   TableKitError,
   type TypedValue,
 } from "../../../model/index.js";
@@ -33,19 +36,18 @@ export function storedPropertyKey(type: EdmType, name: string): string {
   return `${TYPE_CODES[type]}:${name}`;
 }
 
-/** `"<code>:<name>":` per type, memoised: property names repeat across entities. */
-const quotedKeys = new Map<string, string>();
+/** `"<code>:<name>":` by name, then by type, memoised: property names repeat across entities. */
+const quotedKeys = new Map<string, Partial<Record<EdmType, string>>>();
 const MAX_QUOTED_KEYS = 10_000;
 
 function quotedKey(type: EdmType, name: string): string {
-  const key = storedPropertyKey(type, name);
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
+  let byType = quotedKeys.get(name);
+  if (byType === undefined) {
     if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
-    quoted = `${JSON.stringify(key)}:`;
-    quotedKeys.set(key, quoted);
+    byType = {};
+    quotedKeys.set(name, byType);
   }
-  return quoted;
+  return (byType[type] ??= `${JSON.stringify(storedPropertyKey(type, name))}:`);
 }
 
 /** The JSON text of a property map. */
@@ -96,7 +98,13 @@ export function encodeDouble(x: number): string {
  * projects the result itself; this just skips work).
  */
 export function decodeProperties(text: string, select?: ReadonlySet<string>): Map<string, TypedValue> {
-  const raw = JSON.parse(text) as Record<string, unknown>;
+  return decodeParsed(JSON.parse(text) as Record<string, unknown>, select);
+}
+
+function decodeParsed(
+  raw: Record<string, unknown>,
+  select: ReadonlySet<string> | undefined,
+): Map<string, TypedValue> {
   const out = new Map<string, TypedValue>();
   for (const key in raw) {
     const name = propertyName(key);
@@ -104,6 +112,66 @@ export function decodeProperties(text: string, select?: ReadonlySet<string>): Ma
     out.set(name, decodeValue(key.charCodeAt(0), raw[key], name));
   }
   return out;
+}
+
+/**
+ * The properties of a row read, decoded when first asked for: a read that only builds its result
+ * (`toEntityResult`, through `writeProperties`) makes no typed value and no map at all, which
+ * halves what a page of entities allocates.
+ */
+class StoredProperties implements ReadonlyMap<string, TypedValue>, PropertyWriter {
+  private decoded: Map<string, TypedValue> | undefined;
+
+  constructor(
+    private readonly raw: Record<string, unknown>,
+    private readonly select: ReadonlySet<string> | undefined,
+  ) {}
+
+  writeProperties(out: Record<string, unknown>): void {
+    const { raw, select } = this;
+    for (const key in raw) {
+      const name = propertyName(key);
+      if (select !== undefined && !select.has(name)) continue;
+      const value = outputValue(key.charCodeAt(0), raw[key], name);
+      if (name === "__proto__") setOwn(out, name, value);
+      else out[name] = value;
+    }
+  }
+
+  private get map(): Map<string, TypedValue> {
+    this.decoded ??= decodeParsed(this.raw, this.select);
+    return this.decoded;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+  get(name: string): TypedValue | undefined {
+    return this.map.get(name);
+  }
+  has(name: string): boolean {
+    return this.map.has(name);
+  }
+  forEach(callback: (value: TypedValue, key: string, map: ReadonlyMap<string, TypedValue>) => void): void {
+    for (const [name, value] of this.map) callback(value, name, this);
+  }
+  entries(): MapIterator<[string, TypedValue]> {
+    return this.map.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.map.keys();
+  }
+  values(): MapIterator<TypedValue> {
+    return this.map.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, TypedValue]> {
+    return this.map.entries();
+  }
+}
+
+/** What a read returns for a stored value: `fromTypedValue(decodeValue(…))`, without the typed value where it is the value itself. */
+function outputValue(code: number, v: unknown, name: string): unknown {
+  return code === S || code === I || code === B ? v : fromTypedValue(decodeValue(code, v, name));
 }
 
 /** Property names by stored key (`"s:name"` -> `name`), memoised: slicing makes a new string to hash each time. */
@@ -136,7 +204,7 @@ export function decodeEntity(
   return {
     partitionKey,
     rowKey,
-    properties: decodeProperties(properties, select),
+    properties: new StoredProperties(JSON.parse(properties) as Record<string, unknown>, select),
     etag,
     timestamp: iso === undefined ? DateTime.fromTicks(ticks) : dateTimeWithText(ticks, iso),
   };
