@@ -11,12 +11,15 @@ export interface RawRequest {
   readonly method?: string;
   /** Path after the account, with query string: `Tables`, `t(PartitionKey='a',RowKey='b')?$select=x`. */
   readonly path: string;
-  readonly headers?: Record<string, string>;
+  /** Headers to add or override (the signature covers only what the scheme signs); an array sends one line per value. */
+  readonly headers?: Record<string, string | string[]>;
   readonly body?: string | Buffer;
   /** `"lite"` (default), `"key"` (SharedKey with x-ms-date), `"none"`, or a SAS query string. */
   readonly auth?: "lite" | "key" | "none" | { readonly sas: string };
   /** The date signed and sent as x-ms-date (default now). */
   readonly date?: Date;
+  /** The header that carries the signed date: `x-ms-date` (default) or the standard `date`. */
+  readonly dateHeader?: "x-ms-date" | "date";
   readonly account?: string;
   readonly key?: string;
 }
@@ -45,9 +48,9 @@ export async function rawRequest(endpoint: string, request: RawRequest): Promise
   const url = `${base.origin}/${account}/${request.path}${sas ? `${separator}${sas}` : ""}`;
   const method = request.method ?? "GET";
   const date = (request.date ?? new Date()).toUTCString();
-  const headers: Record<string, string> = {
+  const headers: Record<string, string | string[]> = {
     "x-ms-version": "2019-02-02",
-    "x-ms-date": date,
+    [request.dateHeader ?? "x-ms-date"]: date,
     accept: "application/json;odata=minimalmetadata",
     dataserviceversion: "3.0",
     ...(request.body !== undefined ? { "content-type": "application/json" } : {}),
@@ -79,7 +82,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function send(
   url: URL,
   method: string,
-  headers: Record<string, string>,
+  headers: Record<string, string | string[]>,
   body: string | Buffer | undefined,
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {

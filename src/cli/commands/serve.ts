@@ -1,4 +1,4 @@
-/** `tablekit serve`: the Azure Table service over the embedded engine, with Azurite's table flags. */
+/** `tablekit serve`: the Azure Table, Queue and Blob services over the embedded engine, with Azurite's flags. */
 import { appendFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { startServer } from "../../server/index.js";
@@ -10,6 +10,13 @@ import { terminal } from "../output/terminal.js";
 interface ServeOptions {
   tableHost: string;
   tablePort: number;
+  queueHost: string;
+  queuePort?: number;
+  blobHost: string;
+  blobPort?: number;
+  table: boolean;
+  queue: boolean;
+  blob: boolean;
   location?: string;
   inMemoryPersistence?: boolean;
   cert?: string;
@@ -33,10 +40,25 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "serve the Azure Table REST protocol over the embedded engine (a drop-in for Azurite's table service)",
+      "serve the Azure Table, Queue and Blob REST protocols over the embedded engine (a drop-in for Azurite)",
     )
     .option("--tableHost <host>", "interface to listen on", "127.0.0.1")
     .option("--tablePort <port>", "port to listen on (0 picks a free one)", port, 10002)
+    .option("--queueHost <host>", "interface the Queue service listens on", "127.0.0.1")
+    .option(
+      "--queuePort <port>",
+      "the Queue service's port (default 10001; 0, or --tablePort 0, picks a free one)",
+      port,
+    )
+    .option("--blobHost <host>", "interface the Blob service listens on", "127.0.0.1")
+    .option(
+      "--blobPort <port>",
+      "the Blob service's port (default 10000; 0, or --tablePort 0, picks a free one)",
+      port,
+    )
+    .option("--no-table", "do not start the Table service")
+    .option("--no-queue", "do not start the Queue service")
+    .option("--no-blob", "do not start the Blob service")
     .option("-l, --location <dir>", "directory to keep the tables in (default: in memory)")
     .option("--inMemoryPersistence", "keep the tables in memory (the default without --location)")
     .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
@@ -62,6 +84,11 @@ export function registerServe(program: Command): void {
       const server = await startServer({
         host: opts.tableHost,
         port: opts.tablePort,
+        queueHost: opts.queueHost,
+        ...(opts.queuePort === undefined ? {} : { queuePort: opts.queuePort }),
+        blobHost: opts.blobHost,
+        ...(opts.blobPort === undefined ? {} : { blobPort: opts.blobPort }),
+        services: (["table", "queue", "blob"] as const).filter((s) => opts[s] !== false),
         ...(opts.location ? { location: opts.location } : {}),
         ...(opts.cert ? { cert: opts.cert } : {}),
         ...(opts.key ? { key: opts.key } : {}),
@@ -85,7 +112,12 @@ export function registerServe(program: Command): void {
       });
       if (!opts.silent) {
         const out = terminal().out;
-        out.line(`tablekit Table service is successfully listening at ${server.url.replace(/\/[^/]*$/, "")}`);
+        for (const [name, endpoint] of Object.entries(server.endpoints)) {
+          const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+          out.line(
+            `tablekit ${title} service is successfully listening at ${endpoint.url.replace(/\/[^/]*$/, "")}`,
+          );
+        }
         out.line(`Connection string: ${server.connectionString}`);
         if (explorer)
           out.line(`Explorer: ${server.url.replace(/\/[^/]*$/, "")}/_explorer/?token=${explorer.token}`);
@@ -99,6 +131,6 @@ export function registerServe(program: Command): void {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
       });
-      if (!opts.silent) terminal().out.line("tablekit Table service stopped");
+      if (!opts.silent) terminal().out.line("tablekit services stopped");
     });
 }

@@ -26,6 +26,8 @@ import { customProperties, planQuery, type QueryPlan } from "./table-query-plan.
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
   prepareTransaction,
+  RECEIVED_BODY_BYTES,
+  type ReceivedTransactionOptions,
   type TransactionAction,
   type TransactionResponse,
   updateMode,
@@ -305,7 +307,8 @@ export class Table {
     options?: OperationOptions,
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
-    const prepared = prepareTransaction(this.tableName, actions, this.limits);
+    const received = (options as ReceivedTransactionOptions | undefined)?.[RECEIVED_BODY_BYTES];
+    const prepared = prepareTransaction(this.tableName, actions, this.limits, received);
     if (this.access) {
       for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
     }

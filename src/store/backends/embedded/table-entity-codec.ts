@@ -47,7 +47,12 @@ function quotedKey(type: EdmType, name: string): string {
     byType = {};
     quotedKeys.set(name, byType);
   }
-  return (byType[type] ??= `${JSON.stringify(storedPropertyKey(type, name))}:`);
+  let quoted = byType[type];
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(storedPropertyKey(type, name))}:`;
+    byType[type] = quoted;
+  }
+  return quoted;
 }
 
 /** The JSON text of a property map. */
