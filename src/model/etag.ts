@@ -28,12 +28,19 @@ export function etagOfIso(iso: string): string {
  * that stores the ETag it made reads the Timestamp's text back this way).
  */
 export function isoOfEtag(etag: string): string | undefined {
+  // Character codes, not startsWith: reads check one ETag per entity.
   if (
     etag.length !== 46 ||
-    !etag.startsWith(`W/"datetime'`) ||
-    !etag.endsWith(`Z'"`) ||
-    !etag.startsWith("%3A", 25) ||
-    !etag.startsWith("%3A", 30)
+    etag.charCodeAt(11) !== 39 || // '
+    etag.charCodeAt(25) !== 37 || // %
+    etag.charCodeAt(26) !== 51 || // 3
+    etag.charCodeAt(27) !== 65 || // A
+    etag.charCodeAt(30) !== 37 ||
+    etag.charCodeAt(31) !== 51 ||
+    etag.charCodeAt(32) !== 65 ||
+    etag.charCodeAt(43) !== 90 || // Z
+    etag.charCodeAt(44) !== 39 ||
+    !etag.startsWith(`W/"datetime`)
   ) {
     return undefined;
   }
