@@ -200,6 +200,7 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const rowKey = validateKey("RowKey", record.rowKey, limits);
   const properties = new Map<string, TypedValue>();
   const accepted = acceptedNames(limits);
+  let size = 4 + 2 * (partitionKey.length + rowKey.length); // entitySize, added up on the way
   for (const name of Object.keys(record)) {
     if (METADATA_NAMES.has(name)) continue;
     if (!accepted?.has(name)) {
@@ -211,17 +212,24 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
     if (!tv) continue;
     validateValue(name, tv, limits);
     properties.set(name, tv);
+    size += 8 + 2 * name.length + valueSize(tv);
   }
   const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
-  checkEntityLimits(normalized, limits);
+  checkEntityLimits(normalized, limits, "entity", size);
   return normalized;
 }
 
 /**
- * Checks the whole-entity limits — property count, size by the service's formula, and the UTF-8
- * item size when declared — of an entity already normalized (`normalizeEntity`, `mergeEntity`).
+ * Checks the whole-entity limits — property count, size by the service's formula (`size`, when the
+ * caller has added it up already), and the UTF-8 item size when declared — of an entity already
+ * normalized (`normalizeEntity`, `mergeEntity`).
  */
-export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what = "entity"): void {
+export function checkEntityLimits(
+  entity: NormalizedEntity,
+  limits: Limits,
+  what = "entity",
+  size = entitySize(entity),
+): void {
   const count = entity.properties.size;
   if (count > limits.maxProperties) {
     throw new TableKitError(
@@ -232,7 +240,6 @@ export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what
       },
     );
   }
-  const size = entitySize(entity);
   if (size > limits.maxEntityBytes) {
     throw new TableKitError(
       "EntityTooLarge",

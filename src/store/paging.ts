@@ -103,54 +103,6 @@ export function pagedIterator<T>(
   fetchPage: PageFetcher<T>,
   options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
 ): PagedAsyncIterableIterator<T> {
-  /** Pages; `withTokens` false for the flat iterator, whose pages nobody sees (a token is a SHA-256). */
-  const pageIterator = (settings: PageSettings, withTokens: boolean): AsyncIterableIterator<Page<T>> => {
-    let state: "start" | "more" | "last" | "done" = "start";
-    let size = 0;
-    let continuation: string | undefined;
-    /** The call in flight, so that concurrent `next()` calls take pages one after another. */
-    let previous: Promise<unknown> | undefined;
-    const step = async (): Promise<IteratorResult<Page<T>>> => {
-      if (state === "last" || state === "done") {
-        state = "done";
-        return DONE;
-      }
-      try {
-        if (state === "start") {
-          size = checkPageSize(settings.maxPageSize ?? options.defaultPageSize, options.maxPageSize);
-          if (settings.continuationToken !== undefined) {
-            continuation = decodeContinuationToken(settings.continuationToken, options.tokenScope);
-          }
-          state = "more";
-        }
-        const { items, continuation: next } = await fetchPage(size, continuation);
-        const page = items as Page<T>;
-        if (next === undefined) state = "last";
-        else if (withTokens) page.continuationToken = encodeContinuationToken(next, options.tokenScope);
-        continuation = next;
-        return { done: false, value: page };
-      } catch (err) {
-        state = "done";
-        throw err;
-      }
-    };
-    const pages: AsyncIterableIterator<Page<T>> = {
-      next() {
-        const result = previous === undefined ? step() : previous.then(step, step);
-        previous = result;
-        return result;
-      },
-      async return() {
-        state = "done";
-        return DONE;
-      },
-      [Symbol.asyncIterator]() {
-        return pages;
-      },
-    };
-    return pages;
-  };
-
   let source: AsyncIterableIterator<Page<T>> | undefined;
   let buffer: T[] = [];
   let index = 0;
@@ -159,7 +111,7 @@ export function pagedIterator<T>(
     async next(): Promise<IteratorResult<T>> {
       while (index >= buffer.length) {
         if (done) return DONE;
-        source ??= pageIterator({}, false);
+        source ??= new PageIterator(fetchPage, options, {}, false);
         const page = await source.next();
         if (page.done) {
           done = true;
@@ -179,9 +131,76 @@ export function pagedIterator<T>(
     [Symbol.asyncIterator]() {
       return iterator;
     },
-    byPage: (settings: PageSettings = {}) => pageIterator(settings, true),
+    byPage: (settings: PageSettings = {}) => new PageIterator(fetchPage, options, settings, true),
   };
   return iterator;
+}
+
+/**
+ * The pages of a listing; `withTokens` false for the flat iterator, whose pages nobody sees (a
+ * token is a SHA-256). A class, not closures: a listing makes one per `byPage()`.
+ */
+class PageIterator<T> implements AsyncIterableIterator<Page<T>> {
+  private state: "start" | "more" | "last" | "done" = "start";
+  private size = 0;
+  private continuation: string | undefined;
+  /** The call in flight, so that concurrent `next()` calls take pages one after another. */
+  private previous: Promise<IteratorResult<Page<T>>> | undefined;
+
+  constructor(
+    private readonly fetchPage: PageFetcher<T>,
+    private readonly options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
+    private readonly settings: PageSettings,
+    private readonly withTokens: boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<Page<T>>> {
+    const result =
+      this.previous === undefined
+        ? this.step()
+        : this.previous.then(
+            () => this.step(),
+            () => this.step(),
+          );
+    this.previous = result;
+    return result;
+  }
+
+  async return(): Promise<IteratorResult<Page<T>>> {
+    this.state = "done";
+    return DONE;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Page<T>> {
+    return this;
+  }
+
+  private async step(): Promise<IteratorResult<Page<T>>> {
+    if (this.state === "last" || this.state === "done") {
+      this.state = "done";
+      return DONE;
+    }
+    try {
+      if (this.state === "start") {
+        const { settings, options } = this;
+        this.size = checkPageSize(settings.maxPageSize ?? options.defaultPageSize, options.maxPageSize);
+        if (settings.continuationToken !== undefined) {
+          this.continuation = decodeContinuationToken(settings.continuationToken, options.tokenScope);
+        }
+        this.state = "more";
+      }
+      const { items, continuation: next } = await this.fetchPage(this.size, this.continuation);
+      const page = items as Page<T>;
+      if (next === undefined) this.state = "last";
+      else if (this.withTokens)
+        page.continuationToken = encodeContinuationToken(next, this.options.tokenScope);
+      this.continuation = next;
+      return { done: false, value: page };
+    } catch (err) {
+      this.state = "done";
+      throw err;
+    }
+  }
 }
 
 /** A page size from 1 to `max`; anything else is InvalidInput. */

@@ -30,6 +30,7 @@ import {
   type ReceivedTransactionOptions,
   type TransactionAction,
   type TransactionResponse,
+  type TransactionSubResponse,
   updateMode,
 } from "./table-transaction.js";
 
@@ -313,11 +314,11 @@ export class Table {
       for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
     }
     const results = await this.backendTable.transact(prepared, call);
-    const subResponses = prepared.map((action, i) => ({
-      status: 204,
-      rowKey: action.kind === "delete" ? action.rowKey : action.entity.rowKey,
-      ...(results[i] ? { etag: results[i]!.etag } : {}),
-    }));
+    const subResponses = prepared.map((action, i): TransactionSubResponse => {
+      const rowKey = action.kind === "delete" ? action.rowKey : action.entity.rowKey;
+      const result = results[i];
+      return result ? { status: 204, rowKey, etag: result.etag } : { status: 204, rowKey };
+    });
     return {
       status: 202,
       subResponses,
