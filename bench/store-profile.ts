@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../src/index.js";
 import { fileBackend } from "../src/store/backends/embedded/index.js";
+import { printTop } from "./support/cpu-profile.js";
 import { loadPartition, type Op, RawStore, workload } from "./support/store-workload.js";
 
 const args = process.argv.slice(2);
@@ -103,21 +104,6 @@ await backend.close();
 raw.db.close();
 rmSync(dir, { recursive: true, force: true });
 
-/** The `n` functions with the most self time in a CPU profile, as shares of all samples. */
-function printTop(profile: { nodes: ProfileNode[]; samples?: number[] }, n: number): void {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  for (const id of profile.samples ?? []) {
-    const frame = byId.get(id)!.callFrame;
-    const file = frame.url.replace(/^.*\/(src|bench|node_modules)\//, "$1/");
-    const name = `${frame.functionName || "(anonymous)"} ${file}`;
-    self.set(name, (self.get(name) ?? 0) + 1);
-  }
-  const total = profile.samples?.length ?? 0;
-  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.table(rows.map(([frame, samples]) => ({ "self %": ((100 * samples) / total).toFixed(1), frame })));
-}
-
 /** The `n` functions that allocate the most bytes per operation (sampled: an estimate). */
 function printAllocations(head: AllocationNode, n: number, ops: number): void {
   const bytes = new Map<string, number>();
@@ -138,9 +124,4 @@ interface AllocationNode {
   callFrame: { functionName: string; url: string };
   selfSize: number;
   children: AllocationNode[];
-}
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
 }
