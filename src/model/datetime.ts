@@ -43,6 +43,24 @@ function civilFromUnixDays(days: number): [number, number, number] {
 
 let lastNowTicks = 0n;
 
+/** Set by DateTime's static block: a DateTime with its text (`dateTimeWithText`). */
+let withKnownText: (ticks: bigint, iso: string) => DateTime;
+
+/** The second (since the Unix epoch) whose text `formatISO` made last, and that text. */
+let lastSecond = Number.NaN;
+let lastSecondText = "";
+
+/** `yyyy-mm-ddThh:mm:ss` of a second since the Unix epoch. */
+function formatSecond(second: number): string {
+  const days = Math.floor(second / 86_400);
+  let rest = second - days * 86_400;
+  const [year, month, day] = civilFromUnixDays(days);
+  const hour = Math.floor(rest / 3600);
+  rest -= hour * 3600;
+  const minute = Math.floor(rest / 60);
+  return `${pad(year, 4)}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(rest - minute * 60)}`;
+}
+
 /**
  * Date's read-only methods, which a DateTime answers as its `toDate()` would: code written for the
  * `Date` that `@azure/data-tables` returns keeps working (`when.getUTCFullYear()`). Date's setters
@@ -194,6 +212,14 @@ export class DateTime {
     return dt;
   }
 
+  static {
+    withKnownText = (ticks, iso) => {
+      const dt = new DateTime(ticks);
+      dt.#iso = iso;
+      return dt;
+    };
+  }
+
   /** Milliseconds since the Unix epoch, truncated toward earlier instants. */
   get epochMilliseconds(): number {
     const t = this.ticks - UNIX_EPOCH_TICKS;
@@ -241,25 +267,21 @@ export class DateTime {
   #iso: string | undefined;
 
   private formatISO(): string {
-    // Number arithmetic after one BigInt split: reads format every entity's Timestamp, and this is
-    // several times faster than Date#toISOString or BigInt calendar math.
+    // One BigInt split, then Number arithmetic: reads and writes format Timestamps all the time,
+    // and this is several times faster than Date#toISOString or BigInt calendar math. Timestamps
+    // made close together share their second, whose text is kept.
     const sinceEpoch = this.ticks - UNIX_EPOCH_TICKS;
-    let ms = Number(sinceEpoch / TICKS_PER_MS);
-    let sub = Number(sinceEpoch % TICKS_PER_MS);
-    if (sub < 0) {
-      sub += 10_000;
-      ms -= 1;
+    let second = Number(sinceEpoch / TICKS_PER_SECOND);
+    let fraction = Number(sinceEpoch % TICKS_PER_SECOND);
+    if (fraction < 0) {
+      fraction += 10_000_000;
+      second -= 1;
     }
-    const days = Math.floor(ms / 86_400_000);
-    let rest = ms - days * 86_400_000;
-    const [year, month, day] = civilFromUnixDays(days);
-    const hour = Math.floor(rest / 3_600_000);
-    rest -= hour * 3_600_000;
-    const minute = Math.floor(rest / 60_000);
-    rest -= minute * 60_000;
-    const second = Math.floor(rest / 1000);
-    const fraction = (rest - second * 1000) * 10_000 + sub;
-    return `${pad(year, 4)}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}.${pad(fraction, 7)}Z`;
+    if (second !== lastSecond) {
+      lastSecondText = formatSecond(second);
+      lastSecond = second;
+    }
+    return `${lastSecondText}.${String(fraction).padStart(7, "0")}Z`;
   }
 
   toJSON(): string {
@@ -294,6 +316,16 @@ for (const name of DATE_READ_METHODS) {
     writable: true,
     configurable: true,
   });
+}
+
+/**
+ * The DateTime of `ticks` whose `toISOString()` text is already known, for a backend that stored
+ * both when it wrote them (the embedded engine's rows hold the ticks and the ETag, which holds the
+ * text): reading a Timestamp back then formats nothing. `iso` must be exactly what `toISOString`
+ * gives for these ticks; ticks must be in range (they were, when they were written).
+ */
+export function dateTimeWithText(ticks: bigint, iso: string): DateTime {
+  return withKnownText(ticks, iso);
 }
 
 /** The decimal number in `text[start..end)`; NaN when a character is not a digit. */

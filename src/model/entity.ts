@@ -37,6 +37,19 @@ export interface StoredEntity extends NormalizedEntity {
   readonly timestamp: DateTime;
 }
 
+/**
+ * A backend's property map that can also write its properties as reads return them (each as
+ * `fromTypedValue` gives it) straight into a result object, without making a typed value per
+ * property first. The embedded engine's rows are such maps, decoded lazily; `toEntityResult` uses it.
+ */
+export interface PropertyWriter {
+  writeProperties(out: Record<string, unknown>): void;
+}
+
+function isPropertyWriter(properties: object): properties is PropertyWriter {
+  return typeof (properties as Partial<PropertyWriter>).writeProperties === "function";
+}
+
 /** Names in a caller's entity object that are metadata, not properties (`@azure/data-tables` shape). */
 export const METADATA_NAMES: ReadonlySet<string> = new Set(["partitionKey", "rowKey", "etag", "timestamp"]);
 /** System property names; a custom property may not use them. */
@@ -58,12 +71,20 @@ export function typedProperties(entity: Record<string, unknown>): Map<string, Ty
  * returned; a selected property the entity lacks comes back as `null` (as the service does).
  */
 export function toEntityResult(entity: StoredEntity, select?: readonly string[]): TableEntityResult {
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown>;
   if (!select) {
-    out.partitionKey = entity.partitionKey;
-    out.rowKey = entity.rowKey;
-    for (const [name, tv] of entity.properties) setOwn(out, name, fromTypedValue(tv));
+    // Reads build one of these per entity: a literal for the keys, then plain stores.
+    out = { partitionKey: entity.partitionKey, rowKey: entity.rowKey };
+    const properties = entity.properties;
+    if (isPropertyWriter(properties)) properties.writeProperties(out);
+    else {
+      for (const [name, tv] of properties) {
+        if (name === "__proto__") setOwn(out, name, fromTypedValue(tv));
+        else out[name] = fromTypedValue(tv);
+      }
+    }
   } else {
+    out = {};
     for (const name of select) {
       if (name === "PartitionKey" || name === "partitionKey") out.partitionKey = entity.partitionKey;
       else if (name === "RowKey" || name === "rowKey") out.rowKey = entity.rowKey;

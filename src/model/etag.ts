@@ -22,6 +22,32 @@ export function etagOfIso(iso: string): string {
 }
 
 /**
+ * The Timestamp text inside an ETag exactly as `etagOf` makes it (`W/"datetime'…%3A…%3A…Z'"`, 46
+ * characters), by slicing: the inverse of `etagOfIso` for a canonical Timestamp. Undefined for an
+ * ETag of another shape; the digits are not checked, so it is for ETags a backend made itself (one
+ * that stores the ETag it made reads the Timestamp's text back this way).
+ */
+export function isoOfEtag(etag: string): string | undefined {
+  // Character codes, not startsWith: reads check one ETag per entity.
+  if (
+    etag.length !== 46 ||
+    etag.charCodeAt(11) !== 39 || // '
+    etag.charCodeAt(25) !== 37 || // %
+    etag.charCodeAt(26) !== 51 || // 3
+    etag.charCodeAt(27) !== 65 || // A
+    etag.charCodeAt(30) !== 37 ||
+    etag.charCodeAt(31) !== 51 ||
+    etag.charCodeAt(32) !== 65 ||
+    etag.charCodeAt(43) !== 90 || // Z
+    etag.charCodeAt(44) !== 39 ||
+    !etag.startsWith(`W/"datetime`)
+  ) {
+    return undefined;
+  }
+  return `${etag.slice(12, 25)}:${etag.slice(28, 30)}:${etag.slice(33, 44)}`;
+}
+
+/**
  * The Timestamp an ETag names (`W/"datetime'…'"`), or undefined when it names none. With `exact`,
  * only an ETag exactly as `etagOf` makes it: any other matches no version of a backend that makes
  * its own ETags, so a write conditioned on it fails with 412.

@@ -102,6 +102,59 @@ export function transactionPayloadBytes(
 }
 
 /**
+ * An upper bound of `transactionPayloadBytes` from lengths alone — no escaping, UTF-8, number or
+ * base64 text — so a transaction far below its limit (nearly all of them) is checked without the
+ * exact count: `prepareTransaction` counts exactly only when this bound is over the limit.
+ */
+export function transactionPayloadBound(
+  table: string,
+  actions: readonly PayloadAction[],
+  options: PayloadOptions = {},
+): number {
+  // Every action's parts that depend on neither its keys, ETag nor entity, at their longest.
+  const fixed =
+    PART_FIXED_BYTES +
+    Math.max("DELETE ".length, "POST ".length, "PUT ".length, MERGE_METHOD_BYTES) +
+    (options.accountUrlBytes ?? PAYLOAD_ACCOUNT_URL_BYTES) +
+    "/".length +
+    table.length +
+    "(PartitionKey='',RowKey='')".length +
+    ACCEPT +
+    CONTENT_TYPE +
+    PREFER +
+    header("If-Match", "");
+  let bytes = TRANSACTION_FRAME_BYTES;
+  for (const action of actions) {
+    bytes += fixed;
+    if (action.kind !== "create") bytes += action.kind === "upsert" ? 0 : action.etag.length;
+    if (action.kind === "delete") {
+      bytes += KEY_PATH_BYTES_PER_UNIT * (action.partitionKey.length + action.rowKey.length);
+      continue;
+    }
+    const { entity } = action;
+    const keyUnits = entity.partitionKey.length + entity.rowKey.length;
+    // The keys in the URL (at most 9 bytes a UTF-16 unit percent-encoded) and in the body (at most 6).
+    bytes +=
+      (KEY_PATH_BYTES_PER_UNIT + JSON_BYTES_PER_UNIT) * keyUnits + '{"PartitionKey":"","RowKey":""}'.length;
+    for (const [name, tv] of entity.properties) {
+      // ,"name@odata.type":"Edm.DateTime" and ,"name":value, each name at most 6 bytes a unit.
+      bytes += 2 * (JSON_BYTES_PER_UNIT * name.length + 2) + 21 + "DateTime".length;
+      if (tv.type === "String") bytes += JSON_BYTES_PER_UNIT * tv.value.length + 2;
+      else if (tv.type === "Binary") bytes += 2 + 4 * Math.ceil(tv.value.byteLength / 3);
+      else bytes += LONGEST_FIXED_VALUE_BYTES;
+    }
+  }
+  return bytes;
+}
+
+/** The most bytes one UTF-16 unit of a key takes percent-encoded (a 3-byte UTF-8 character: %XX%XX%XX). */
+const KEY_PATH_BYTES_PER_UNIT = 9;
+/** The most bytes one UTF-16 unit takes in a JSON string (a control character: \u001f). */
+const JSON_BYTES_PER_UNIT = 6;
+/** The longest JSON of a value other than a String or Binary (a Guid in quotes is 38; a DateTime 30). */
+const LONGEST_FIXED_VALUE_BYTES = 40;
+
+/**
  * The most bytes of actions (`actionPayloadBytes`) one transaction holds under `limits`: the
  * limit less the framing. What batchers fill a transaction up to.
  */

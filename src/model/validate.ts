@@ -170,6 +170,24 @@ export function utf8ItemSize(entity: NormalizedEntity): number {
 }
 
 /**
+ * Property names `validatePropertyName` accepted under each rules object (a store's limits, frozen
+ * so they cannot change): names repeat across entities, and checking one (a Unicode pattern) costs
+ * more than the rest of a small entity's checks.
+ */
+const acceptedByLimits = new WeakMap<Limits, Set<string>>();
+const MAX_ACCEPTED_NAMES = 10_000;
+
+function acceptedNames(limits: Limits): Set<string> | undefined {
+  if (!Object.isFrozen(limits)) return undefined;
+  let names = acceptedByLimits.get(limits);
+  if (!names) {
+    names = new Set();
+    acceptedByLimits.set(limits, names);
+  }
+  return names;
+}
+
+/**
  * Validates and normalizes a caller's entity: keys, property names, typed values, property count
  * and entity size. Throws the matching TableKitError; nothing is written when it throws.
  */
@@ -181,24 +199,37 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const partitionKey = validateKey("PartitionKey", record.partitionKey, limits);
   const rowKey = validateKey("RowKey", record.rowKey, limits);
   const properties = new Map<string, TypedValue>();
+  const accepted = acceptedNames(limits);
+  let size = 4 + 2 * (partitionKey.length + rowKey.length); // entitySize, added up on the way
   for (const name of Object.keys(record)) {
     if (METADATA_NAMES.has(name)) continue;
-    validatePropertyName(name, limits);
+    if (!accepted?.has(name)) {
+      validatePropertyName(name, limits);
+      if (accepted && accepted.size >= MAX_ACCEPTED_NAMES) accepted.clear();
+      accepted?.add(name);
+    }
     const tv = toTypedValue(name, record[name] as PropertyInput);
     if (!tv) continue;
     validateValue(name, tv, limits);
     properties.set(name, tv);
+    size += 8 + 2 * name.length + valueSize(tv);
   }
   const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
-  checkEntityLimits(normalized, limits);
+  checkEntityLimits(normalized, limits, "entity", size);
   return normalized;
 }
 
 /**
- * Checks the whole-entity limits — property count, size by the service's formula, and the UTF-8
- * item size when declared — of an entity already normalized (`normalizeEntity`, `mergeEntity`).
+ * Checks the whole-entity limits — property count, size by the service's formula (`size`, when the
+ * caller has added it up already), and the UTF-8 item size when declared — of an entity already
+ * normalized (`normalizeEntity`, `mergeEntity`).
  */
-export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what = "entity"): void {
+export function checkEntityLimits(
+  entity: NormalizedEntity,
+  limits: Limits,
+  what = "entity",
+  size = entitySize(entity),
+): void {
   const count = entity.properties.size;
   if (count > limits.maxProperties) {
     throw new TableKitError(
@@ -209,7 +240,6 @@ export function checkEntityLimits(entity: NormalizedEntity, limits: Limits, what
       },
     );
   }
-  const size = entitySize(entity);
   if (size > limits.maxEntityBytes) {
     throw new TableKitError(
       "EntityTooLarge",

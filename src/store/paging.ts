@@ -88,51 +88,34 @@ export function decodeContinuationToken(token: string, scope: string): string {
   return continuation.toString("utf8");
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
 /**
- * Builds the paged iterator. `validatePageSize` runs when a page size is chosen, so a bad
- * `maxPageSize` rejects on the first `next()`, as the SDK's iterators do.
+ * Builds the paged iterator. The page size is checked, and a continuation token decoded, on the
+ * first `next()`, so a bad `maxPageSize` or token rejects there, as the SDK's iterators do.
+ *
+ * Written as plain iterator objects rather than async generators: an async generator left
+ * suspended after its first page (a newest-10 read takes one page and drops the rest) survives
+ * young-generation collections in V8, so every abandoned listing was copied and promoted, which
+ * cost more than the read itself.
  */
 export function pagedIterator<T>(
   fetchPage: PageFetcher<T>,
   options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
 ): PagedAsyncIterableIterator<T> {
-  async function* pages(settings: PageSettings = {}): AsyncIterableIterator<Page<T>> {
-    const size = settings.maxPageSize ?? options.defaultPageSize;
-    if (!Number.isInteger(size) || size < 1 || size > options.maxPageSize) {
-      throw new TableKitError(
-        "InvalidInput",
-        `maxPageSize must be an integer from 1 to ${options.maxPageSize}`,
-        {
-          details: { maxPageSize: size },
-        },
-      );
-    }
-    let continuation =
-      settings.continuationToken === undefined
-        ? undefined
-        : decodeContinuationToken(settings.continuationToken, options.tokenScope);
-    do {
-      const { items, continuation: next } = await fetchPage(size, continuation);
-      const page = items as Page<T>;
-      if (next !== undefined) page.continuationToken = encodeContinuationToken(next, options.tokenScope);
-      continuation = next;
-      yield page;
-    } while (continuation !== undefined);
-  }
-
-  // Hand-rolled rather than `yield*` per page: a generator resumption per item costs ~1 µs.
-  const source = pages();
+  let source: AsyncIterableIterator<Page<T>> | undefined;
   let buffer: T[] = [];
   let index = 0;
   let done = false;
   const iterator: PagedAsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       while (index >= buffer.length) {
-        if (done) return { done: true, value: undefined };
+        if (done) return DONE;
+        source ??= new PageIterator(fetchPage, options, {}, false);
         const page = await source.next();
         if (page.done) {
           done = true;
-          return { done: true, value: undefined };
+          return DONE;
         }
         buffer = page.value;
         index = 0;
@@ -142,13 +125,90 @@ export function pagedIterator<T>(
     async return(): Promise<IteratorResult<T>> {
       done = true;
       buffer = [];
-      await source.return?.(undefined);
-      return { done: true, value: undefined };
+      await source?.return?.(undefined);
+      return DONE;
     },
     [Symbol.asyncIterator]() {
       return iterator;
     },
-    byPage: (settings?: PageSettings) => pages(settings),
+    byPage: (settings: PageSettings = {}) => new PageIterator(fetchPage, options, settings, true),
   };
   return iterator;
+}
+
+/**
+ * The pages of a listing; `withTokens` false for the flat iterator, whose pages nobody sees (a
+ * token is a SHA-256). A class, not closures: a listing makes one per `byPage()`.
+ */
+class PageIterator<T> implements AsyncIterableIterator<Page<T>> {
+  private state: "start" | "more" | "last" | "done" = "start";
+  private size = 0;
+  private continuation: string | undefined;
+  /** The call in flight, so that concurrent `next()` calls take pages one after another. */
+  private previous: Promise<IteratorResult<Page<T>>> | undefined;
+
+  constructor(
+    private readonly fetchPage: PageFetcher<T>,
+    private readonly options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
+    private readonly settings: PageSettings,
+    private readonly withTokens: boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<Page<T>>> {
+    const result =
+      this.previous === undefined
+        ? this.step()
+        : this.previous.then(
+            () => this.step(),
+            () => this.step(),
+          );
+    this.previous = result;
+    return result;
+  }
+
+  async return(): Promise<IteratorResult<Page<T>>> {
+    this.state = "done";
+    return DONE;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Page<T>> {
+    return this;
+  }
+
+  private async step(): Promise<IteratorResult<Page<T>>> {
+    if (this.state === "last" || this.state === "done") {
+      this.state = "done";
+      return DONE;
+    }
+    try {
+      if (this.state === "start") {
+        const { settings, options } = this;
+        this.size = checkPageSize(settings.maxPageSize ?? options.defaultPageSize, options.maxPageSize);
+        if (settings.continuationToken !== undefined) {
+          this.continuation = decodeContinuationToken(settings.continuationToken, options.tokenScope);
+        }
+        this.state = "more";
+      }
+      const { items, continuation: next } = await this.fetchPage(this.size, this.continuation);
+      const page = items as Page<T>;
+      if (next === undefined) this.state = "last";
+      else if (this.withTokens)
+        page.continuationToken = encodeContinuationToken(next, this.options.tokenScope);
+      this.continuation = next;
+      return { done: false, value: page };
+    } catch (err) {
+      this.state = "done";
+      throw err;
+    }
+  }
+}
+
+/** A page size from 1 to `max`; anything else is InvalidInput. */
+function checkPageSize(size: number, max: number): number {
+  if (!Number.isInteger(size) || size < 1 || size > max) {
+    throw new TableKitError("InvalidInput", `maxPageSize must be an integer from 1 to ${max}`, {
+      details: { maxPageSize: size },
+    });
+  }
+  return size;
 }

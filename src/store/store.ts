@@ -22,6 +22,7 @@ import type { QueueCapabilities } from "./queues/queue-capabilities.js";
 import { validateQueueName } from "./queues/queue-rules.js";
 import { type CreateTableOptions, type DeleteTableOptions, Table } from "./tables/table.js";
 import type { Capabilities } from "./tables/table-capabilities.js";
+import { checkFilterText } from "./tables/table-query-plan.js";
 import { validateTableName } from "./tables/table-rules.js";
 
 export interface ListTablesOptions extends OperationOptions {
@@ -97,12 +98,10 @@ export class Store {
       async (maxPageSize, continuation) => {
         const call = callOptions(this.lifecycle, options);
         this.access?.check("listTables");
-        const text = options?.queryOptions?.filter;
         // A blank filter is none, as in listEntities.
+        const text = checkFilterText(options?.queryOptions?.filter);
         const parsed =
-          text === undefined || text.trim() === ""
-            ? undefined
-            : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
+          text === undefined ? undefined : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
         // `$filter=false` lists nothing; `$filter=true` lists every table.
         if (parsed?.kind === "constant" && !parsed.value) return { items: [] };
         const filter = parsed?.kind === "constant" ? undefined : parsed;

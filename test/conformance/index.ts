@@ -35,12 +35,15 @@ export const SUITES = [
 ] as const;
 
 /**
- * Registers the whole conformance suite for one backend: opens it before the tests, disposes of
- * it after. Call from a `*.test.ts` file.
+ * Registers the whole conformance suite (or only `suites`) for one backend: opens it before the
+ * tests, disposes of it after. Call from a `*.test.ts` file.
  *
  * @example runConformance({ name: "memory", open: () => embeddedTarget("memory", "memory") })
  */
-export function runConformance(setup: ConformanceSetup): void {
+export function runConformance(
+  setup: ConformanceSetup,
+  suites: readonly ((target: () => ConformanceTarget) => void)[] = SUITES,
+): void {
   describe(`conformance: ${setup.name}`, () => {
     let target: ConformanceTarget | undefined;
     beforeAll(async () => {
@@ -53,6 +56,6 @@ export function runConformance(setup: ConformanceSetup): void {
       if (!target) throw new Error(`the conformance target ${setup.name} did not open`);
       return target;
     };
-    for (const suite of SUITES) suite(ref);
+    for (const suite of suites) suite(ref);
   });
 }

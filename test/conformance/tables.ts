@@ -182,6 +182,16 @@ export function tablesSuite(target: TargetRef): void {
       await store.deleteTable(name);
     });
 
+    it("a filter that is not a string is InvalidInput, for tables and entities", async () => {
+      const { store } = target();
+      const t = await target().freshTable();
+      for (const filter of [5, null, {}, ["TableName eq 'x'"]]) {
+        const queryOptions = { filter } as unknown as { filter: string };
+        await expectCode(collect(store.listTables({ queryOptions })), "InvalidInput");
+        await expectCode(collect(t.listEntities({ queryOptions })), "InvalidInput");
+      }
+    });
+
     it("a listTables token resumes only a listing with the same filter", async () => {
       const { store } = target();
       const prefix = target().freshTableName(20);

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DateTime, etagOf, MAX_TICKS, TableKitError, UNIX_EPOCH_TICKS } from "../../src/model/index.js";
+import {
+  DateTime,
+  dateTimeWithText,
+  etagOf,
+  isoOfEtag,
+  MAX_TICKS,
+  TableKitError,
+  UNIX_EPOCH_TICKS,
+} from "../../src/model/index.js";
 
 describe("DateTime", () => {
   it("keeps all seven fractional digits", () => {
@@ -65,11 +73,52 @@ describe("DateTime", () => {
         expect(parsed.ticks).toBe(ticks);
         expect(parsed.toISOString()).toBe(text);
         expect(etagOf(parsed)).toBe(`W/"datetime'${text.replaceAll(":", "%3A")}'"`);
+        expect(isoOfEtag(etagOf(parsed))).toBe(text);
         // Seven digits or fewer, a zone or none: the general parser agrees with the canonical one.
         expect(DateTime.parse(`${text.slice(0, -1)}+00:00`).ticks).toBe(ticks);
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it("formats instants of the same second, and of the seconds around it, each with its own text", () => {
+    // Timestamps made close together share their second's text (formatISO keeps it): crossing a
+    // second in either direction, and coming back, must not reuse the wrong one.
+    const base = DateTime.parse("2026-11-22T23:59:59.9999998Z").ticks;
+    const expected = [
+      [0n, "2026-11-22T23:59:59.9999998Z"],
+      [1n, "2026-11-22T23:59:59.9999999Z"],
+      [2n, "2026-11-23T00:00:00.0000000Z"],
+      [1n, "2026-11-22T23:59:59.9999999Z"],
+      [3n, "2026-11-23T00:00:00.0000001Z"],
+      [-10_000_000n, "2026-11-22T23:59:58.9999998Z"],
+      [2n, "2026-11-23T00:00:00.0000000Z"],
+    ] as const;
+    for (const [offset, text] of expected) expect(DateTime.fromTicks(base + offset).toISOString()).toBe(text);
+    expect(DateTime.fromTicks(0n).toISOString()).toBe("0001-01-01T00:00:00.0000000Z");
+    expect(DateTime.fromTicks(1n).toISOString()).toBe("0001-01-01T00:00:00.0000001Z");
+  });
+
+  it("isoOfEtag reads only ETags as etagOf makes them", () => {
+    const etag = etagOf(DateTime.parse("2026-01-02T03:04:05.1234567Z"));
+    expect(isoOfEtag(etag)).toBe("2026-01-02T03:04:05.1234567Z");
+    for (const other of [
+      `W/"datetime'2026-01-02T03:04:05.123Z'"`,
+      `"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`,
+      `W/"datetime'2026-01-02T03:04:05.1234567Z'"  `,
+      etag.replaceAll("%3A", "%3a"),
+      "*",
+    ]) {
+      expect(isoOfEtag(other)).toBeUndefined();
+    }
+  });
+
+  it("dateTimeWithText keeps the text it is given for those ticks", () => {
+    const made = DateTime.parse("2026-01-02T03:04:05.1234567Z");
+    const known = dateTimeWithText(made.ticks, made.toISOString());
+    expect(known.ticks).toBe(made.ticks);
+    expect(known.toISOString()).toBe("2026-01-02T03:04:05.1234567Z");
+    expect(known.equals(made)).toBe(true);
   });
 
   it("agrees with Date on millisecond instants", () => {

@@ -6,13 +6,15 @@ import { type ConformanceTarget, targetFromStore } from "../conformance/factory.
 /**
  * A target on the embedded engine: `memory:` (a named in-memory database, so another store of this
  * process can open the same data) or `file:PATH`, where another connection can hold the write lock
- * and other processes can open the store (`sharedUrl`).
+ * and other processes can open the store (`sharedUrl`); `pages` as the store option says.
  */
 export async function embeddedTarget(
   name: string,
   where: { readonly file: string } | "memory",
+  options: { readonly pages?: "fill" | "partition" } = {},
 ): Promise<ConformanceTarget & { sharedUrl?: string }> {
-  const url = where === "memory" ? `memory:${randomUUID()}` : `file:${where.file}`;
+  const parameters = options.pages ? `?pages=${options.pages}` : "";
+  const url = `${where === "memory" ? `memory:${randomUUID()}` : `file:${where.file}`}${parameters}`;
   const store = await openStore(url);
   const target = targetFromStore(name, store, {
     openAnother: () => openStore(url),

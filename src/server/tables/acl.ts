@@ -1,4 +1,4 @@
-import { tableNotFound } from "../../model/index.js";
+import { TableKitError, tableNotFound } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";

@@ -3,6 +3,7 @@ import {
   type Limits,
   type TableEntity,
   TableKitError,
+  transactionPayloadBound,
   transactionPayloadBytes,
   validateKey,
 } from "../../model/index.js";
@@ -122,6 +123,7 @@ export function prepareTransaction(
     );
   }
   const prepared: BackendAction[] = [];
+  // Row keys seen: every action has the first one's PartitionKey (or the transaction is refused).
   const seen = new Set<string>();
   for (let i = 0; i < actions.length; i++) {
     let action: BackendAction;
@@ -138,8 +140,7 @@ export function prepareTransaction(
         { index: i },
       );
     }
-    const id = JSON.stringify([partitionKey, rowKey]);
-    if (seen.has(id)) {
+    if (seen.has(rowKey)) {
       throw new TableKitError(
         "InvalidDuplicateRow",
         `${i}:The row '${rowKey}' appears more than once in the transaction`,
@@ -148,10 +149,15 @@ export function prepareTransaction(
         },
       );
     }
-    seen.add(id);
+    seen.add(rowKey);
     prepared.push(action);
   }
-  const bytes = receivedBytes ?? transactionPayloadBytes(table, prepared);
+  // The exact count only when a bound from lengths alone is over the limit (nearly never).
+  const bytes =
+    receivedBytes ??
+    (transactionPayloadBound(table, prepared) > limits.maxTransactionBytes
+      ? transactionPayloadBytes(table, prepared)
+      : 0);
   if (bytes > limits.maxTransactionBytes) {
     throw new TableKitError(
       "RequestBodyTooLarge",

@@ -1,13 +1,9 @@
-import { type FilterNode, type KeyRange, keyRanges, parseFilter } from "../../filter/index.js";
-import { filterProperties } from "../../filter/properties.js";
 import { validateTableEtag } from "../../model/etag.js";
 import {
   compareUtf8,
   compareUtf16,
-  isPropertyName,
   isTableKitError,
   type Limits,
-  METADATA_NAMES,
   type PropertyOutput,
   type TableEntity,
   type TableEntityResult,
@@ -19,7 +15,7 @@ import type { AccessOperation, AccessPolicy } from "../access/access-policy.js";
 import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
-import { namingMissingTable, namingTheTable } from "./missing-table.js";
+import { namingTheTable } from "./missing-table.js";
 import type {
   BackendAction,
   TableBackend,
@@ -27,6 +23,7 @@ import type {
   UpdateMode,
   WriteResult,
 } from "./table-backend.js";
+import { customProperties, planQuery, type QueryPlan } from "./table-query-plan.js";
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
   prepareTransaction,
@@ -34,6 +31,7 @@ import {
   type ReceivedTransactionOptions,
   type TransactionAction,
   type TransactionResponse,
+  type TransactionSubResponse,
   updateMode,
 } from "./table-transaction.js";
 
@@ -83,6 +81,10 @@ type Entity<T extends object> = TableEntity<T> | CheckedEntity;
  */
 export class Table {
   private readonly backendTable: TableBackend;
+  /** The backend's limits and key order: capabilities are fixed for a store's life, so read once. */
+  private readonly limits: Limits;
+  private readonly keyOrderName: "utf16" | "utf8";
+  private readonly keyOrder: (a: string, b: string) => number;
   private nameChecked = false;
 
   constructor(
@@ -92,7 +94,11 @@ export class Table {
     /** What the store's access token allows; absent means everything. */
     private readonly access?: AccessPolicy,
   ) {
-    this.backendTable = namingMissingTable(service.table(tableName), tableName);
+    // Calls to it name this table in a TableNotFound inline (try/catch adds no promise per call).
+    this.backendTable = service.table(tableName);
+    this.limits = service.capabilities.limits;
+    this.keyOrderName = service.capabilities.keyOrder;
+    this.keyOrder = this.keyOrderName === "utf8" ? compareUtf8 : compareUtf16;
   }
 
   /**
@@ -106,11 +112,7 @@ export class Table {
 
   private authorizeKeys(keys: { partitionKey: string; rowKey: string }): void {
     if (!this.access) return;
-    this.access.checkKeys(keys, this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16);
-  }
-
-  private get limits(): Limits {
-    return this.service.capabilities.limits;
+    this.access.checkKeys(keys, this.keyOrder);
   }
 
   /** The backend's call options; InvalidInput (closed), Aborted or InvalidResourceName before any I/O. */
@@ -168,7 +170,12 @@ export class Table {
     this.authorize("insert");
     const action: BackendAction = { kind: "create", entity: entityForWrite(entity, this.limits) };
     this.authorizeKeys(action.entity);
-    const result = (await this.backendTable.write(action, call))!;
+    let result: WriteResult;
+    try {
+      result = (await this.backendTable.write(action, call))!;
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
     if (!options?.returnContent) return response(result);
     return { ...response(result), entity: toEntityResult({ ...action.entity, ...result }) };
   }
@@ -184,7 +191,12 @@ export class Table {
     validateKey("RowKey", rowKey, this.limits);
     const select = checkSelect(options?.queryOptions?.select);
     this.authorizeKeys({ partitionKey, rowKey });
-    const stored = await this.backendTable.get(partitionKey, rowKey, call);
+    let stored: Awaited<ReturnType<TableBackend["get"]>>;
+    try {
+      stored = await this.backendTable.get(partitionKey, rowKey, call);
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
     if (!stored) {
       throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
         details: { partitionKey, rowKey },
@@ -208,7 +220,11 @@ export class Table {
       etag,
     };
     this.authorizeKeys(action.entity);
-    return response(await this.backendTable.write(action, call));
+    try {
+      return response(await this.backendTable.write(action, call));
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
   }
 
   async upsertEntity<T extends object>(
@@ -224,7 +240,11 @@ export class Table {
       mode: updateMode(mode),
     };
     this.authorizeKeys(action.entity);
-    return response(await this.backendTable.write(action, call));
+    try {
+      return response(await this.backendTable.write(action, call));
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
   }
 
   async deleteEntity(partitionKey: string, rowKey: string, options?: UpdateOptions): Promise<void> {
@@ -237,7 +257,11 @@ export class Table {
       etag: validateTableEtag(options?.etag ?? "*"),
     };
     this.authorizeKeys(action);
-    await this.backendTable.write(action, call);
+    try {
+      await this.backendTable.write(action, call);
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
   }
 
   /**
@@ -250,49 +274,42 @@ export class Table {
   ): PagedAsyncIterableIterator<TableEntityResult<T>> {
     const limits = this.limits;
     let plan: QueryPlan | undefined;
-    const planQuery = (): QueryPlan => {
-      if (plan) return plan;
-      const text = options?.queryOptions?.filter;
-      const parsed =
-        text === undefined || text.trim() === ""
-          ? undefined
-          : parseFilter(text, { maxComparisons: limits.maxFilterComparisons });
-      // `$filter=true` reads everything; `$filter=false` matches nothing and reads nothing.
-      const matchesNothing = parsed?.kind === "constant" && !parsed.value;
-      const tree = parsed?.kind === "constant" ? undefined : parsed;
-      // A token's key range narrows the query: entities outside it are never returned.
-      const restriction = this.access?.queryRestriction();
-      const filter: FilterNode | undefined =
-        restriction && tree ? { kind: "and", left: tree, right: restriction } : (restriction ?? tree);
-      const compare = this.service.capabilities.keyOrder === "utf8" ? compareUtf8 : compareUtf16;
-      const select = checkSelect(options?.queryOptions?.select);
-      plan = {
-        filter,
-        ranges: matchesNothing ? [] : filter ? keyRanges(filter, compare) : undefined,
-        select,
-        backendSelect: select && customProperties(select),
-        filterNames: filter ? customProperties(filterProperties(filter)) : [],
-      };
-      return plan;
-    };
+    let select: string[] | undefined;
+    let backendSelect: string[] | undefined;
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
         this.authorize("query");
-        const { filter, ranges, select, backendSelect, filterNames } = planQuery();
+        if (!plan) {
+          // A token's key range narrows the query: entities outside it are never returned.
+          plan = planQuery(
+            options?.queryOptions?.filter,
+            limits,
+            this.keyOrderName,
+            this.access?.queryRestriction(),
+          );
+          select = checkSelect(options?.queryOptions?.select);
+          backendSelect = select && customProperties(select);
+        }
+        const { filter, ranges, filterNames } = plan;
         if (ranges && ranges.length === 0) return { items: [] };
-        const page = await this.backendTable.query(
-          {
-            filter,
-            ranges,
-            select: backendSelect,
-            filterProperties: filterNames,
-            maxPageSize,
-            continuation,
-            timeBudgetMs: limits.pageTimeBudgetMs,
-          },
-          call,
-        );
+        let page: Awaited<ReturnType<TableBackend["query"]>>;
+        try {
+          page = await this.backendTable.query(
+            {
+              filter,
+              ranges,
+              select: backendSelect,
+              filterProperties: filterNames,
+              maxPageSize,
+              continuation,
+              timeBudgetMs: limits.pageTimeBudgetMs,
+            },
+            call,
+          );
+        } catch (err) {
+          throw namingTheTable(err, this.tableName);
+        }
         return {
           items: page.entities.map((e) => toEntityResult(e, select) as TableEntityResult<T>),
           continuation: page.continuation,
@@ -326,12 +343,17 @@ export class Table {
     if (this.access) {
       for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
     }
-    const results = await this.backendTable.transact(prepared, call);
-    const subResponses = prepared.map((action, i) => ({
-      status: 204,
-      rowKey: action.kind === "delete" ? action.rowKey : action.entity.rowKey,
-      ...(results[i] ? { etag: results[i]!.etag } : {}),
-    }));
+    let results: Awaited<ReturnType<TableBackend["transact"]>>;
+    try {
+      results = await this.backendTable.transact(prepared, call);
+    } catch (err) {
+      throw namingTheTable(err, this.tableName);
+    }
+    const subResponses = prepared.map((action, i): TransactionSubResponse => {
+      const rowKey = action.kind === "delete" ? action.rowKey : action.entity.rowKey;
+      const result = results[i];
+      return result ? { status: 204, rowKey, etag: result.etag } : { status: 204, rowKey };
+    });
     return {
       status: 202,
       subResponses,
@@ -349,23 +371,6 @@ const ACTION_OPERATION = {
 
 function response(result: WriteResult | undefined): WriteResponse {
   return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };
-}
-
-/** A filter's plan, made once per `listEntities` call. */
-interface QueryPlan {
-  readonly filter?: FilterNode;
-  readonly ranges?: KeyRange[];
-  /** The caller's selection, for the result. */
-  readonly select?: string[];
-  /** What the backend is told: the custom properties among it. */
-  readonly backendSelect?: string[];
-  /** The custom properties the filter reads. */
-  readonly filterNames: string[];
-}
-
-/** The custom properties among `names` (system and metadata names, and impossible names, removed), each once. */
-function customProperties(names: readonly string[]): string[] {
-  return [...new Set(names.filter((name) => isPropertyName(name) && !METADATA_NAMES.has(name)))];
 }
 
 function checkSelect(select: unknown): string[] | undefined {

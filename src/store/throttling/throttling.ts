@@ -134,30 +134,26 @@ export function throttling(
   });
 }
 
+/** The store URL parameters of the emulator: `?throttle=azure[&scale=0.1][&burst=2]`. */
+export const THROTTLE_URL_PARAMETERS: readonly string[] = ["throttle", "scale", "burst"];
+
 /**
- * Splits a `?throttle=azure[&scale=0.1][&burst=2]` suffix off an embedded store's location (only
- * when the query starts with `throttle=`, so paths are otherwise left alone).
+ * The throttle options of a store URL's parameters (`THROTTLE_URL_PARAMETERS`), checked now;
+ * undefined when none is given. A backend that takes them splits its URL's parameters itself.
  */
-export function throttleFromLocation(location: string): { location: string; throttle?: ThrottleOptions } {
-  const at = location.lastIndexOf("?");
-  if (at < 0 || !location.startsWith("throttle=", at + 1)) return { location };
-  const params = new URLSearchParams(location.slice(at + 1));
+export function throttleFromParameters(params: ReadonlyMap<string, string>): ThrottleOptions | undefined {
+  if (!THROTTLE_URL_PARAMETERS.some((name) => params.has(name))) return undefined;
   const options: { profile?: ThrottleProfile; scale?: number; burstSeconds?: number } = {};
-  for (const [key, value] of params) {
-    if (key === "throttle") options.profile = value as ThrottleProfile;
-    else if (key === "scale") options.scale = Number(value);
-    else if (key === "burst") options.burstSeconds = Number(value);
-    else {
-      throw new TableKitError(
-        "InvalidStoreUrl",
-        `Unknown store URL parameter '${key}' (throttle, scale, burst)`,
-      );
-    }
-  }
+  const profile = params.get("throttle");
+  const scale = params.get("scale");
+  const burst = params.get("burst");
+  if (profile !== undefined) options.profile = profile as ThrottleProfile;
+  if (scale !== undefined) options.scale = Number(scale);
+  if (burst !== undefined) options.burstSeconds = Number(burst);
   try {
     new Limiter(options); // checks the values now, not at the first request
   } catch (err) {
     throw new TableKitError("InvalidStoreUrl", (err as Error).message, { cause: err });
   }
-  return { location: location.slice(0, at), throttle: options };
+  return options;
 }

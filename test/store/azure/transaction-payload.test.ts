@@ -9,10 +9,12 @@ import {
   type NormalizedEntity,
   PAYLOAD_ACCOUNT_URL_BYTES,
   type TypedValue,
+  transactionPayloadBound,
   transactionPayloadBytes,
 } from "../../../src/model/index.js";
 import { batchBody } from "../../../src/store/backends/azure/table-batch-body.js";
 import type { BackendAction } from "../../../src/store/tables/table-backend.js";
+import { typedValueArb } from "../../support/arbitraries.js";
 
 const ETAG = `W/"datetime'2026-11-22T02%3A49%3A12.9327936Z'"`;
 const boundary = `batch_${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}`;
@@ -71,6 +73,92 @@ describe("transactionPayloadBytes", () => {
         expect(counted).toBeGreaterThanOrEqual(sent(actions, longest, false));
         expect(counted).toBeGreaterThan(sent(actions, "http://127.0.0.1:10002/devstoreaccount1", false));
       }),
+    );
+  });
+
+  it("transactionPayloadBound (what spares most transactions the exact count) is never below it", () => {
+    const anyKey = fc.oneof(key, fc.string({ unit: "binary", maxLength: 12 }));
+    const anyEntity: fc.Arbitrary<NormalizedEntity> = fc.record({
+      partitionKey: anyKey,
+      rowKey: anyKey,
+      properties: fc
+        .dictionary(fc.string({ unit: "binary", minLength: 1, maxLength: 8 }), fc.oneof(value, typedValueArb))
+        .map((d) => new Map(Object.entries(d))),
+    });
+    const anyAction = fc.oneof(
+      action,
+      anyEntity.map((e): BackendAction => ({ kind: "create", entity: e })),
+      fc
+        .tuple(anyEntity, fc.constantFrom("Merge" as const, "Replace" as const), fc.constantFrom("*", ETAG))
+        .map(([e, mode, etag]): BackendAction => ({ kind: "update", entity: e, mode, etag })),
+      fc
+        .tuple(anyKey, anyKey, fc.constantFrom("*", ETAG))
+        .map(
+          ([partitionKey, rowKey, etag]): BackendAction => ({ kind: "delete", partitionKey, rowKey, etag }),
+        ),
+    );
+    // The worst case of each part, long enough that no slack elsewhere hides a bound too low.
+    const long = (unit: string) => unit.repeat(2000);
+    const worst: BackendAction[] = [
+      {
+        kind: "create",
+        entity: {
+          partitionKey: "",
+          rowKey: "",
+          properties: new Map([["s", { type: "String", value: long("\u0001") }]]),
+        },
+      },
+      {
+        kind: "create",
+        entity: {
+          partitionKey: "",
+          rowKey: "",
+          properties: new Map([[long("\u0001"), { type: "Boolean", value: true }]]),
+        },
+      },
+      {
+        kind: "update",
+        mode: "Merge",
+        etag: ETAG,
+        entity: { partitionKey: long("\u0800"), rowKey: long("\u0001"), properties: new Map() },
+      },
+      { kind: "delete", partitionKey: long("\u0800"), rowKey: long("\uffff"), etag: ETAG },
+      {
+        kind: "create",
+        entity: {
+          partitionKey: "",
+          rowKey: "",
+          properties: new Map([["b", { type: "Binary", value: new Uint8Array(6000) }]]),
+        },
+      },
+    ];
+    const many = (tv: TypedValue) => new Map(Array.from({ length: 250 }, (_, i) => [`p${i}`, tv]));
+    worst.push(
+      {
+        kind: "create",
+        entity: { partitionKey: "", rowKey: "", properties: many({ type: "Guid", value: "0".repeat(36) }) },
+      },
+      {
+        kind: "create",
+        entity: {
+          partitionKey: "",
+          rowKey: "",
+          properties: many({ type: "Double", value: -2.2250738585072014e-308 }),
+        },
+      },
+    );
+    for (const a of worst)
+      expect(transactionPayloadBound("Orders", [a])).toBeGreaterThanOrEqual(
+        transactionPayloadBytes("Orders", [a]),
+      );
+    fc.assert(
+      fc.property(fc.array(anyAction, { minLength: 1, maxLength: 6 }), fc.nat(80), (actions, urlBytes) => {
+        const options = { accountUrlBytes: urlBytes };
+        expect(transactionPayloadBound("Orders", actions, options)).toBeGreaterThanOrEqual(
+          transactionPayloadBytes("Orders", actions, options),
+        );
+      }),
+      { numRuns: 2000 },
     );
   });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/filter/ast.js";
-import type { TableBackend } from "../../../src/store/tables/table-backend.js";
+import { openStore } from "../../../src/index.js";
+import type { BackendQuery, TableBackend } from "../../../src/store/tables/table-backend.js";
+import { expectCode } from "../../support/expect-code.js";
 import { keyOf, openFile, openMemory, queryAll, rowsRange, type TestStore, tempDir } from "./helpers.js";
 
 const int = (n: number) => ({ type: "Int32" as const, value: n });
@@ -36,40 +38,69 @@ async function seed(table: TableBackend): Promise<string[]> {
   return keys;
 }
 
-describe("embedded paging", () => {
+/** Every page of a query, as its entities' keys. */
+async function pagesOf(table: TableBackend, query: Partial<BackendQuery>): Promise<string[][]> {
+  const pages: string[][] = [];
+  let continuation: string | undefined;
+  do {
+    const page = await table.query(
+      { maxPageSize: 1000, filterProperties: [], timeBudgetMs: 5000, ...query, continuation },
+      {},
+    );
+    pages.push(page.entities.map(keyOf));
+    continuation = page.continuation;
+  } while (continuation);
+  return pages;
+}
+
+const partitionsOf = (page: string[]) => new Set(page.map((k) => k.split("/")[0])).size;
+
+describe.each(["fill", "partition"] as const)("embedded paging (pages: %s)", (pagesOption) => {
   let store: TestStore;
   let table: TableBackend;
   let all: string[];
 
   beforeAll(async () => {
-    store = await openMemory();
+    store = await openMemory("", { pages: pagesOption });
     await store.createTable("Paged", {});
     table = store.table("Paged");
     all = await seed(table);
   });
   afterAll(() => store.close());
 
-  it("a page never holds two partitions, and pages cover everything once, in order", async () => {
-    const pages: string[][] = [];
-    let continuation: string | undefined;
-    do {
-      const page = await table.query(
-        { maxPageSize: 1000, filterProperties: [], timeBudgetMs: 5000, continuation },
-        {},
-      );
-      pages.push(page.entities.map(keyOf));
-      continuation = page.continuation;
-    } while (continuation);
-    for (const page of pages) expect(new Set(page.map((k) => k.split("/")[0])).size).toBeLessThanOrEqual(1);
+  it("declares where its pages end", () => {
+    expect(store.capabilities.pageEndsAtPartitionBoundary).toBe(pagesOption === "partition");
+  });
+
+  it("pages cover everything once, in order; they end at partitions only when asked", async () => {
+    const pages = await pagesOf(table, {});
     expect(pages.flat()).toEqual(all);
-    expect(pages).toHaveLength(10);
+    if (pagesOption === "partition") {
+      for (const page of pages) expect(partitionsOf(page)).toBeLessThanOrEqual(1);
+      expect(pages.map((p) => p.length)).toEqual(Array(10).fill(300));
+    } else {
+      // Filled up to the page size across the 10 partitions of 300, as the service usually pages.
+      expect(pages.map((p) => p.length)).toEqual([1000, 1000, 1000]);
+      expect(partitionsOf(pages[0]!)).toBe(4);
+    }
+  });
+
+  it("a filtered page fills across partitions too, unless asked not to", async () => {
+    const pages = await pagesOf(table, { filter: hitEq(1), maxPageSize: 20 });
+    const expected = (await queryAll(table, { filter: hitEq(1) })).entities.map(keyOf);
+    expect(pages.flat()).toEqual(expected);
+    if (pagesOption === "partition")
+      for (const page of pages) expect(partitionsOf(page)).toBeLessThanOrEqual(1);
+    else expect(pages.map((p) => p.length)).toEqual([20, expected.length - 20]);
   });
 
   it("maxPageSize caps every page", async () => {
     for (const size of [1, 7, 299, 300, 301]) {
       const { entities, pages } = await queryAll(table, { maxPageSize: size });
       expect(entities.map(keyOf)).toEqual(all);
-      expect(pages).toBeGreaterThanOrEqual(Math.ceil(300 / size) * 10);
+      expect(pages).toBeGreaterThanOrEqual(
+        pagesOption === "partition" ? Math.ceil(300 / size) * 10 : Math.ceil(3000 / size),
+      );
     }
   });
 
@@ -134,20 +165,68 @@ describe("embedded continuations", () => {
   const { dir, cleanup } = tempDir();
   afterAll(cleanup);
 
-  it("survive closing and reopening the store", async () => {
-    const path = `${dir}/resume.db`;
-    let store = await openFile(path);
-    await store.createTable("Resume", {});
-    let table = store.table("Resume");
-    const keys = await seed(table);
-    const first = await table.query({ maxPageSize: 450, filterProperties: [], timeBudgetMs: 5000 }, {});
-    expect(first.entities).toHaveLength(300);
-    await store.close();
+  it.each([
+    ["fill", "fill", 450],
+    ["partition", "partition", 300],
+    ["fill", "partition", 450],
+    ["partition", "fill", 300],
+  ] as const)(
+    "survive closing and reopening the store (pages: %s, then %s)",
+    async (before, after, firstPage) => {
+      const path = `${dir}/resume-${before}-${after}.db`;
+      let store = await openFile(path, { pages: before });
+      await store.createTable("Resume", {});
+      let table = store.table("Resume");
+      const keys = await seed(table);
+      const first = await table.query({ maxPageSize: 450, filterProperties: [], timeBudgetMs: 5000 }, {});
+      expect(first.entities).toHaveLength(firstPage);
+      await store.close();
 
-    store = await openFile(path);
-    table = store.table("Resume");
-    const rest = await queryAll(table, { continuation: first.continuation!, maxPageSize: 450 });
-    expect([...first.entities, ...rest.entities].map(keyOf)).toEqual(keys);
-    await store.close();
+      // A continuation names the next key: it resumes exactly in a new process, in either mode.
+      store = await openFile(path, { pages: after });
+      table = store.table("Resume");
+      const rest = await queryAll(table, { continuation: first.continuation!, maxPageSize: 450 });
+      expect([...first.entities, ...rest.entities].map(keyOf)).toEqual(keys);
+      await store.close();
+    },
+  );
+});
+
+describe("the pages option", () => {
+  it("is fill by default; pages: partition, as an option or URL parameter, ends pages at partitions", async () => {
+    const opened = [
+      [await openStore("memory:"), false],
+      [await openStore("memory:", { pages: "fill" }), false],
+      [await openStore("memory:", { pages: "partition" }), true],
+      [await openStore("memory:?pages=partition"), true],
+      [await openStore("memory:?pages=fill"), false],
+      [await openStore("memory:?pages=partition&throttle=azure"), true],
+      [await openStore("memory:?throttle=azure&pages=partition"), true],
+      // The URL wins over the option, as throttle's does.
+      [await openStore("memory:?pages=partition", { pages: "fill" }), true],
+    ] as const;
+    for (const [store, strict] of opened) {
+      expect(store.capabilities.pageEndsAtPartitionBoundary).toBe(strict);
+      const table = store.table("Pages");
+      await table.createTable();
+      await table.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }]]);
+      await table.submitTransaction([["create", { partitionKey: "b", rowKey: "1" }]]);
+      const first = await table.listEntities().byPage({ maxPageSize: 5 }).next();
+      expect(first.value.map(keyOf)).toEqual(strict ? ["a/1"] : ["a/1", "b/1"]);
+      await store.close();
+    }
+  });
+
+  it("refuses any other value, and any other URL parameter beside it", async () => {
+    await expectCode(openStore("memory:?pages=partitions"), "InvalidStoreUrl");
+    await expectCode(openStore("memory:?pages="), "InvalidStoreUrl");
+    await expectCode(openStore("memory:?pages=fill&page=partition"), "InvalidStoreUrl");
+    await expectCode(openStore("memory:?pages=fill&throttle=gcp"), "InvalidStoreUrl");
+    await expectCode(openStore("memory:", { pages: "strict" as never }), "InvalidInput");
+    // Only the embedded engine takes it.
+    await expectCode(
+      openStore("azure:UseDevelopmentStorage=true", { pages: "partition" } as never),
+      "InvalidInput",
+    );
   });
 });

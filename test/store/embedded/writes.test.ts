@@ -410,7 +410,7 @@ describe("embedded tables", () => {
       backend: "embedded",
       persistent: true,
       multiProcess: true,
-      pageEndsAtPartitionBoundary: true,
+      pageEndsAtPartitionBoundary: false,
       divergences: [],
     });
     expect(store.capabilities.limits).toEqual({ ...AZURE_LIMITS, pageTimeBudgetMs: 7 });

@@ -4,17 +4,76 @@ import Database from "better-sqlite3";
 import { fileError } from "../../../model/file-error.js";
 import { compareUtf16, TableKitError } from "../../../model/index.js";
 import type { CommonStoreOptions } from "../../store-options.js";
-import type { ThrottleOptions, ThrottleProfile } from "../../throttling/throttling.js";
+import {
+  THROTTLE_URL_PARAMETERS,
+  type ThrottleOptions,
+  type ThrottleProfile,
+  throttleFromParameters,
+} from "../../throttling/throttling.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 import { fromStoredKey, fromUtf16Hex } from "./table-key-order.js";
 
 /**
- * Options of a `file:` or `memory:` store: those every store takes (`limits`), and `throttle`, the
- * services' scalability targets (docs/throttling.md). The location is the URL: `file:./data/app.db`,
- * `memory:` (private) or `memory:NAME` (shared within the process).
+ * Options of a `file:` or `memory:` store: those every store takes (`limits`), `throttle`, the
+ * services' scalability targets (docs/throttling.md), and `pages`. The location is the URL:
+ * `file:./data/app.db`, `memory:` (private) or `memory:NAME` (shared within the process), each
+ * optionally followed by `?pages=partition` and the throttle parameters.
  */
 export interface EmbeddedStoreOptions extends CommonStoreOptions {
   readonly throttle?: ThrottleOptions | ThrottleProfile;
+  /**
+   * Where a query page ends. `"fill"` (the default), as the service usually pages: up to the page
+   * size (and the page time budget), across partitions. `"partition"`: also wherever the next
+   * entity is of another partition, as the service may do at any partition boundary, for code
+   * that wants its paging exercised (`capabilities.pageEndsAtPartitionBoundary`).
+   */
+  readonly pages?: PagePolicy;
+}
+
+export type PagePolicy = "fill" | "partition";
+
+/** An embedded store's URL after the scheme: the database's location and the store's settings. */
+export interface EmbeddedLocation {
+  readonly location: string;
+  readonly pages?: PagePolicy;
+  readonly throttle?: ThrottleOptions;
+}
+
+const URL_PARAMETERS = ["pages", ...THROTTLE_URL_PARAMETERS];
+
+/**
+ * Splits `?pages=partition&throttle=azure…` off an embedded store's location: only when the text
+ * after the last `?` starts with one of the parameters, so any other path is left alone. Unknown
+ * parameters and values are InvalidStoreUrl.
+ */
+export function parseEmbeddedLocation(location: string): EmbeddedLocation {
+  const at = location.lastIndexOf("?");
+  if (at < 0 || !URL_PARAMETERS.some((name) => location.startsWith(`${name}=`, at + 1))) return { location };
+  const params = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(location.slice(at + 1))) {
+    if (!URL_PARAMETERS.includes(key)) {
+      throw new TableKitError(
+        "InvalidStoreUrl",
+        `Unknown store URL parameter '${key}' (${URL_PARAMETERS.join(", ")})`,
+      );
+    }
+    params.set(key, value);
+  }
+  const pages = params.get("pages");
+  const throttle = throttleFromParameters(params);
+  return {
+    location: location.slice(0, at),
+    ...(pages === undefined ? {} : { pages: checkPagePolicy(pages, "InvalidStoreUrl") }),
+    ...(throttle === undefined ? {} : { throttle }),
+  };
+}
+
+/** `"fill"` or `"partition"`; anything else is `code` (InvalidStoreUrl in a URL, InvalidInput as an option). */
+export function checkPagePolicy(value: unknown, code: "InvalidStoreUrl" | "InvalidInput"): PagePolicy {
+  if (value === "fill" || value === "partition") return value;
+  throw new TableKitError(code, `pages must be "fill" or "partition", got ${JSON.stringify(value)}`, {
+    details: { pages: value },
+  });
 }
 
 export type Db = SqliteDatabase;
@@ -41,6 +100,23 @@ interface SharedMemory {
   refs: number;
 }
 
+/**
+ * A test hook (test/store/embedded/statement-count.test.ts): while set, every database opened
+ * afterwards reports the SQL of each statement it executes (better-sqlite3's `verbose`), so a test
+ * can count what one call costs. Unset, it costs nothing: the option is not passed at all.
+ */
+let statementObserver: ((sql: string) => void) | undefined;
+
+/** Sets (or, with undefined, clears) the observer of the statements of databases opened from now on. */
+export function observeStatements(observer: ((sql: string) => void) | undefined): void {
+  statementObserver = observer;
+}
+
+function verbose(): { verbose?: (sql: unknown) => void } {
+  const observer = statementObserver;
+  return observer ? { verbose: (sql) => observer(String(sql)) } : {};
+}
+
 /** Named in-memory databases, shared by every store of this process opened with the same name. */
 const namedMemory = new Map<string, SharedMemory>();
 
@@ -62,7 +138,7 @@ export function openDatabase(location: string, memory: boolean): DatabaseLease {
   makeDirectories(dirname(path));
   let db: Db;
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...verbose() });
   } catch (err) {
     throw fileError(err, "open the database file", path);
   }
@@ -113,7 +189,7 @@ function makeDirectories(dir: string): void {
 
 function openMemory(name: string): DatabaseLease {
   const fresh = () => {
-    const db: Db = new Database(":memory:");
+    const db: Db = new Database(":memory:", verbose());
     prepareSchema(db);
     return db;
   };

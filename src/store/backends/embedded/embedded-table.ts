@@ -1,4 +1,4 @@
-import { DateTime, type StoredEntity } from "../../../model/index.js";
+import { DateTime, type Limits, type StoredEntity } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type {
   BackendAction,
@@ -9,7 +9,7 @@ import type {
 } from "../../tables/table-backend.js";
 import type { Capabilities } from "../../tables/table-capabilities.js";
 import { isBusy, isNoSuchTable, toTableKitError } from "./errors.js";
-import { decodeProperties } from "./table-entity-codec.js";
+import { decodeEntity } from "./table-entity-codec.js";
 import { toStoredKey } from "./table-key-order.js";
 import { readPage } from "./table-query.js";
 import type { EmbeddedTableStatements } from "./table-statements.js";
@@ -20,47 +20,56 @@ export interface EmbeddedTableHost {
   readonly capabilities: Capabilities;
   run<T>(call: CallOptions, work: () => T): Promise<T>;
   immediate<T>(work: () => T): T;
-  withTable<T>(name: string, work: (h: EmbeddedTableStatements) => T): T;
+  withTable<T>(name: string, key: string, work: (h: EmbeddedTableStatements) => T): T;
 }
 
 /** One table of an embedded store. Cheap to create: it resolves the table on each call. */
 export class EmbeddedTable implements TableBackend {
+  /** The name lower-cased: what the host's statements are cached by. */
+  private readonly key: string;
+  private readonly limits: Limits;
+  private readonly endAtPartition: boolean;
+
   constructor(
     private readonly tables: EmbeddedTableHost,
     private readonly name: string,
-  ) {}
+  ) {
+    this.key = name.toLowerCase();
+    this.limits = tables.capabilities.limits;
+    this.endAtPartition = tables.capabilities.pageEndsAtPartitionBoundary;
+  }
 
   get(partitionKey: string, rowKey: string, call: CallOptions): Promise<StoredEntity | undefined> {
     return this.tables.run(call, () =>
-      this.tables.withTable(this.name, (h) => readEntity(h, partitionKey, rowKey)),
+      this.tables.withTable(this.name, this.key, (h) => readEntity(h, partitionKey, rowKey)),
     );
   }
 
   query(query: BackendQuery, call: CallOptions): Promise<BackendPage> {
-    return this.tables.run(call, () => this.tables.withTable(this.name, (h) => readPage(h, query)));
+    return this.tables.run(call, () =>
+      this.tables.withTable(this.name, this.key, (h) => readPage(h, query, this.endAtPartition)),
+    );
   }
 
   write(action: BackendAction, call: CallOptions): Promise<WriteResult | undefined> {
-    const limits = this.tables.capabilities.limits;
     return this.tables.run(call, () =>
-      this.tables.withTable(this.name, (h) => {
+      this.tables.withTable(this.name, this.key, (h) => {
         const now = stampAt(DateTime.now());
         return isSingleStatement(action)
-          ? applyAction(h, action, now, limits)
-          : this.tables.immediate(() => applyAction(h, action, now, limits));
+          ? applyAction(h, action, now, this.limits)
+          : this.tables.immediate(() => applyAction(h, action, now, this.limits));
       }),
     );
   }
 
   transact(actions: readonly BackendAction[], call: CallOptions): Promise<(WriteResult | undefined)[]> {
-    const limits = this.tables.capabilities.limits;
     return this.tables.run(call, () =>
-      this.tables.withTable(this.name, (h) =>
+      this.tables.withTable(this.name, this.key, (h) =>
         this.tables.immediate(() => {
           const now = stampAt(DateTime.now());
           return actions.map((action, index) => {
             try {
-              return applyAction(h, action, now, limits);
+              return applyAction(h, action, now, this.limits);
             } catch (err) {
               // A dropped table is retried whole by withTable, a lock by run; anything else names its action.
               if (isNoSuchTable(err) || isBusy(err)) throw err;
@@ -81,12 +90,5 @@ function readEntity(
   const row = h.selectOne.get(toStoredKey(partitionKey), toStoredKey(rowKey)) as
     | [string, bigint, string]
     | undefined;
-  if (!row) return undefined;
-  return {
-    partitionKey,
-    rowKey,
-    properties: decodeProperties(row[0]),
-    etag: row[2],
-    timestamp: DateTime.fromTicks(row[1]),
-  };
+  return row && decodeEntity(partitionKey, rowKey, row[0], row[1], row[2]);
 }

@@ -71,18 +71,19 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
   }
 
   /**
-   * Runs `work` on the table's statements. If the table was dropped meanwhile (by this store or
-   * another process), it is looked up again once: the name may now be a new table.
+   * Runs `work` on the table's statements (`key`: its name lower-cased). If the table was dropped
+   * meanwhile (by this store or another process), it is looked up again once: the name may now be
+   * a new table.
    */
-  withTable<T>(name: string, work: (h: EmbeddedTableStatements) => T): T {
+  withTable<T>(name: string, key: string, work: (h: EmbeddedTableStatements) => T): T {
     try {
-      return work(this.lookup(name));
+      return work(this.statements.get(key) ?? this.lookup(name, key));
     } catch (err) {
       if (!isNoSuchTable(err)) throw err;
       this.forget(name);
     }
     try {
-      return work(this.lookup(name));
+      return work(this.lookup(name, key));
     } catch (err) {
       if (!isNoSuchTable(err)) throw err;
       this.forget(name);
@@ -90,8 +91,7 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
     }
   }
 
-  private lookup(name: string): EmbeddedTableStatements {
-    const key = name.toLowerCase();
+  private lookup(name: string, key: string): EmbeddedTableStatements {
     let h = this.statements.get(key);
     if (h) return h;
     const id = this.catalogue.lookup(name);

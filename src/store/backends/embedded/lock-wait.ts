@@ -11,16 +11,27 @@ const MAX_BUSY_PAUSE_MS = 25;
  * lock it needs, nothing was done: wait, abortably, and run it again, up to BUSY_TIMEOUT_MS, then
  * ServerBusy. SQLite's own busy handler would block the event loop; this wait does not.
  */
-export async function withLockWait<T>(call: CallOptions, work: () => T): Promise<T> {
-  let deadline: number | undefined;
-  for (let attempt = 0; ; attempt++) {
+export function withLockWait<T>(call: CallOptions, work: () => T): Promise<T> {
+  // Nearly every call takes its lock at once: that path makes one settled promise and no more.
+  try {
+    return Promise.resolve(work());
+  } catch (err) {
+    if (!isBusy(err)) return Promise.reject(toTableKitError(err));
+    return waitForLock(call, work, err);
+  }
+}
+
+async function waitForLock<T>(call: CallOptions, work: () => T, busy: unknown): Promise<T> {
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  let err = busy;
+  for (let attempt = 0; performance.now() < deadline; attempt++) {
+    await sleep(Math.min(MAX_BUSY_PAUSE_MS, 2 ** attempt), call.abortSignal);
     try {
       return work();
-    } catch (err) {
-      if (!isBusy(err)) throw toTableKitError(err);
-      deadline ??= performance.now() + BUSY_TIMEOUT_MS;
-      if (performance.now() >= deadline) throw toTableKitError(err);
+    } catch (next) {
+      if (!isBusy(next)) throw toTableKitError(next);
+      err = next;
     }
-    await sleep(Math.min(MAX_BUSY_PAUSE_MS, 2 ** attempt), call.abortSignal);
   }
+  throw toTableKitError(err);
 }

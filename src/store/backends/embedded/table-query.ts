@@ -1,8 +1,8 @@
 import type { KeyRange, StringRange } from "../../../filter/ast.js";
-import { DateTime, type StoredEntity } from "../../../model/index.js";
+import type { StoredEntity } from "../../../model/index.js";
 import type { BackendPage, BackendQuery } from "../../tables/table-backend.js";
 import { decodeKeyContinuation, encodeKeyContinuation } from "./table-continuation.js";
-import { decodeProperties } from "./table-entity-codec.js";
+import { decodeEntity } from "./table-entity-codec.js";
 import { filterToSql, type KeyContext, type SqlFragment, simplifyFilter } from "./table-filter-translator.js";
 import {
   afterKey,
@@ -31,9 +31,63 @@ interface ScanRange {
   readonly interval: Interval;
   /** The keys the range can hold, to drop filter terms it already decides. */
   readonly keys: KeyContext;
+  /** The filter within the whole range, once worked out. */
+  whole?: RangeFilter;
+  /** The filter within the range and the last partition a strict page read in it. */
+  partition?: { readonly pk: string; readonly filter: RangeFilter };
 }
 
-type Row = [pk: string, rk: string, p: string, ts: bigint, etag: string];
+/** A filter within a range: decided (true, false) or SQL, with the id its statements are cached by (SQL only). */
+interface RangeFilter {
+  readonly sql: boolean | SqlFragment;
+  readonly id: number;
+}
+
+/**
+ * What a query's filter and key ranges come to, per range, kept while the core's plan lives (it
+ * hands the same objects for the same filter text): a repeated query plans nothing.
+ */
+interface ReadPlan {
+  readonly filter: BackendQuery["filter"];
+  readonly ranges: BackendQuery["ranges"];
+  readonly scans: readonly ScanRange[];
+}
+
+const readPlans = new WeakMap<object, ReadPlan>();
+/** The key of queries without ranges and filter (the whole table). */
+const WHOLE_TABLE = {};
+
+/**
+ * Ids of filter SQL texts, so statements are cached by a short key: one text keeps its id (the
+ * partitions of a strict listing share their statements) while it is kept here, and an id is
+ * never given to another text.
+ */
+const filterIds = new Map<string, number>();
+const MAX_FILTER_IDS = 4096;
+let nextFilterId = 0;
+
+function filterId(sql: string): number {
+  let id = filterIds.get(sql);
+  if (id === undefined) {
+    if (filterIds.size >= MAX_FILTER_IDS) filterIds.clear();
+    id = nextFilterId++;
+    filterIds.set(sql, id);
+  }
+  return id;
+}
+
+function readPlanOf(q: BackendQuery): ReadPlan {
+  const key = q.ranges ?? q.filter ?? WHOLE_TABLE;
+  let plan = readPlans.get(key);
+  if (!plan || plan.filter !== q.filter || plan.ranges !== q.ranges) {
+    plan = { filter: q.filter, ranges: q.ranges, scans: scanRanges(q.ranges) };
+    readPlans.set(key, plan);
+  }
+  return plan;
+}
+
+/** `[pk, rk, p, ts, etag]`, or without `pk` when a statement reads within one partition. */
+type Row = (string | bigint)[];
 type KeyRow = [pk: string, rk: string];
 interface Key {
   readonly partitionKey: string;
@@ -41,13 +95,18 @@ interface Key {
 }
 
 /**
- * Reads one page of a query, as the service pages: at most `maxPageSize` entities, all of one
- * partition, ending early once `timeBudgetMs` has passed (after at least one chunk, so every page
- * makes progress). Only the given key ranges are read, each as index range scans. The page's
+ * Reads one page of a query, as the service pages: at most `maxPageSize` entities, ending early
+ * once `timeBudgetMs` has passed (after at least one chunk, so every page makes progress), and with
+ * `endAtPartition` (the store's `pages: "partition"`) also where the next entity is of another
+ * partition. Only the given key ranges are read, each as index range scans. The page's
  * continuation is the next existing key after what was read, so resuming never skips or repeats.
  */
-export function readPage(h: EmbeddedTableStatements, query: BackendQuery): BackendPage {
-  const reader = new PageReader(h, query);
+export function readPage(
+  h: EmbeddedTableStatements,
+  query: BackendQuery,
+  endAtPartition: boolean,
+): BackendPage {
+  const reader = new PageReader(h, query, endAtPartition);
   try {
     return reader.read();
   } finally {
@@ -60,18 +119,22 @@ class PageReader {
   private readonly ranges: readonly ScanRange[];
   private readonly select: ReadonlySet<string> | undefined;
   private readonly entities: StoredEntity[] = [];
-  /** The partition of this page, once known: the page holds no other. */
+  /** With `endAtPartition`, the partition of this page once known: the page holds no other. */
   private partition: string | undefined;
   private chunk: number;
   private scanned = false;
   private statements = 0;
   private inReadTransaction = false;
+  /** The last stored PartitionKey read and its key: rows of one partition share it. */
+  private storedPk = "";
+  private pk = "";
 
   constructor(
     private readonly h: EmbeddedTableStatements,
     private readonly q: BackendQuery,
+    private readonly endAtPartition: boolean,
   ) {
-    this.ranges = scanRanges(q.ranges);
+    this.ranges = readPlanOf(q).scans;
     this.select = q.select ? new Set(q.select) : undefined;
     this.chunk = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, 2 * (q.maxPageSize + 1)));
   }
@@ -89,7 +152,7 @@ class PageReader {
       for (;;) {
         let scan: Interval = { lower, upper: rangeUpper };
         if (this.partition !== undefined) scan = intersectIntervals(scan, partitionInterval(this.partition));
-        if (filter === false || isEmptyInterval(scan)) {
+        if (filter.sql === false || isEmptyInterval(scan)) {
           if (this.partition === undefined) break;
           // The page's partition is done within this range: a key of another one ends the page.
           const rest = { lower: laterCut(lower, afterPartition(this.partition)), upper: rangeUpper };
@@ -97,7 +160,12 @@ class PageReader {
           if (beyond) return this.endAt(beyond);
           break;
         }
-        if (filter === true && this.partition === undefined && !isSinglePartition(scan)) {
+        if (
+          this.endAtPartition &&
+          filter.sql === true &&
+          this.partition === undefined &&
+          !isSinglePartition(scan)
+        ) {
           // Every row matches: find the first row's partition, then read only that partition.
           const first = this.firstKey(scan);
           if (!first) break;
@@ -106,23 +174,41 @@ class PageReader {
           continue;
         }
         let upper = scan.upper;
-        if (filter !== true) {
+        if (filter.sql !== true) {
           // Bound the rows this statement may scan (matches can be sparse): read a chunk.
           const end = this.keyAt(scan, this.chunk - 1);
           if (end) upper = afterKey(end.partitionKey, end.rowKey);
           this.chunk = Math.min(this.chunk * 2, MAX_CHUNK);
         }
         const wanted = this.q.maxPageSize - this.entities.length + 1;
-        const rows = this.fetch({ lower: scan.lower, upper }, filter === true ? undefined : filter, wanted);
+        const interval: Interval = { lower: scan.lower, upper };
+        // Within one partition, rows leave out the PartitionKey (a fifth of what a row costs to make).
+        const onePartition = isSinglePartition(interval) ? interval.lower!.pk : undefined;
+        const rows = this.fetch(interval, filter, wanted, onePartition !== undefined);
         this.scanned = true;
         const partitionBefore = this.partition;
+        const k = onePartition === undefined ? 1 : 0; // where the row's RowKey is
         for (const row of rows) {
-          const pk = fromStoredKey(row[0]);
-          if (this.partition === undefined) this.partition = pk;
-          else if (pk !== this.partition || this.entities.length === this.q.maxPageSize) {
-            return this.endAt({ partitionKey: pk, rowKey: fromStoredKey(row[1]) });
+          const pk = onePartition ?? this.partitionKeyOf(row[0] as string);
+          if (this.entities.length === this.q.maxPageSize) {
+            return this.endAt({ partitionKey: pk, rowKey: fromStoredKey(row[k] as string) });
           }
-          this.entities.push(this.decode(row, pk));
+          if (this.endAtPartition) {
+            if (this.partition === undefined) this.partition = pk;
+            else if (pk !== this.partition)
+              return this.endAt({ partitionKey: pk, rowKey: fromStoredKey(row[k] as string) });
+          }
+          const rk = fromStoredKey(row[k] as string);
+          this.entities.push(
+            decodeEntity(
+              pk,
+              rk,
+              row[k + 1] as string,
+              row[k + 2] as bigint,
+              row[k + 3] as string,
+              this.select,
+            ),
+          );
         }
         if (this.partition !== partitionBefore) filter = this.plan(range);
         // Everything before `upper` has been read.
@@ -162,13 +248,34 @@ class PageReader {
       : { entities: this.entities };
   }
 
-  /** The filter to apply within `range` (and the page's partition): true, false or SQL. */
-  private plan(range: ScanRange): boolean | SqlFragment {
+  /** The key of a stored PartitionKey; rows of one partition convert it once. */
+  private partitionKeyOf(stored: string): string {
+    if (stored !== this.storedPk) {
+      this.storedPk = stored;
+      this.pk = fromStoredKey(stored);
+    }
+    return this.pk;
+  }
+
+  /** The filter to apply within `range` (and a strict page's partition): true, false or SQL. */
+  private plan(range: ScanRange): RangeFilter {
+    const pk = this.partition;
+    if (pk === undefined) {
+      range.whole ??= this.rangeFilter(range.keys);
+      return range.whole;
+    }
+    if (range.partition?.pk !== pk) {
+      range.partition = { pk, filter: this.rangeFilter({ pk: point(pk), rk: range.keys.rk }) };
+    }
+    return range.partition.filter;
+  }
+
+  private rangeFilter(keys: KeyContext): RangeFilter {
     const filter = this.q.filter;
-    if (!filter) return true;
-    const keys = this.partition === undefined ? range.keys : { pk: point(this.partition), rk: range.keys.rk };
-    const simplified = simplifyFilter(filter, keys);
-    return typeof simplified === "boolean" ? simplified : filterToSql(simplified);
+    const simplified = filter ? simplifyFilter(filter, keys) : true;
+    if (typeof simplified === "boolean") return { sql: simplified, id: -1 };
+    const sql = filterToSql(simplified);
+    return { sql, id: filterId(sql.sql) };
   }
 
   /** The first existing key at or after `lower` in ranges `i`, `i + 1`, … */
@@ -203,27 +310,23 @@ class PageReader {
   }
 
   /** Up to `wanted` rows (possibly a few more) of the interval that pass the filter. */
-  private fetch(interval: Interval, filter: SqlFragment | undefined, wanted: number): Row[] {
+  private fetch(interval: Interval, filter: RangeFilter, wanted: number, onePartition: boolean): Row[] {
     this.beforeStatement();
     const b = intervalSql(interval);
-    const where = filter ? `${b.sql} AND ${filter.sql}` : b.sql;
+    const sql = typeof filter.sql === "boolean" ? undefined : filter.sql;
     // The LIMIT is in the SQL text (see keyAt): exact for a page's first read, rounded up to a
-    // power of two for later ones, so that few distinct statements are prepared and cached.
+    // power of two for later ones, so that few distinct statements are prepared and cached. A
+    // filter's statements are cached by its plan's id, not by its (possibly long) SQL text.
     const limit = this.entities.length === 0 ? wanted : 2 ** Math.ceil(Math.log2(wanted));
-    const statement = this.h.query(`r|${b.shape}|${limit}|${filter?.sql ?? ""}`, (table) => {
-      return `SELECT pk, rk, p, ts, etag FROM ${table} WHERE ${where} ORDER BY pk, rk LIMIT ${limit}`;
-    });
-    return (filter ? statement.all(...b.params, ...filter.params) : statement.all(...b.params)) as Row[];
-  }
-
-  private decode(row: Row, partitionKey: string): StoredEntity {
-    return {
-      partitionKey,
-      rowKey: fromStoredKey(row[1]),
-      properties: decodeProperties(row[2], this.select),
-      etag: row[4],
-      timestamp: DateTime.fromTicks(row[3]),
-    };
+    const columns = onePartition ? "rk, p, ts, etag" : "pk, rk, p, ts, etag";
+    const statement = this.h.query(
+      `r${onePartition ? 1 : ""}|${b.shape}|${limit}|${sql ? filter.id : ""}`,
+      (table) => {
+        const where = sql ? `${b.sql} AND ${sql.sql}` : b.sql;
+        return `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY pk, rk LIMIT ${limit}`;
+      },
+    );
+    return (sql ? statement.all(...b.params, ...sql.params) : statement.all(...b.params)) as Row[];
   }
 }
 
@@ -236,7 +339,7 @@ function isSinglePartition(i: Interval): boolean {
   return i.lower !== undefined && i.upper !== undefined && i.lower.pk === i.upper.pk;
 }
 
-function scanRanges(ranges: readonly KeyRange[] | undefined): ScanRange[] {
+function scanRanges(ranges: readonly KeyRange[] | undefined): readonly ScanRange[] {
   // A bound holding a lone surrogate cannot be passed to SQLite: read everything and let the
   // filter (which handles such literals exactly) decide.
   if (!ranges?.every(isWellFormedRange)) return [{ interval: {}, keys: { pk: {}, rk: {} } }];
