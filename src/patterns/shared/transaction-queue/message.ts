@@ -1,5 +1,12 @@
-import { isTableKitError, type TableEntity, TableKitError, validateKey } from "../../../model/index.js";
+import {
+  isTableKitError,
+  type NormalizedEntity,
+  type TableEntity,
+  TableKitError,
+  validateKey,
+} from "../../../model/index.js";
 import { type Store, validateBlobName, validateContainerName } from "../../../store/index.js";
+import { EVIDENCE_PROPERTY, MAX_ENTITY_EVIDENCE_CHARS } from "../evidence/evidence.js";
 import type { StepHandler } from "./handler.js";
 import { type CheckedStep, invalidStep, type JsonValue, stepTarget, type TransactionStep } from "./steps.js";
 import { asciiJson, entityFromJson, entityToJson, writableEntity } from "./typed-json.js";
@@ -75,10 +82,29 @@ function checkEtag(etag: unknown): string {
   return etag;
 }
 
-/** A step's table name and entity, checked against the store's rules as its write will be. */
-function checkedWrite(store: Store, tableName: string, entity: TableEntity<object>) {
+/** Room kept in a step's entity for its evidence (checked as if it were there at its longest). */
+const EVIDENCE_ROOM = "x".repeat(MAX_ENTITY_EVIDENCE_CHARS);
+
+/**
+ * A step's table name and entity, checked against the store's rules as its write will be: with its
+ * evidence property at its longest (so the write never crosses a limit the step did not). An
+ * evidence property the entity carries (read and passed on) is dropped: the worker writes its own.
+ */
+function checkedWrite(
+  store: Store,
+  tableName: string,
+  entity: TableEntity<object>,
+): {
+  table: string;
+  entity: NormalizedEntity;
+} {
   const table = store.validateTableName(tableName);
-  return { table, entity: store.table(table).checkEntity(entity) };
+  if (typeof entity !== "object" || entity === null) throw invalid("a step's entity is an object");
+  const { [EVIDENCE_PROPERTY]: _carried, ...own } = entity as Record<string, unknown>;
+  const checked = store.table(table).checkEntity({ ...own, [EVIDENCE_PROPERTY]: EVIDENCE_ROOM } as never);
+  const properties = new Map(checked.properties);
+  properties.delete(EVIDENCE_PROPERTY);
+  return { table, entity: { partitionKey: checked.partitionKey, rowKey: checked.rowKey, properties } };
 }
 
 function checkStep(

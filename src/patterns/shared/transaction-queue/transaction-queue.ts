@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { isTableKitError, TableKitError, validateKey } from "../../../model/index.js";
 import type { OperationOptions, Queue, Store } from "../../../store/index.js";
+import { FinishedTransactions } from "../evidence/evidence-upkeep.js";
 import type { StepHandler } from "./handler.js";
 import { type JournalEntry, TransactionJournal } from "./journal.js";
 import { checkSteps, decodeSteps, type Envelope, encodeEnvelope, encodeSteps } from "./message.js";
 import { PoisonQueue } from "./poison-queue.js";
 import type { CheckedStep, TransactionStep } from "./steps.js";
 import { TransactionWorker, type WorkerOptions } from "./worker.js";
+import { WriteBatcher } from "./write-batcher.js";
 
 export interface TransactionQueueOptions {
   /** The queue transactions wait in (default `tablekit-transactions`). */
@@ -46,7 +48,7 @@ export interface PendingTransaction {
 }
 
 /** What `status` reports of a transaction. */
-export interface TransactionStatus extends Omit<JournalEntry, "remembered"> {}
+export interface TransactionStatus extends Pick<JournalEntry, "done" | "completed" | "lastError"> {}
 
 /** Bytes of headroom kept below the queue's limit, so a poison record wrapping a message still fits. */
 export const POISON_RESERVE_BYTES = 2048;
@@ -72,6 +74,10 @@ export class TransactionQueue {
   readonly payloadContainer: string;
   /** @internal */
   readonly handlers: ReadonlyMap<string, StepHandler>;
+  /** @internal Group commit of the step writes of every worker of this queue. */
+  readonly writer: WriteBatcher;
+  /** @internal Transactions this process saw complete: their marks may be dropped without asking the journal. */
+  readonly finished = new FinishedTransactions();
 
   constructor(
     readonly store: Store,
@@ -92,6 +98,7 @@ export class TransactionQueue {
       handlers.set(h.kind, h as unknown as StepHandler);
     }
     this.handlers = handlers;
+    this.writer = new WriteBatcher(store);
   }
 
   /** Creates the queue, the poison queue, the journal table and (with a blob port) the payload container. */
@@ -157,8 +164,8 @@ export class TransactionQueue {
 
   /** How far a transaction got (from its journal row; all zero when no delivery recorded anything). */
   async status(id: string, options: OperationOptions = {}): Promise<TransactionStatus> {
-    const { remembered: _, ...entry } = await this.journal.read(id, options);
-    return entry;
+    const { done, completed, lastError } = await this.journal.read(id, options);
+    return { done, completed, ...(lastError === undefined ? {} : { lastError }) };
   }
 
   /**
@@ -179,8 +186,8 @@ export class TransactionQueue {
         if (blob.properties.lastModified >= before) continue;
         const id = blob.name.slice(this.queue.name.length + 1).replace(/\.json$/, "");
         const entry = await this.journal.read(id, call);
-        const unfinished = !entry.completed && (entry.done > 0 || entry.lastError !== undefined);
-        if (unfinished) continue; // a poisoned transaction may still be replayed
+        const unfinished = !entry.completed && entry.etag !== undefined;
+        if (unfinished) continue; // a parked transaction keeps its row and may still be replayed
         if ((await container.getBlobClient(blob.name).deleteIfExists(call)).succeeded) payloads++;
       }
     }
