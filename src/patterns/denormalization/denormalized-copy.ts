@@ -12,6 +12,7 @@ import { mainEntity } from "../entity-models/index-writes.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition } from "../entity-models/types.js";
 import { findEntity } from "../shared/derivations/derived.js";
+import { keptEvidence } from "../shared/evidence/evidence.js";
 import { toProperties } from "../shared/schema/schema.js";
 import { checkPatternName } from "../shared/support/names.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../shared/support/retry.js";
@@ -118,9 +119,12 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     return this.copy.every(([t]) => sameValue(this.target, t, a[t], b[t]));
   }
 
-  /** The stored entity of target values (for a conditional replace). */
-  targetEntity(values: Values) {
-    return mainEntity(this.target, values, toProperties(this.target.fields, values));
+  /** The stored entity of target values, replacing the version `read` (whose evidence it keeps). */
+  targetEntity(values: Values, read: { readonly etag: string }) {
+    return {
+      ...mainEntity(this.target, values, toProperties(this.target.fields, values)),
+      ...keptEvidence(read),
+    };
   }
 
   /** The values of a stored entity of `model`, or undefined when absent or of another type. */
@@ -153,7 +157,7 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     if (!target || !this.refersTo(target, values)) return { actions: [] };
     const next = this.withCopy(target, write.after);
     if (this.sameCopy(target, next)) return { actions: [] };
-    return { actions: [["update", this.targetEntity(next), "Replace", { etag: entity!.etag }]] };
+    return { actions: [["update", this.targetEntity(next, entity!), "Replace", { etag: entity!.etag }]] };
   }
 
   /**
@@ -173,9 +177,10 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
       const settle = () => this.reconcile(write.table, write.partitionKey, write.rowKey, write.call);
       return { actions: [], after: this.withCopy(write.after, undefined), settle };
     }
+    // The guard is a write of tablekit's like any other: the source keeps (or adopts) its evidence.
     const guard: TransactionAction = [
       "update",
-      { partitionKey: pk, rowKey: rk },
+      { partitionKey: pk, rowKey: rk, ...keptEvidence(entity) },
       "Merge",
       { etag: entity.etag },
     ];
@@ -205,10 +210,15 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
       const next = this.withCopy(target, this.valuesOf(this.source, sourceEntity));
       if (this.sameCopy(target, next)) return;
       const actions: TransactionAction[] = [
-        ["update", this.targetEntity(next), "Replace", { etag: entity!.etag }],
+        ["update", this.targetEntity(next, entity!), "Replace", { etag: entity!.etag }],
       ];
       if (sourceEntity)
-        actions.push(["update", { partitionKey: pk, rowKey: rk }, "Merge", { etag: sourceEntity.etag }]);
+        actions.push([
+          "update",
+          { partitionKey: pk, rowKey: rk, ...keptEvidence(sourceEntity) },
+          "Merge",
+          { etag: sourceEntity.etag },
+        ]);
       try {
         await table.submitTransaction(actions, call);
         return;

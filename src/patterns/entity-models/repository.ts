@@ -1,5 +1,12 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
+import {
+  EVIDENCE_PROPERTY,
+  entityLineageStart,
+  keptEvidence,
+  parseEvidence,
+} from "../shared/evidence/evidence.js";
+import { recordDeletedMarks } from "../shared/evidence/evidence-upkeep.js";
 import type { Fields } from "../shared/schema/field.js";
 import type { KeyValues } from "../shared/schema/key-spec.js";
 import { checkPartial, toProperties } from "../shared/schema/schema.js";
@@ -81,7 +88,7 @@ export class Repository<
   async create(input: ModelInput<F>, options?: OperationOptions): Promise<ModelRecord<F, T>> {
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
-    const entity = mainEntity(this.model, values, properties);
+    const entity = { ...mainEntity(this.model, values, properties), ...keptEvidence(undefined) };
     if (this.companions.length > 0) return this.createWithCompanions(values, options);
     if (this.model.indexes.length === 0) {
       const { etag, timestamp } = await this.table.createEntity(entity, options);
@@ -120,20 +127,13 @@ export class Repository<
 
   /**
    * Replaces an existing entity (found by its key fields) with `input`, moving index copies whose
-   * key changed. Without indexes one round trip; with indexes three (read the entity, read its
-   * copies, one transaction conditional on every ETag read).
+   * key changed: read the entity (its evidence is kept: docs/patterns/entity-models.md), then a
+   * replace conditional on the version read — two round trips, three with indexes (their copies
+   * are read too, and written in the same transaction).
    */
   async update(input: ModelInput<F>, options: WriteOptions = {}): Promise<ModelRecord<F, T>> {
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
-    if (this.model.indexes.length === 0 && this.companions.length === 0) {
-      const entity = mainEntity(this.model, values, properties);
-      const { etag, timestamp } = await this.table.updateEntity(entity, "Replace", {
-        ...options,
-        etag: options.etag ?? "*",
-      });
-      return recordFromWrite(this.model, properties, etag, timestamp) as ModelRecord<F, T>;
-    }
     return this.readModifyWrite(values, options, () => ({ values, properties }));
   }
 
@@ -156,20 +156,12 @@ export class Repository<
   }
 
   /**
-   * Deletes an entity and its index copies. Without indexes one round trip (`etag` default `*`);
-   * with indexes three, all conditional on the ETags read. ResourceNotFound if it does not exist.
+   * Deletes an entity and its index copies: read it, then a delete conditional on the version read
+   * (two round trips, three with indexes). When it carries marks of unfinished transactions, their
+   * journals first record that the steps ran. ResourceNotFound if it does not exist.
    */
   async delete(key: KeyValues<F, [...PKN, ...RKN]>, options: WriteOptions = {}): Promise<void> {
-    const values = key as Values;
-    if (this.model.indexes.length === 0 && this.companions.length === 0) {
-      const entity = mainEntity(this.model, values, {});
-      await this.table.deleteEntity(entity.partitionKey, entity.rowKey, {
-        ...options,
-        etag: options.etag ?? "*",
-      });
-      return;
-    }
-    await this.readModifyWrite(values, options, () => undefined);
+    await this.readModifyWrite(key as Values, options, () => undefined);
   }
 
   /**
@@ -225,11 +217,12 @@ export class Repository<
       const own: TransactionAction = after
         ? [
             "update",
-            mainEntity(this.model, after.values, after.properties),
+            { ...mainEntity(this.model, after.values, after.properties), ...keptEvidence(current.entity) },
             "Replace",
             { etag: current.etag },
           ]
         : ["delete", { partitionKey, rowKey }, { etag: current.etag }];
+      if (!after) await this.leaveEvidence(current.entity, call);
       const actions = [own, ...indexActions(this.model, current.values, after, copyEtags)];
       const companionFrom = actions.length;
       actions.push(...companion.actions);
@@ -304,7 +297,7 @@ export class Repository<
       const companion = await this.prepareCompanions(partitionKey, rowKey, undefined, first, call);
       const after = companion.after ?? first;
       const actions: TransactionAction[] = [
-        ["create", mainEntity(this.model, after.values, after.properties)],
+        ["create", { ...mainEntity(this.model, after.values, after.properties), ...keptEvidence(undefined) }],
         ...indexActions(this.model, undefined, after, new Map()),
       ];
       const companionFrom = actions.length;
@@ -333,10 +326,21 @@ export class Repository<
     partitionKey: string,
     rowKey: string,
     options: OperationOptions,
-  ): Promise<{ values: Values; etag: string }> {
+  ): Promise<{ values: Values; etag: string; entity: TableEntityResult }> {
     const entity: TableEntityResult = await this.table.getEntity(partitionKey, rowKey, options);
     const values = recordFromEntity(this.model, entity);
-    return { values, etag: entity.etag };
+    return { values, etag: entity.etag, entity };
+  }
+
+  /**
+   * Before a delete: the journals of unfinished transactions whose marks the entity carries record
+   * that their steps ran, since the marks leave with it (docs/patterns/eventually-consistent-transactions.md#evidence).
+   */
+  private async leaveEvidence(entity: TableEntityResult, call: OperationOptions): Promise<void> {
+    const evidence = parseEvidence(entity[EVIDENCE_PROPERTY]);
+    if (!evidence || evidence.marks.length === 0) return;
+    const lineage = entityLineageStart(evidence, entity.etag)?.toString() ?? "0";
+    await recordDeletedMarks((name) => this.table.sibling(name), evidence, lineage, call);
   }
 
   private async readEtag(

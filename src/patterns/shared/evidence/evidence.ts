@@ -178,3 +178,12 @@ export function withMark(evidence: Evidence, mark: Mark): Evidence {
 export function markOf(ref: StepRef): Mark {
   return { ...ref, at: Math.floor(Date.now() / 1000) };
 }
+
+/**
+ * The evidence property of a tablekit write of an entity over `read` (the entity as read, with
+ * its ETag; undefined for a create): the marks and lineage the read version carried, kept.
+ */
+export function keptEvidence(read: { readonly etag: string } | undefined): Record<string, string> {
+  const before = read ? parseEvidence((read as Record<string, unknown>)[EVIDENCE_PROPERTY]) : undefined;
+  return { [EVIDENCE_PROPERTY]: formatEvidence(carryEntityEvidence(before, read?.etag)) };
+}
