@@ -15,7 +15,7 @@ import { timestampOfEtag } from "../../../model/index.js";
 export const EVIDENCE_PROPERTY = "tablekit_tx";
 /** The blob metadata name that holds a blob's evidence. */
 export const EVIDENCE_METADATA = "tablekittx";
-/** Longest evidence of an entity (characters); a step's entity must leave room for it. */
+/** Longest evidence of an entity (UTF-8 bytes, so characters too); a step's entity must leave room for it. */
 export const MAX_ENTITY_EVIDENCE_CHARS = 8192;
 /** Longest evidence of a blob (its metadata value; S3 takes 2 KiB of metadata). */
 export const MAX_BLOB_EVIDENCE_CHARS = 1024;

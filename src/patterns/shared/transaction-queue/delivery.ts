@@ -1,5 +1,6 @@
 import { isTableKitError } from "../../../model/index.js";
 import type { OperationOptions } from "../../../store/index.js";
+import { etagTicks } from "../evidence/evidence.js";
 import type { HandlerContext } from "./handler.js";
 import type { JournalEntry } from "./journal.js";
 import type { MessageLease } from "./lease.js";
@@ -99,6 +100,7 @@ export class Delivery {
               (await tq.journal.addEvidence(envelope.id, "deleting", k, lineage, call)) ?? this.etag;
           },
           writer: tq.writer,
+          evidence: tq.evidence,
           finished: tq.finished,
         });
         if (result.outcome === "applied") host.stats.stepsApplied++;
@@ -134,7 +136,8 @@ export class Delivery {
       if (now.completed) return; // another delivery of it completed first
       for (const c of created) {
         const earlier = now.deleted[String(c.index)];
-        if (earlier !== undefined && earlier !== c.result.lineage) await this.undo(c);
+        const lineage = c.result.lineage ?? etagTicks(c.result.etag);
+        if (earlier !== undefined && earlier !== lineage) await this.undo(c);
       }
       this.etag = now.etag;
     }

@@ -1,8 +1,10 @@
 import {
+  checkEntityLimits,
   isTableKitError,
   type NormalizedEntity,
   type TableEntity,
   TableKitError,
+  type TypedValue,
   validateKey,
 } from "../../../model/index.js";
 import { type Store, validateBlobName, validateContainerName } from "../../../store/index.js";
@@ -82,8 +84,8 @@ function checkEtag(etag: unknown): string {
   return etag;
 }
 
-/** Room kept in a step's entity for its evidence (checked as if it were there at its longest). */
-const EVIDENCE_ROOM = "x".repeat(MAX_ENTITY_EVIDENCE_CHARS);
+/** A step's evidence at its longest, to check an entity has room for it. */
+const EVIDENCE_ROOM: TypedValue = { type: "String", value: "x".repeat(MAX_ENTITY_EVIDENCE_CHARS) };
 
 /**
  * A step's table name and entity, checked against the store's rules as its write will be: with its
@@ -94,17 +96,18 @@ function checkedWrite(
   store: Store,
   tableName: string,
   entity: TableEntity<object>,
-): {
-  table: string;
-  entity: NormalizedEntity;
-} {
+): { table: string; entity: NormalizedEntity } {
   const table = store.validateTableName(tableName);
   if (typeof entity !== "object" || entity === null) throw invalid("a step's entity is an object");
   const { [EVIDENCE_PROPERTY]: _carried, ...own } = entity as Record<string, unknown>;
-  const checked = store.table(table).checkEntity({ ...own, [EVIDENCE_PROPERTY]: EVIDENCE_ROOM } as never);
-  const properties = new Map(checked.properties);
-  properties.delete(EVIDENCE_PROPERTY);
-  return { table, entity: { partitionKey: checked.partitionKey, rowKey: checked.rowKey, properties } };
+  const checked = store.table(table).checkEntity(own as TableEntity<object>);
+  const properties = new Map(checked.properties).set(EVIDENCE_PROPERTY, EVIDENCE_ROOM);
+  checkEntityLimits(
+    { ...checked, properties },
+    store.capabilities.limits,
+    "entity with room for its evidence",
+  );
+  return { table, entity: checked };
 }
 
 function checkStep(

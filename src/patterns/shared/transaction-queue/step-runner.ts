@@ -12,10 +12,13 @@ import type { WriteBatcher } from "./write-batcher.js";
 /** How a step ended: it wrote, or it found its effect already there (a redelivery). */
 export type StepOutcome = "applied" | "already";
 
-/** A step's outcome; `created`: it created its target (the lineage it started, the version's ETag). */
+/**
+ * A step's outcome; `created`: it created its target — the version's ETag, and the lineage it
+ * started (an entity's is its create's Timestamp, read from the ETag only when needed).
+ */
 export interface StepResult {
   readonly outcome: StepOutcome;
-  readonly created?: { readonly lineage: string; readonly etag: string };
+  readonly created?: { readonly etag: string; readonly lineage?: string };
 }
 
 /** What the runner needs besides the step. */
@@ -40,6 +43,8 @@ export interface StepContext {
   recordDeleting(lineage: string): Promise<void>;
   /** Group commit of table writes. */
   readonly writer: WriteBatcher;
+  /** False only in the benchmark's comparison (TransactionQueueOptions.evidence). */
+  readonly evidence: boolean;
   /** Transactions known completed (their marks may be dropped). */
   readonly finished: FinishedTransactions;
 }

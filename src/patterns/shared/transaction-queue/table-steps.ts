@@ -25,6 +25,8 @@ type TableStep = Extract<
 const RACE_ROUNDS = 10;
 
 const APPLIED: StepResult = { outcome: "applied" };
+/** A step reads only its entity's version and evidence. */
+const ONLY_EVIDENCE = { select: [EVIDENCE_PROPERTY] };
 const ALREADY: StepResult = { outcome: "already" };
 /** A conditional write lost a race: read again and decide again. */
 const AGAIN = Symbol("again");
@@ -40,6 +42,7 @@ interface Current {
  * conditionally on the version read, with its mark added; a write that loses a race reads again.
  */
 export async function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
+  if (!ctx.evidence) return runWithoutEvidence(s, ctx);
   if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined) return ALREADY;
   for (let round = 1; ; round++) {
     try {
@@ -72,7 +75,9 @@ function keysOf(s: TableStep): { partitionKey: string; rowKey: string } {
 async function read(s: TableStep, ctx: StepContext): Promise<Current | undefined> {
   const { partitionKey, rowKey } = keysOf(s);
   try {
-    const e = await ctx.store.table(s.table).getEntity(partitionKey, rowKey, ctx.call);
+    const e = await ctx.store
+      .table(s.table)
+      .getEntity(partitionKey, rowKey, { ...ctx.call, queryOptions: ONLY_EVIDENCE });
     return { etag: e.etag, evidence: parseEvidence(e[EVIDENCE_PROPERTY]) };
   } catch (err) {
     if (isTableKitError(err, "ResourceNotFound")) return undefined;
@@ -80,7 +85,9 @@ async function read(s: TableStep, ctx: StepContext): Promise<Current | undefined
   }
 }
 
-const fits = (candidate: Evidence) => formatEvidence(candidate).length <= MAX_ENTITY_EVIDENCE_CHARS;
+/** Evidence fits the room a step's entity keeps for it (in UTF-8 bytes, so in characters too). */
+const fits = (candidate: Evidence) =>
+  Buffer.byteLength(formatEvidence(candidate), "utf8") <= MAX_ENTITY_EVIDENCE_CHARS;
 
 function tableOf(ctx: StepContext): TableOf {
   return (name) => ctx.store.table(name);
@@ -91,10 +98,9 @@ function entityWith(s: Exclude<TableStep, { kind: "deleteIfPresent" }>, evidence
   return { ...writableEntity(s.entity), [EVIDENCE_PROPERTY]: formatEvidence(evidence) };
 }
 
-/** The evidence after this step's write over `current` (undefined: a create). */
-async function evidenceAfter(ctx: StepContext, current: Current | undefined): Promise<Evidence> {
-  const carried = carryEntityEvidence(current?.evidence, current?.etag);
-  if (!current) return { ...carried, marks: [markOf(ctx.ref)] };
+/** The evidence after this step's write over `current`. */
+function evidenceAfter(ctx: StepContext, current: Current): Promise<Evidence> {
+  const carried = carryEntityEvidence(current.evidence, current.etag);
   return addMark(tableOf(ctx), carried, markOf(ctx.ref), ctx.finished, fits, ctx.call);
 }
 
@@ -102,12 +108,9 @@ async function create(
   s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
   ctx: StepContext,
 ): Promise<StepResult> {
-  const etag = await ctx.writer.write(s.table, [
-    "create",
-    entityWith(s, await evidenceAfter(ctx, undefined)),
-  ]);
-  const lineage = etagTicks(etag!);
-  return lineage === undefined ? APPLIED : { outcome: "applied", created: { lineage, etag: etag! } };
+  const born: Evidence = { origin: "born", marks: [markOf(ctx.ref)] };
+  const etag = await ctx.writer.write(s.table, ["create", entityWith(s, born)]);
+  return { outcome: "applied", created: { etag: etag! } };
 }
 
 async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
@@ -205,14 +208,46 @@ async function deleteStep(s: DeleteStep, ctx: StepContext): Promise<StepResult |
       await ctx.recordDeleting(etagTicks(current.etag) ?? "0");
     }
   }
-  const lineage = start?.toString() ?? etagTicks(current.etag) ?? "0";
-  await recordDeletedMarks(tableOf(ctx), ev, lineage, ctx.call, ctx.ref);
+  if (ev && ev.marks.length > 0) {
+    const lineage = start?.toString() ?? etagTicks(current.etag) ?? "0";
+    await recordDeletedMarks(tableOf(ctx), ev, lineage, ctx.call, ctx.ref);
+  }
   try {
     await ctx.writer.write(s.table, ["delete", keysOf(s), { etag: current.etag }]);
     return APPLIED;
   } catch (err) {
     if (isTableKitError(err, "ResourceNotFound")) return ALREADY;
     if (isTableKitError(err, "UpdateConditionNotSatisfied")) return AGAIN;
+    throw err;
+  }
+}
+
+/**
+ * Steps without evidence, kept only to measure what evidence costs (bench/transactions.bench.ts):
+ * insert-if-absent and delete-if-present count "already there"/"already gone" as done, an upsert
+ * writes again, a guarded update that fails is a conflict. Not exact after a crash.
+ */
+async function runWithoutEvidence(s: TableStep, ctx: StepContext): Promise<StepResult> {
+  try {
+    if (s.kind === "insertIfAbsent") await ctx.writer.write(s.table, ["create", writableEntity(s.entity)]);
+    else if (s.kind === "upsert")
+      await ctx.store.table(s.table).upsertEntity(writableEntity(s.entity), s.mode, ctx.call);
+    else if (s.kind === "updateIfMatch")
+      await ctx.writer.write(s.table, ["update", writableEntity(s.entity), s.mode, { etag: s.etag }]);
+    else await ctx.writer.write(s.table, ["delete", keysOf(s), { etag: s.etag ?? "*" }]);
+    return APPLIED;
+  } catch (err) {
+    if (s.kind === "insertIfAbsent" && isTableKitError(err, "EntityAlreadyExists")) return ALREADY;
+    if (s.kind === "deleteIfPresent" && isTableKitError(err, "ResourceNotFound")) return ALREADY;
+    if (isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound"))
+      throw stepRefused(
+        s,
+        err.code as "UpdateConditionNotSatisfied",
+        "the entity changed since its ETag was taken",
+        {
+          cause: err,
+        },
+      );
     throw err;
   }
 }

@@ -21,6 +21,11 @@ export interface TransactionQueueOptions {
   readonly payloadContainer?: string;
   /** Handler steps this queue's transactions may call (indexes, copies kept in step). */
   readonly handlers?: readonly StepHandler<never>[];
+  /**
+   * @internal For the benchmark only (bench/transactions.bench.ts measures what evidence costs):
+   * false runs table steps by the rules before evidence — not exact after later writers.
+   */
+  readonly evidence?: boolean;
 }
 
 export interface EnqueueOptions extends OperationOptions {
@@ -74,6 +79,8 @@ export class TransactionQueue {
   readonly payloadContainer: string;
   /** @internal */
   readonly handlers: ReadonlyMap<string, StepHandler>;
+  /** @internal See TransactionQueueOptions.evidence. */
+  readonly evidence: boolean;
   /** @internal Group commit of the step writes of every worker of this queue. */
   readonly writer: WriteBatcher;
   /** @internal Transactions this process saw complete: their marks may be dropped without asking the journal. */
@@ -99,6 +106,7 @@ export class TransactionQueue {
     }
     this.handlers = handlers;
     this.writer = new WriteBatcher(store);
+    this.evidence = options.evidence !== false;
   }
 
   /** Creates the queue, the poison queue, the journal table and (with a blob port) the payload container. */
