@@ -15,6 +15,7 @@ import { parallelSuite } from "./parallel-suite.js";
 import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { transactionsEvidenceSuite } from "./transactions-evidence-suite.js";
 import { transactionsSuite } from "./transactions-suite.js";
 import { versionsSuite } from "./versions-suite.js";
 import { wideSuite } from "./wide-suite.js";
@@ -38,6 +39,7 @@ export const PATTERN_SUITES = [
   largeSuite,
   blobLogSuite,
   transactionsSuite,
+  transactionsEvidenceSuite,
   crossIndexSuite,
   advisorSuite,
   indexEntitiesSuite,
