@@ -226,13 +226,11 @@ export class Repository<
       const actions = [own, ...indexActions(this.model, current.values, after, copyEtags)];
       const companionFrom = actions.length;
       actions.push(...companion.actions);
+      let response: Awaited<ReturnType<Repository<F, PKN, RKN, I, T>["submit"]>>;
       try {
-        const response = await this.submit(actions, call);
-        for (const settle of companion.settles) await settle();
-        return (
-          after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
-        ) as ModelRecord<F, T>;
+        response = await this.submit(actions, call);
       } catch (err) {
+        await abandonAll(companion.abandons);
         if (!isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound"))
           throw err;
         // A unique-index clash is not a race: it stays after a re-read shows the entity unchanged.
@@ -243,7 +241,13 @@ export class Repository<
         if (attempt >= policy.maxAttempts)
           throw retriesExhausted(`Writing ${partitionKey}/${rowKey}`, attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
+        continue;
       }
+      // Committed: the follow-ups run now (a failure of theirs is not the write's to retry).
+      for (const settle of companion.settles) await settle();
+      return (
+        after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
+      ) as ModelRecord<F, T>;
     }
   }
 
@@ -257,10 +261,12 @@ export class Repository<
   ): Promise<{
     actions: TransactionAction[];
     settles: (() => Promise<void>)[];
+    abandons: (() => Promise<void>)[];
     after?: { values: Values; properties: ReturnType<typeof toProperties> };
   }> {
     const actions: TransactionAction[] = [];
     const settles: (() => Promise<void>)[] = [];
+    const abandons: (() => Promise<void>)[] = [];
     let values = after?.values;
     let amended = false;
     for (const c of this.companions) {
@@ -274,13 +280,19 @@ export class Repository<
       });
       actions.push(...plan.actions);
       if (plan.settle) settles.push(plan.settle);
+      if (plan.abandon) abandons.push(plan.abandon);
       if (plan.after && values) {
         values = { ...plan.after };
         amended = true;
       }
     }
-    if (!amended || !values) return { actions, settles };
-    return { actions, settles, after: { values, properties: toProperties(this.model.fields, values) } };
+    if (!amended || !values) return { actions, settles, abandons };
+    return {
+      actions,
+      settles,
+      abandons,
+      after: { values, properties: toProperties(this.model.fields, values) },
+    };
   }
 
   /** A create whose transaction carries companions' actions: retried when one of theirs lost a race. */
@@ -302,14 +314,11 @@ export class Repository<
       ];
       const companionFrom = actions.length;
       actions.push(...companion.actions);
+      let response: Awaited<ReturnType<Repository<F, PKN, RKN, I, T>["submit"]>>;
       try {
-        const response = await this.submit(actions, call);
-        for (const settle of companion.settles) await settle();
-        return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
-          F,
-          T
-        >;
+        response = await this.submit(actions, call);
       } catch (err) {
+        await abandonAll(companion.abandons);
         const companionRace =
           isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound") &&
           err.index !== undefined &&
@@ -318,7 +327,13 @@ export class Repository<
         if (attempt >= policy.maxAttempts)
           throw retriesExhausted(`Creating ${partitionKey}/${rowKey}`, attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
+        continue;
       }
+      for (const settle of companion.settles) await settle();
+      return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
+        F,
+        T
+      >;
     }
   }
 
@@ -376,4 +391,9 @@ export class Repository<
       throw err;
     }
   }
+}
+
+/** Undoes what companions sent ahead of a transaction that failed (best effort: what it undoes is idempotent anyway). */
+async function abandonAll(abandons: readonly (() => Promise<void>)[]): Promise<void> {
+  await Promise.all(abandons.map((a) => a().catch(() => {})));
 }
