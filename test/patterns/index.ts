@@ -15,6 +15,7 @@ import { parallelSuite } from "./parallel-suite.js";
 import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { transactionsChainSuite } from "./transactions-chain-suite.js";
 import { transactionsEvidenceSuite } from "./transactions-evidence-suite.js";
 import { transactionsSuite } from "./transactions-suite.js";
 import { versionsSuite } from "./versions-suite.js";
@@ -40,6 +41,7 @@ export const PATTERN_SUITES = [
   blobLogSuite,
   transactionsSuite,
   transactionsEvidenceSuite,
+  transactionsChainSuite,
   crossIndexSuite,
   advisorSuite,
   indexEntitiesSuite,
