@@ -4,7 +4,8 @@
  * (pages of 1,000), single inserts and point reads end to end, and each server's own CPU time per
  * operation (from /proc). Then the server alone: 1,000,000 entities in one partition, and a
  * 10,000,000-entity `--location` store against a 10,000-entity one for point, newest-10 and page
- * reads, with the server's RSS. Smoke mode (`--smoke` / TABLEKIT_BENCH_SMOKE=1) runs tiny sizes.
+ * reads, with the server's RSS. Then the Queue and Blob services against Azurite (bench/support/
+ * server-storage.ts): messages sent, received and deleted; small blobs; a large blob streamed. Smoke mode (`--smoke` / TABLEKIT_BENCH_SMOKE=1) runs tiny sizes.
  * Run: npx tsx bench/server.bench.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -16,6 +17,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized } from "./support/bench-mode.js";
+import { measureStorage, storageRows as storageTable } from "./support/server-storage.js";
 
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
 const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
@@ -155,143 +157,179 @@ async function measure(served: Served, name: string): Promise<Measured> {
 const results: Record<string, Record<string, string>> = {};
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-// 1. The same work on both servers.
-const tablekit = await startTablekit(["--inMemoryPersistence"]);
-const ours = await measure(tablekit, "Tablekit");
-await tablekit.stop();
-const azurite = await startAzurite();
-const served: Served = {
-  connectionString: azurite.tableConnectionString,
-  pid: azurite.pid,
-  stop: azurite.stop,
-};
-const theirs = await measure(served, "Azurite");
-await azurite.stop();
-
-/** A row comparing the servers; `higherIsBetter` for rates (the ratio is always Azurite's cost over ours). */
-function compare(ours: number, theirs: number, digits = 0, higherIsBetter = false): Record<string, string> {
-  return {
-    tablekit: fmt(ours, digits),
-    azurite: fmt(theirs, digits),
-    ratio: `${fmt(higherIsBetter ? ours / theirs : theirs / ours)}x`,
+/** The Table service: sections 1 to 3. */
+async function tableRows(): Promise<void> {
+  // 1. The same work on both servers.
+  const tablekit = await startTablekit(["--inMemoryPersistence"]);
+  const ours = await measure(tablekit, "Tablekit");
+  await tablekit.stop();
+  const azurite = await startAzurite();
+  const served: Served = {
+    connectionString: azurite.tableConnectionString,
+    pid: azurite.pid,
+    stop: azurite.stop,
   };
-}
-results[`bulk insert ${BULK.toLocaleString("en")} (batches of 100), entities/s`] = compare(
-  BULK / ours.bulkSeconds,
-  BULK / theirs.bulkSeconds,
-  0,
-  true,
-);
-results[`page through ${BULK.toLocaleString("en")} (pages of 1,000), s`] = compare(
-  ours.pagingSeconds,
-  theirs.pagingSeconds,
-  2,
-);
-results["single insert, µs end to end"] = compare(ours.insert.wallUs, theirs.insert.wallUs);
-results["point read, µs end to end"] = compare(ours.read.wallUs, theirs.read.wallUs);
-results["server CPU per single insert, µs"] = compare(ours.insert.cpuUs, theirs.insert.cpuUs);
-results["server CPU per point read, µs"] = compare(ours.read.cpuUs, theirs.read.cpuUs);
-results[`server CPU per entity in the bulk insert, µs`] = compare(ours.bulkCpuUs, theirs.bulkCpuUs);
-results[`server RSS after ${BULK.toLocaleString("en")}, MiB`] = compare(ours.rss, theirs.rss);
+  const theirs = await measure(served, "Azurite");
+  await azurite.stop();
 
-// 2. The server alone: a million entities in one partition.
-{
-  const big = await startTablekit(["--inMemoryPersistence"]);
-  const table = client(big, "BenchMillion");
-  await table.createTable();
-  const seconds = await bulkInsert(table, BULK_SERVER_ONLY);
-  results[`bulk insert ${BULK_SERVER_ONLY.toLocaleString("en")} (server only), entities/s`] = {
-    tablekit: fmt(BULK_SERVER_ONLY / seconds, 0),
-    azurite: "-",
-    ratio: `RSS ${fmt(rssMiB(big.pid), 0)} MiB`,
-  };
-  await big.stop();
-}
-
-// 3. Scale: reads at 10M against reads at 10k, on --location stores built with the embedded engine.
-async function buildStore(dir: string, count: number): Promise<void> {
-  const store = await openStore(`file:${join(dir, "tablekit-tables.db")}`);
-  await store.createTable("Scale");
-  const table = store.table("Scale");
-  for (let i = 0; i < count; i += 100) {
-    const pk = `p${String(Math.floor(i / SCALE_PARTITION)).padStart(5, "0")}`;
-    await table.submitTransaction(
-      Array.from(
-        { length: 100 },
-        (_, j) =>
-          [
-            "create",
-            { partitionKey: pk, rowKey: row(SCALE_PARTITION - ((i + j) % SCALE_PARTITION)), n: i + j },
-          ] as const,
-      ),
-    );
+  /** A row comparing the servers; `higherIsBetter` for rates (the ratio is always Azurite's cost over ours). */
+  function compare(ours: number, theirs: number, digits = 0, higherIsBetter = false): Record<string, string> {
+    return {
+      tablekit: fmt(ours, digits),
+      azurite: fmt(theirs, digits),
+      ratio: `${fmt(higherIsBetter ? ours / theirs : theirs / ours)}x`,
+    };
   }
-  await store.close();
+  results[`bulk insert ${BULK.toLocaleString("en")} (batches of 100), entities/s`] = compare(
+    BULK / ours.bulkSeconds,
+    BULK / theirs.bulkSeconds,
+    0,
+    true,
+  );
+  results[`page through ${BULK.toLocaleString("en")} (pages of 1,000), s`] = compare(
+    ours.pagingSeconds,
+    theirs.pagingSeconds,
+    2,
+  );
+  results["single insert, µs end to end"] = compare(ours.insert.wallUs, theirs.insert.wallUs);
+  results["point read, µs end to end"] = compare(ours.read.wallUs, theirs.read.wallUs);
+  results["server CPU per single insert, µs"] = compare(ours.insert.cpuUs, theirs.insert.cpuUs);
+  results["server CPU per point read, µs"] = compare(ours.read.cpuUs, theirs.read.cpuUs);
+  results[`server CPU per entity in the bulk insert, µs`] = compare(ours.bulkCpuUs, theirs.bulkCpuUs);
+  results[`server RSS after ${BULK.toLocaleString("en")}, MiB`] = compare(ours.rss, theirs.rss);
+
+  // 2. The server alone: a million entities in one partition.
+  {
+    const big = await startTablekit(["--inMemoryPersistence"]);
+    const table = client(big, "BenchMillion");
+    await table.createTable();
+    const seconds = await bulkInsert(table, BULK_SERVER_ONLY);
+    results[`bulk insert ${BULK_SERVER_ONLY.toLocaleString("en")} (server only), entities/s`] = {
+      tablekit: fmt(BULK_SERVER_ONLY / seconds, 0),
+      azurite: "-",
+      ratio: `RSS ${fmt(rssMiB(big.pid), 0)} MiB`,
+    };
+    await big.stop();
+  }
+
+  // 3. Scale: reads at 10M against reads at 10k, on --location stores built with the embedded engine.
+  async function buildStore(dir: string, count: number): Promise<void> {
+    const store = await openStore(`file:${join(dir, "tablekit-tables.db")}`);
+    await store.createTable("Scale");
+    const table = store.table("Scale");
+    for (let i = 0; i < count; i += 100) {
+      const pk = `p${String(Math.floor(i / SCALE_PARTITION)).padStart(5, "0")}`;
+      await table.submitTransaction(
+        Array.from(
+          { length: 100 },
+          (_, j) =>
+            [
+              "create",
+              { partitionKey: pk, rowKey: row(SCALE_PARTITION - ((i + j) % SCALE_PARTITION)), n: i + j },
+            ] as const,
+        ),
+      );
+    }
+    await store.close();
+  }
+
+  async function scaleReads(
+    count: number,
+  ): Promise<{ point: number; newest: number; page: number; rss: number }> {
+    const dir = mkdtempSync(join(tmpdir(), "tablekit-scale-"));
+    try {
+      const started = performance.now();
+      await buildStore(dir, count);
+      console.log(
+        `built ${count.toLocaleString("en")} entities in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
+      const server = await startTablekit(["--location", dir]);
+      const table = client(server, "Scale");
+      const partitions = count / SCALE_PARTITION;
+      const pk = (i: number) => `p${String((i * 7919) % partitions).padStart(5, "0")}`;
+      const point = await perOp(server, READS, (i) =>
+        table.getEntity(pk(i), row(1 + ((i * 104729) % SCALE_PARTITION))),
+      );
+      const newest = await perOp(server, READS, async (i) => {
+        const pages = table
+          .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}'` } })
+          .byPage({ maxPageSize: 10 });
+        const page = (await pages.next()).value;
+        if (page.length !== 10) throw new Error("newest-10 read came back short");
+      });
+      const page = await perOp(server, Math.max(10, READS / 10), async (i) => {
+        const from = row(1 + ((i * 104729) % Math.max(1, SCALE_PARTITION - 999)));
+        const pages = table
+          .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}' and RowKey ge '${from}'` } })
+          .byPage({ maxPageSize: 1000 });
+        const first = (await pages.next()).value;
+        if (first.length !== 1000) throw new Error(`page read came back with ${first.length}`);
+      });
+      const rss = rssMiB(server.pid);
+      await server.stop();
+      return { point: point.wallUs, newest: newest.wallUs, page: page.wallUs, rss };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const small = await scaleReads(SCALE_SMALL);
+  const large = await scaleReads(SCALE);
+  const label = `${SCALE.toLocaleString("en")} vs ${SCALE_SMALL.toLocaleString("en")}`;
+  results[`point read at ${label}, µs`] = {
+    tablekit: fmt(large.point, 0),
+    azurite: fmt(small.point, 0),
+    ratio: `${fmt(large.point / small.point, 2)}x`,
+  };
+  results[`newest-10 read at ${label}, µs`] = {
+    tablekit: fmt(large.newest, 0),
+    azurite: fmt(small.newest, 0),
+    ratio: `${fmt(large.newest / small.newest, 2)}x`,
+  };
+  results[`page of 1,000 at ${label}, µs`] = {
+    tablekit: fmt(large.page, 0),
+    azurite: fmt(small.page, 0),
+    ratio: `${fmt(large.page / small.page, 2)}x`,
+  };
+  results[`server RSS with ${SCALE.toLocaleString("en")} entities, MiB`] = {
+    tablekit: fmt(large.rss, 0),
+    azurite: "-",
+    ratio: "-",
+  };
 }
 
-async function scaleReads(
-  count: number,
-): Promise<{ point: number; newest: number; page: number; rss: number }> {
-  const dir = mkdtempSync(join(tmpdir(), "tablekit-scale-"));
+/** The Queue and Blob services: the same SDK work on tablekit serve (blobs as files under --location) and Azurite. */
+async function storageRows(): Promise<void> {
+  const sizes = {
+    queueSizes: sized([10_000, 100_000], [200]),
+    blobs: sized(1_000, 20),
+    bigBytes: sized(256, 2) * 1024 * 1024,
+    concurrency: 8,
+  };
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-storage-bench-"));
   try {
-    const started = performance.now();
-    await buildStore(dir, count);
-    console.log(
-      `built ${count.toLocaleString("en")} entities in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    const ours = await startTablekit(["--location", dir]);
+    const measuredOurs = await measureStorage({ name: "tablekit", ...ours }, sizes);
+    await ours.stop();
+    const azurite = await startAzurite();
+    const measuredTheirs = await measureStorage(
+      { name: "Azurite", connectionString: azurite.connectionString, pid: azurite.pid },
+      sizes,
     );
-    const server = await startTablekit(["--location", dir]);
-    const table = client(server, "Scale");
-    const partitions = count / SCALE_PARTITION;
-    const pk = (i: number) => `p${String((i * 7919) % partitions).padStart(5, "0")}`;
-    const point = await perOp(server, READS, (i) =>
-      table.getEntity(pk(i), row(1 + ((i * 104729) % SCALE_PARTITION))),
-    );
-    const newest = await perOp(server, READS, async (i) => {
-      const pages = table
-        .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}'` } })
-        .byPage({ maxPageSize: 10 });
-      const page = (await pages.next()).value;
-      if (page.length !== 10) throw new Error("newest-10 read came back short");
-    });
-    const page = await perOp(server, Math.max(10, READS / 10), async (i) => {
-      const from = row(1 + ((i * 104729) % Math.max(1, SCALE_PARTITION - 999)));
-      const pages = table
-        .listEntities({ queryOptions: { filter: `PartitionKey eq '${pk(i)}' and RowKey ge '${from}'` } })
-        .byPage({ maxPageSize: 1000 });
-      const first = (await pages.next()).value;
-      if (first.length !== 1000) throw new Error(`page read came back with ${first.length}`);
-    });
-    const rss = rssMiB(server.pid);
-    await server.stop();
-    return { point: point.wallUs, newest: newest.wallUs, page: page.wallUs, rss };
+    await azurite.stop();
+    Object.assign(results, storageTable(measuredOurs, measuredTheirs, sizes));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const small = await scaleReads(SCALE_SMALL);
-const large = await scaleReads(SCALE);
-const label = `${SCALE.toLocaleString("en")} vs ${SCALE_SMALL.toLocaleString("en")}`;
-results[`point read at ${label}, µs`] = {
-  tablekit: fmt(large.point, 0),
-  azurite: fmt(small.point, 0),
-  ratio: `${fmt(large.point / small.point, 2)}x`,
-};
-results[`newest-10 read at ${label}, µs`] = {
-  tablekit: fmt(large.newest, 0),
-  azurite: fmt(small.newest, 0),
-  ratio: `${fmt(large.newest / small.newest, 2)}x`,
-};
-results[`page of 1,000 at ${label}, µs`] = {
-  tablekit: fmt(large.page, 0),
-  azurite: fmt(small.page, 0),
-  ratio: `${fmt(large.page / small.page, 2)}x`,
-};
-results[`server RSS with ${SCALE.toLocaleString("en")} entities, MiB`] = {
-  tablekit: fmt(large.rss, 0),
-  azurite: "-",
-  ratio: "-",
-};
+/** TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size). */
+const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
+if (only !== "storage") await tableRows();
+if (only !== "tables") await storageRows();
 
-console.log("\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).");
+if (only !== "storage")
+  console.log(
+    "\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).",
+  );
 console.table(results);

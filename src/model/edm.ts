@@ -150,7 +150,10 @@ export function toTyped(name: string, type: EdmType, v: unknown): TypedValue {
         if (v === "NaN") return { type, value: Number.NaN };
         if (v === "Infinity" || v === "INF") return { type, value: Number.POSITIVE_INFINITY };
         if (v === "-Infinity" || v === "-INF") return { type, value: Number.NEGATIVE_INFINITY };
-        if (/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return { type, value: Number(v) };
+        // A number's text past a Double's range (`1e400`) is refused, not read as ±Infinity.
+        if (/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) && Number.isFinite(Number(v))) {
+          return { type, value: Number(v) };
+        }
       }
       break;
     }

@@ -25,8 +25,9 @@ export const AZURE_QUEUE_LIMITS: QueueLimits = Object.freeze({
   maxMessageBytes: 64 * 1024,
   maxMessagesPerReceive: 32,
   maxVisibilityTimeoutSeconds: SEVEN_DAYS,
-  // Since 2017-07-29 any positive TTL is allowed; the REST parameter is an Int32.
-  maxTimeToLiveSeconds: 2_147_483_647,
+  // Since 2017-07-29 "the maximum time-to-live can be any positive number" (Put Message); the
+  // largest a JavaScript number holds exactly. Expiry stops at the service's 9999-12-31 "never".
+  maxTimeToLiveSeconds: Number.MAX_SAFE_INTEGER,
   maxListPageSize: 5000,
 });
 

@@ -1,5 +1,10 @@
 import { TableKitError } from "../model/index.js";
-import { type AccountKeys, DEVELOPMENT_ACCOUNT } from "../store/index.js";
+import { type AccountKeys, DEVELOPMENT_ACCOUNT, type Store } from "../store/index.js";
+
+/** An account a server serves: its keys, and its own store (accounts share no tables). */
+export interface ServedAccount extends AccountKeys {
+  readonly store: Store;
+}
 
 /**
  * The accounts a server accepts, in Azurite's `AZURITE_ACCOUNTS` format
@@ -9,7 +14,7 @@ export function parseAccounts(text: string | undefined): AccountKeys[] {
   if (text === undefined || text.trim() === "") {
     return [{ name: DEVELOPMENT_ACCOUNT.name, keys: [DEVELOPMENT_ACCOUNT.key] }];
   }
-  return text
+  const accounts = text
     .split(";")
     .filter((entry) => entry.trim() !== "")
     .map((entry) => {
@@ -22,4 +27,24 @@ export function parseAccounts(text: string | undefined): AccountKeys[] {
       }
       return { name, keys };
     });
+  checkAccountNames(accounts);
+  return accounts;
+}
+
+/**
+ * Account names as the service allows them (3-24 lowercase letters and digits), each once: an
+ * account's name chooses its store and its database file, so two entries must not share one.
+ */
+export function checkAccountNames(accounts: readonly AccountKeys[]): void {
+  const seen = new Set<string>();
+  for (const { name } of accounts) {
+    if (!/^[a-z0-9]{3,24}$/.test(name)) {
+      throw new TableKitError(
+        "InvalidInput",
+        `The account name '${name}' is not 3 to 24 lowercase letters and digits.`,
+      );
+    }
+    if (seen.has(name)) throw new TableKitError("InvalidInput", `The account '${name}' is given twice.`);
+    seen.add(name);
+  }
 }

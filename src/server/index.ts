@@ -5,5 +5,12 @@
  * @example const server = await startServer({ port: 0 }); // … server.connectionString …; await server.stop();
  */
 export { parseAccounts } from "./accounts.js";
-export type { Mount } from "./request-handler.js";
-export { type RunningServer, type ServerOptions, startServer } from "./start-server.js";
+export type { OAuthLevel } from "./auth/bearer-token.js";
+export type { Mount } from "./service-handler.js";
+export {
+  type RunningServer,
+  type ServerOptions,
+  type ServiceEndpoint,
+  type ServiceName,
+  startServer,
+} from "./start-server.js";

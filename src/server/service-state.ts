@@ -15,13 +15,22 @@ export interface CorsRule {
 interface AccountState {
   sections: Record<string, string>;
   cors: CorsRule[];
-  /** Stored access policies by lower-cased table name. */
+  /** Stored access policies by lower-cased table, queue or container name. */
   acls: Record<string, StoredAccessPolicy[]>;
+  /** What the service keeps of a queue or container beside the store: its metadata, a container's public access. */
+  resources?: Record<string, ResourceState>;
+}
+
+/** A queue's or container's properties kept by the server (the ports have no place for them). */
+export interface ResourceState {
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** A container's public access level: anonymous reads of its blobs (`blob`) and listing (`container`). */
+  readonly publicAccess?: "blob" | "container";
 }
 
 /**
- * What the Table service keeps beside the tables: service properties (CORS included) and each
- * table's stored access policies. Kept in one JSON file beside the database when the server has
+ * What a service keeps beside the store: service properties (CORS included), each table's, queue's
+ * or container's stored access policies, and queue and container metadata. Kept in one JSON file beside the database when the server has
  * a location (written whole, then renamed, so a crash leaves the old or the new file), in memory
  * otherwise.
  */
@@ -61,13 +70,27 @@ export class ServiceState {
     this.save();
   }
 
-  /** A deleted table loses its policies (a table created later under the name starts without any). */
+  /** A deleted table, queue or container loses its policies and properties (one created later under the name starts without any). */
   dropAcl(account: string, table: string): void {
-    const acls = this.accounts[account]?.acls;
-    if (acls && Object.hasOwn(acls, table.toLowerCase())) {
-      delete acls[table.toLowerCase()];
-      this.save();
-    }
+    const state = this.accounts[account];
+    const key = table.toLowerCase();
+    const acl = state?.acls && Object.hasOwn(state.acls, key);
+    const resource = state?.resources && Object.hasOwn(state.resources, key);
+    if (acl) delete state.acls[key];
+    if (resource) delete state.resources![key];
+    if (acl || resource) this.save();
+  }
+
+  resource(account: string, name: string): ResourceState {
+    const resources = this.accounts[account]?.resources;
+    return (resources && Object.hasOwn(resources, name) ? resources[name] : undefined) ?? {};
+  }
+
+  setResource(account: string, name: string, state: ResourceState): void {
+    const account_ = this.account(account);
+    account_.resources ??= {};
+    account_.resources[name] = state;
+    this.save();
   }
 
   private save(): void {

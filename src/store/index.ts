@@ -98,9 +98,11 @@ export {
 export type { UpdateMode } from "./tables/table-backend.js";
 export type { Capabilities } from "./tables/table-capabilities.js";
 export type { CheckedEntity } from "./tables/table-rules.js";
-export type {
-  TransactionAction,
-  TransactionResponse,
-  TransactionSubResponse,
+export {
+  RECEIVED_BODY_BYTES,
+  type ReceivedTransactionOptions,
+  type TransactionAction,
+  type TransactionResponse,
+  type TransactionSubResponse,
 } from "./tables/table-transaction.js";
 export type { ThrottleEvent, ThrottleOptions, ThrottleProfile } from "./throttling/throttling.js";

@@ -90,6 +90,19 @@ describe("typed JSON lines", () => {
     };
     expect(code({ PartitionKey: "p", RowKey: "r", n: 2147483648 })).toBe("InvalidValueType");
     expect(code({ PartitionKey: "p", RowKey: "r", n: 2147483647 })).toBe("none");
+    // A number past a Double's range parses as Infinity; JSON cannot mean Infinity by it.
+    for (const text of ["1e400", "-1e400"]) {
+      expect(code(JSON.parse(`{"PartitionKey":"p","RowKey":"r","n":${text}}`))).toBe("InvalidValueType");
+      expect(
+        code(JSON.parse(`{"PartitionKey":"p","RowKey":"r","n@odata.type":"Edm.Double","n":${text}}`)),
+      ).toBe("InvalidValueType");
+      expect(
+        code(JSON.parse(`{"PartitionKey":"p","RowKey":"r","n@odata.type":"Edm.Double","n":"${text}"}`)),
+      ).toBe("InvalidValueType");
+    }
+    expect(code({ PartitionKey: "p", RowKey: "r", "n@odata.type": "Edm.Double", n: "Infinity" })).toBe(
+      "none",
+    );
     expect(code({ PartitionKey: "p", RowKey: "r", o: { a: 1 } })).toBe("InvalidValueType");
     expect(code({ PartitionKey: "p", RowKey: "r", "n@odata.type": "Edm.Int128", n: "1" })).toBe(
       "InvalidInput",

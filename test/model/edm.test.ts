@@ -39,6 +39,9 @@ describe("EDM values", () => {
       ["Int64", "9223372036854775808"],
       ["Int64", 1.5],
       ["Guid", "not-a-guid"],
+      // A number's text past a Double's range is not ±Infinity (those are written "Infinity", "-INF").
+      ["Double", "1e400"],
+      ["Double", "-1.8e308"],
       ["Binary", "***"],
       ["DateTime", "yesterday"],
       ["Boolean", 1],

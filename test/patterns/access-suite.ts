@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_ACCOUNT, generateTableSas, type Store, type TableSasOptions } from "../../src/index.js";
 import { defineModel, field, partitionToken } from "../../src/patterns/index.js";
 import { expectCode, listAll } from "../conformance/helpers.js";
+import { handMadeTableSas } from "../support/hand-made-sas.js";
 import type { PatternsRef } from "./target.js";
 
 const account = DEVELOPMENT_ACCOUNT;
@@ -154,6 +155,59 @@ export function accessSuite(target: PatternsRef): void {
         { index: 1 },
       );
       expect(await listAll(table)).toEqual([]);
+    });
+
+    it("a row bound without its partition bound is refused, both ways; an empty bound cannot be made", async () => {
+      const store = target().store;
+      const tableName = (await target().freshTable()).tableName;
+      const fields = { tn: tableName, sp: "raud", se: "2099-01-01T00:00:00Z" };
+      for (const bounds of [
+        { srk: "5" },
+        { erk: "5" },
+        { srk: "1", erk: "5" },
+        { spk: "a", srk: "1", erk: "5" },
+        { srk: "1", epk: "b", erk: "5" },
+        { spk: "", srk: "5" },
+      ]) {
+        const token = handMadeTableSas(account, { ...fields, ...bounds });
+        expect(() => store.withAccessToken(token), JSON.stringify(bounds)).toThrow(
+          expect.objectContaining({ code: "AuthenticationFailed" }),
+        );
+      }
+      for (const bound of ["startPartitionKey", "startRowKey", "endPartitionKey", "endRowKey"] as const) {
+        expect(() =>
+          generateTableSas({
+            account,
+            tableName,
+            permissions: all,
+            expiresOn: hour(),
+            startPartitionKey: "a",
+            endPartitionKey: "b",
+            [bound]: "",
+          }),
+        ).toThrow(expect.objectContaining({ code: "InvalidInput" }));
+      }
+    });
+
+    it("a token signed by one account is refused for another, whichever way round", async () => {
+      const store = target().store;
+      const tableName = (await target().freshTable()).tableName;
+      const first = { name: "accounta", key: Buffer.alloc(64, 3).toString("base64") };
+      const second = { name: "accountb", key: Buffer.alloc(64, 4).toString("base64") };
+      for (const [signer, verifier] of [
+        [first, second],
+        [second, first],
+      ] as const) {
+        const token = generateTableSas({ account: signer, tableName, permissions: all, expiresOn: hour() });
+        expect(() => store.withAccessToken(token, { account: verifier })).toThrow(
+          expect.objectContaining({ code: "AuthenticationFailed" }),
+        );
+        // The other account's key under this account's name is refused too.
+        expect(() =>
+          store.withAccessToken(token, { account: { name: signer.name, key: verifier.key } }),
+        ).toThrow(expect.objectContaining({ code: "AuthenticationFailed" }));
+        expect(store.withAccessToken(token, { account: signer }).access?.scope.kind).toBe("table");
+      }
     });
 
     it("times, signatures and accounts: expired, not yet valid, tampered or foreign tokens fail authentication", async () => {

@@ -7,7 +7,7 @@ import { itWhen, type PatternsRef, type PatternsTarget } from "./target.js";
 
 /**
  * A test of a pattern that stands on the blob port: it runs where the store has a blob backend
- * (and `also` holds), and is reported as skipped elsewhere (e.g. a table-only server).
+ * (and `also` holds), and is reported as skipped elsewhere (a store whose URL configures no blobs).
  */
 export function itWithBlobs(
   target: PatternsRef,

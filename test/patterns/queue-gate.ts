@@ -1,7 +1,7 @@
 import type { Capabilities } from "../../src/index.js";
 import type { PatternsTarget } from "./target.js";
 
-/** For `itWhen`: the target's store has a queue port (a table-only world, such as `tablekit serve`, has none). */
+/** For `itWhen`: the target's store has a queue port (every world has one; a store opened with queues: "none" has not). */
 export function withQueue(_capabilities: Capabilities, target: PatternsTarget): boolean {
   return target.store.queueCapabilities !== undefined;
 }

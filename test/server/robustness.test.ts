@@ -182,7 +182,7 @@ describe("tablekit serve: malformed input", () => {
     await alive();
   });
 
-  it("a $batch body past 4 MiB is 413 RequestBodyTooLarge, nothing written, though other bodies may be 8 MiB", async () => {
+  it("a $batch body past 4 MiB is 413 RequestBodyTooLarge, nothing written, though maxBodyBytes is 8 MiB", async () => {
     const MiB = 1024 * 1024;
     /** A batch of inserts into partition `pk` whose body is exactly `size` bytes. */
     const batchOfSize = (pk: string, size: number): string => {

@@ -5,7 +5,10 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
-import { finished, startCli, tempDir } from "../cli/run-cli.js";
+import { cli, finished, startCli, tempDir } from "../cli/run-cli.js";
+import { entraToken } from "../support/entra-token.js";
+import { rawRequest } from "../support/raw-table-client.js";
+import { makeTestCertificate } from "../support/test-certificate.js";
 
 const { dir, cleanup } = tempDir();
 const children = new Set<ChildProcess>();
@@ -82,5 +85,34 @@ describe("tablekit serve (the binary)", { timeout: 60_000 }, () => {
     await store.close();
     third.child.kill("SIGTERM");
     expect((await third.done).code).toBe(0);
+  });
+
+  it("--oauth basic with --cert/--key serves HTTPS and takes a bearer token; another level is refused", async () => {
+    const certificate = makeTestCertificate();
+    try {
+      const { child, connectionString, done } = await serve([
+        "--oauth",
+        "basic",
+        "--cert",
+        certificate.cert,
+        "--key",
+        certificate.key,
+      ]);
+      const endpoint = /TableEndpoint=(\S+?);/.exec(connectionString)![1]!;
+      expect(endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
+      const bearer = entraToken();
+      const r = await rawRequest(endpoint, { path: "Tables", auth: { bearer }, ca: certificate.pem });
+      expect(r.status).toBe(200);
+      child.kill("SIGTERM");
+      expect((await done).code).toBe(0);
+    } finally {
+      certificate.cleanup();
+    }
+    const refused = await cli(["serve", "--tablePort", "0", "--oauth", "full"], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/basic/);
+    const warned = await serve(["--oauth", "basic"]);
+    warned.child.kill("SIGTERM");
+    expect((await warned.done).stderr).toMatch(/HTTPS only/);
   });
 });

@@ -8,6 +8,7 @@ import {
   type StoreOptions,
 } from "../../src/index.js";
 import { expectCode } from "../support/expect-code.js";
+import { handMadeTableSas } from "../support/hand-made-sas.js";
 
 describe("openStore options", () => {
   it("the options type follows the URL's scheme", () => {
@@ -44,5 +45,25 @@ describe("openStore options", () => {
     const store = await openStore("memory:", { limits: { pageTimeBudgetMs: 7 } });
     expect(store.capabilities.limits.pageTimeBudgetMs).toBe(7);
     await store.close();
+  });
+
+  it("accessToken: a row bound without its partition bound, or another account's token, fails before the store opens", async () => {
+    const first = { name: "accounta", key: Buffer.alloc(64, 5).toString("base64") };
+    const second = { name: "accountb", key: Buffer.alloc(64, 6).toString("base64") };
+    const fields = { tn: "Orders", sp: "raud", se: "2099-01-01T00:00:00Z" };
+    for (const bounds of [{ srk: "5" }, { erk: "5" }, { spk: "a", srk: "1", erk: "9" }]) {
+      const accessToken = handMadeTableSas(first, { ...fields, ...bounds });
+      await expectCode(openStore("memory:", { accessToken, accessAccount: first }), "AuthenticationFailed");
+    }
+    const whole = handMadeTableSas(first, { ...fields, spk: "a", srk: "1", epk: "b", erk: "9" });
+    await (await openStore("memory:", { accessToken: whole, accessAccount: first })).close();
+    await expectCode(
+      openStore("memory:", { accessToken: whole, accessAccount: second }),
+      "AuthenticationFailed",
+    );
+    await expectCode(
+      openStore("memory:", { accessToken: handMadeTableSas(second, fields), accessAccount: first }),
+      "AuthenticationFailed",
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
+import https from "node:https";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "./azurite.js";
 
 /**
@@ -11,12 +12,17 @@ export interface RawRequest {
   readonly method?: string;
   /** Path after the account, with query string: `Tables`, `t(PartitionKey='a',RowKey='b')?$select=x`. */
   readonly path: string;
-  readonly headers?: Record<string, string>;
+  /** Headers to add or override (the signature covers only what the scheme signs); an array sends one line per value. */
+  readonly headers?: Record<string, string | string[]>;
   readonly body?: string | Buffer;
-  /** `"lite"` (default), `"key"` (SharedKey with x-ms-date), `"none"`, or a SAS query string. */
-  readonly auth?: "lite" | "key" | "none" | { readonly sas: string };
+  /** `"lite"` (default), `"key"` (SharedKey with x-ms-date), `"none"`, a SAS query string, or a bearer token. */
+  readonly auth?: "lite" | "key" | "none" | { readonly sas: string } | { readonly bearer: string };
+  /** For an `https:` endpoint: the certificate to trust. */
+  readonly ca?: Buffer;
   /** The date signed and sent as x-ms-date (default now). */
   readonly date?: Date;
+  /** The header that carries the signed date: `x-ms-date` (default) or the standard `date`. */
+  readonly dateHeader?: "x-ms-date" | "date";
   readonly account?: string;
   readonly key?: string;
 }
@@ -40,14 +46,14 @@ export async function rawRequest(endpoint: string, request: RawRequest): Promise
   const account = request.account ?? AZURITE_ACCOUNT;
   const key = request.key ?? AZURITE_KEY;
   const auth = request.auth ?? "lite";
-  const sas = typeof auth === "object" ? auth.sas : undefined;
+  const sas = typeof auth === "object" && "sas" in auth ? auth.sas : undefined;
   const separator = request.path.includes("?") ? "&" : "?";
   const url = `${base.origin}/${account}/${request.path}${sas ? `${separator}${sas}` : ""}`;
   const method = request.method ?? "GET";
   const date = (request.date ?? new Date()).toUTCString();
-  const headers: Record<string, string> = {
+  const headers: Record<string, string | string[]> = {
     "x-ms-version": "2019-02-02",
-    "x-ms-date": date,
+    [request.dateHeader ?? "x-ms-date"]: date,
     accept: "application/json;odata=minimalmetadata",
     dataserviceversion: "3.0",
     ...(request.body !== undefined ? { "content-type": "application/json" } : {}),
@@ -56,13 +62,19 @@ export async function rawRequest(endpoint: string, request: RawRequest): Promise
   const parsed = new URL(url);
   const comp = parsed.searchParams.get("comp");
   const resource = `/${account}${parsed.pathname}${comp ? `?comp=${comp}` : ""}`;
-  if (auth === "lite") {
+  if (typeof auth === "object" && "bearer" in auth) {
+    headers.authorization = `Bearer ${auth.bearer}`;
+  } else if (auth === "lite") {
     headers.authorization = `SharedKeyLite ${account}:${sign(key, `${date}\n${resource}`)}`;
   } else if (auth === "key") {
     const text = [method, "", headers["content-type"] ?? "", date, resource].join("\n");
     headers.authorization = `SharedKey ${account}:${sign(key, text)}`;
   }
-  const { status, headers: responseHeaders, text } = await send(parsed, method, headers, request.body);
+  const {
+    status,
+    headers: responseHeaders,
+    text,
+  } = await send(parsed, method, headers, request.body, request.ca);
   const code = responseHeaders["x-ms-error-code"];
   return {
     status,
@@ -79,12 +91,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function send(
   url: URL,
   method: string,
-  headers: Record<string, string>,
+  headers: Record<string, string | string[]>,
   body: string | Buffer | undefined,
+  ca: Buffer | undefined,
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const target = {
+    host: url.hostname,
+    port: url.port,
+    path: `${url.pathname}${url.search}`,
+    method,
+    headers,
+  };
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers, agent },
+    const request = url.protocol === "https:" ? https.request : http.request;
+    const req = request(
+      url.protocol === "https:" ? { ...target, ca, agent: false } : { ...target, agent },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));

@@ -1,7 +1,7 @@
-/** `tablekit serve`: the Azure Table service over the embedded engine, with Azurite's table flags. */
+/** `tablekit serve`: the Azure Table, Queue and Blob services over the embedded engine, with Azurite's flags. */
 import { appendFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
-import { startServer } from "../../server/index.js";
+import { type OAuthLevel, startServer } from "../../server/index.js";
 import type { Store } from "../../store/index.js";
 import { createExplorer, type Explorer } from "../explorer/explorer-app.js";
 import { isLoopback } from "../explorer/explorer-auth.js";
@@ -10,16 +10,30 @@ import { terminal } from "../output/terminal.js";
 interface ServeOptions {
   tableHost: string;
   tablePort: number;
+  queueHost: string;
+  queuePort?: number;
+  blobHost: string;
+  blobPort?: number;
+  table: boolean;
+  queue: boolean;
+  blob: boolean;
   location?: string;
   inMemoryPersistence?: boolean;
   cert?: string;
   key?: string;
   pwd?: string;
+  oauth?: OAuthLevel;
   loose?: boolean;
   skipApiVersionCheck?: boolean;
   silent?: boolean;
   debug?: string;
   explorer?: boolean;
+}
+
+/** `--oauth`: the one level Azurite has, `basic`. */
+function oauthLevel(text: string): OAuthLevel {
+  if (text !== "basic") throw new InvalidArgumentError("the only OAuth level is basic");
+  return text;
 }
 
 /** A port number option: 0 to 65535. */
@@ -33,15 +47,35 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "serve the Azure Table REST protocol over the embedded engine (a drop-in for Azurite's table service)",
+      "serve the Azure Table, Queue and Blob REST protocols over the embedded engine (a drop-in for Azurite)",
     )
     .option("--tableHost <host>", "interface to listen on", "127.0.0.1")
     .option("--tablePort <port>", "port to listen on (0 picks a free one)", port, 10002)
+    .option("--queueHost <host>", "interface the Queue service listens on", "127.0.0.1")
+    .option(
+      "--queuePort <port>",
+      "the Queue service's port (default 10001; 0, or --tablePort 0, picks a free one)",
+      port,
+    )
+    .option("--blobHost <host>", "interface the Blob service listens on", "127.0.0.1")
+    .option(
+      "--blobPort <port>",
+      "the Blob service's port (default 10000; 0, or --tablePort 0, picks a free one)",
+      port,
+    )
+    .option("--no-table", "do not start the Table service")
+    .option("--no-queue", "do not start the Queue service")
+    .option("--no-blob", "do not start the Blob service")
     .option("-l, --location <dir>", "directory to keep the tables in (default: in memory)")
     .option("--inMemoryPersistence", "keep the tables in memory (the default without --location)")
     .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
     .option("--key <file>", "private key of a PEM certificate")
     .option("--pwd <password>", "password of a PFX certificate")
+    .option(
+      "--oauth <level>",
+      "accept Microsoft Entra bearer tokens: basic (audience, issuer and lifetime checked, no signature; HTTPS only)",
+      oauthLevel,
+    )
     .option("-L, --loose", "accepted for Azurite compatibility (its table service relaxes nothing with it)")
     .option("--skipApiVersionCheck", "accept any x-ms-version")
     .option("-s, --silent", "print nothing but errors")
@@ -57,15 +91,26 @@ export function registerServe(program: Command): void {
       if (opts.location && opts.inMemoryPersistence) {
         throw new InvalidArgumentError("--location and --inMemoryPersistence exclude each other");
       }
+      if (opts.oauth && !opts.cert) {
+        terminal().err.line(
+          "warning: --oauth without --cert: bearer tokens are accepted over HTTPS only, so all are refused",
+        );
+      }
       const debug = opts.debug;
       let explorer: Explorer | undefined;
       const server = await startServer({
         host: opts.tableHost,
         port: opts.tablePort,
+        queueHost: opts.queueHost,
+        ...(opts.queuePort === undefined ? {} : { queuePort: opts.queuePort }),
+        blobHost: opts.blobHost,
+        ...(opts.blobPort === undefined ? {} : { blobPort: opts.blobPort }),
+        services: (["table", "queue", "blob"] as const).filter((s) => opts[s] !== false),
         ...(opts.location ? { location: opts.location } : {}),
         ...(opts.cert ? { cert: opts.cert } : {}),
         ...(opts.key ? { key: opts.key } : {}),
         ...(opts.pwd ? { pwd: opts.pwd } : {}),
+        ...(opts.oauth ? { oauth: opts.oauth } : {}),
         loose: opts.loose ?? false,
         skipApiVersionCheck: opts.skipApiVersionCheck ?? false,
         ...(debug ? { log: (line: string) => appendFileSync(debug, `${line}\n`) } : {}),
@@ -85,7 +130,12 @@ export function registerServe(program: Command): void {
       });
       if (!opts.silent) {
         const out = terminal().out;
-        out.line(`tablekit Table service is successfully listening at ${server.url.replace(/\/[^/]*$/, "")}`);
+        for (const [name, endpoint] of Object.entries(server.endpoints)) {
+          const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+          out.line(
+            `tablekit ${title} service is successfully listening at ${endpoint.url.replace(/\/[^/]*$/, "")}`,
+          );
+        }
         out.line(`Connection string: ${server.connectionString}`);
         if (explorer)
           out.line(`Explorer: ${server.url.replace(/\/[^/]*$/, "")}/_explorer/?token=${explorer.token}`);
@@ -99,6 +149,6 @@ export function registerServe(program: Command): void {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
       });
-      if (!opts.silent) terminal().out.line("tablekit Table service stopped");
+      if (!opts.silent) terminal().out.line("tablekit services stopped");
     });
 }

@@ -114,12 +114,23 @@ function keyOf(object: Record<string, unknown>, name: string, alias: string): st
   return v;
 }
 
+/** JSON has no Infinity: a parsed number that is one was written past a Double's range (`1e400`). */
+function finiteNumber(name: string, n: number): void {
+  if (!Number.isFinite(n)) {
+    throw new TableKitError(
+      "InvalidValueType",
+      `Property '${name}': the number is outside the range of Edm.Double`,
+    );
+  }
+}
+
 function annotated(
   name: string,
   raw: unknown,
   type: ReturnType<typeof requireEdmType>,
 ): TypedValue | undefined {
   if (raw === null) return undefined;
+  if (typeof raw === "number") finiteNumber(name, raw);
   if (type === "Double" && typeof raw === "number") return { type, value: raw };
   if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean") {
     throw new TableKitError("InvalidValueType", `Property '${name}': an Edm.${type} must be a JSON scalar`);
@@ -134,6 +145,7 @@ function inferred(name: string, raw: unknown): TypedValue | undefined {
     case "boolean":
       return { type: "Boolean", value: raw };
     case "number":
+      finiteNumber(name, raw);
       if (Number.isInteger(raw) && !Object.is(raw, -0)) {
         if (raw >= -2147483648 && raw <= 2147483647) return { type: "Int32", value: raw };
         throw new TableKitError(

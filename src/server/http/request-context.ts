@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { invalidUri } from "../protocol/protocol-error.js";
-import { parseResource, type Resource } from "./resource.js";
 
 /** The service version answered when a request names none. */
 export const DEFAULT_VERSION = "2019-02-02";
@@ -24,7 +23,11 @@ export interface RequestContext {
   readonly secondary: boolean;
   /** True when the account came from the path (`/devstoreaccount1/…`), not the host name. */
   readonly pathStyle: boolean;
-  readonly resource: Resource;
+  /**
+   * The path after the account, percent-decoded, without its leading slash (`Tables('t')`,
+   * `queue/messages/id`, `container/dir/blob.txt`): each service reads its own resource from it.
+   */
+  readonly path: string;
   readonly protocol: "http" | "https";
   readonly clientIp: string;
   /** `x-ms-version` as sent (echoed back), or the default. */
@@ -51,17 +54,17 @@ export function requestContext(
   } catch {
     throw invalidUri("The request URI is not valid: bad percent-encoding.");
   }
-  const segments = decoded.replace(/^\/+/, "").split("/");
+  const trimmed = decoded.replace(/^\/+/, "");
   const dot = hostname.indexOf(".");
   const pathStyle = IP_HOST.test(hostname) || NO_ACCOUNT_HOSTS.has(hostname.toLowerCase()) || dot <= 0;
-  let account = pathStyle ? (segments.shift() ?? "") : hostname.slice(0, dot);
-  if (segments.length > 1) throw invalidUri();
+  const slash = trimmed.indexOf("/");
+  let account = pathStyle ? (slash < 0 ? trimmed : trimmed.slice(0, slash)) : hostname.slice(0, dot);
+  const path = pathStyle ? (slash < 0 ? "" : trimmed.slice(slash + 1)) : trimmed;
   let secondary = false;
   if (account.endsWith(SECONDARY)) {
     account = account.slice(0, -SECONDARY.length);
     secondary = true;
   }
-  const resource = parseResource(segments[0] ?? "");
   const tunnelled = req.headers["x-http-method"];
   const method =
     req.method === "POST" && typeof tunnelled === "string" ? tunnelled.toUpperCase() : (req.method ?? "GET");
@@ -76,7 +79,7 @@ export function requestContext(
     account,
     secondary,
     pathStyle,
-    resource,
+    path,
     protocol,
     clientIp: req.socket.remoteAddress ?? "",
     version: typeof version === "string" && version !== "" ? version : DEFAULT_VERSION,

@@ -14,6 +14,12 @@ export type Resource =
       readonly rowKey: string;
     };
 
+/** The Table service's resource of a request path (after the account): one segment, or InvalidUri. */
+export function parseTablePath(path: string): Resource {
+  if (path.includes("/")) throw invalidUri();
+  return parseResource(path);
+}
+
 /**
  * Parses the resource part of a path (already percent-decoded): `Tables`, `Tables('t')`, `$batch`,
  * `t`, `t()`, `t(PartitionKey='a',RowKey='b')` with quotes doubled inside keys.

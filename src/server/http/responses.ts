@@ -52,15 +52,37 @@ export function jsonErrorBody(ctx: RequestContext, code: string, message: string
   });
 }
 
+/** `<Error><Code>…</Code><Message>…</Message></Error>`: the Queue and Blob services' (and some Table) errors. */
+export function xmlErrorBody(code: string, message: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message></Error>`;
+}
+
+/**
+ * The fixed wording the Queue and Blob services give some codes (the real service's messages, which
+ * clients and Azurite's tests look for); our own detail follows it.
+ */
+const XML_SERVICE_MESSAGES: Readonly<Record<string, string>> = {
+  InvalidResourceName: "The specified resource name contains invalid characters.",
+  RequestBodyTooLarge: "The request body is too large and exceeds the maximum permissible limit.",
+  OutOfRangeQueryParameterValue:
+    "One of the query parameters specified in the request URI is outside the permissible range.",
+};
+
+/** `message` led by the service's fixed wording for `code`, when it has one and the message lacks it. */
+export function xmlServiceMessage(code: string, message: string): string {
+  const fixed = XML_SERVICE_MESSAGES[code];
+  if (fixed === undefined || message.startsWith(fixed.slice(0, -1))) return message;
+  return `${fixed} ${message}`;
+}
+
 /** Sends an error in JSON, or in XML for the operations the service answers in XML. */
 export function sendError(ctx: RequestContext, err: unknown, xml: boolean): void {
-  const { status, code, message } = errorParts(err);
+  const { status, code, message: text } = errorParts(err);
+  const message = xml ? xmlServiceMessage(code, text) : text;
   const headers: OutgoingHttpHeaders = { "x-ms-error-code": code };
   if (xml) {
     headers["content-type"] = "application/xml";
-    const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(
-      serviceMessage(ctx, message),
-    )}</Message></Error>`;
+    const body = xmlErrorBody(code, serviceMessage(ctx, message));
     send(ctx, status, headers, ctx.req.method === "HEAD" ? undefined : body);
     return;
   }

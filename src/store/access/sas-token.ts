@@ -158,6 +158,12 @@ export function generateTableSas(options: TableSasOptions): string {
   if (options.endRowKey !== undefined && options.endPartitionKey === undefined) {
     throw new TableKitError("InvalidInput", "endRowKey needs endPartitionKey");
   }
+  // An empty bound signs exactly as no bound, so a token cannot carry one: leave it out instead.
+  for (const name of ["startPartitionKey", "startRowKey", "endPartitionKey", "endRowKey"] as const) {
+    if (options[name] === "") {
+      throw new TableKitError("InvalidInput", `An empty ${name} cannot be told from no bound in a token`);
+    }
+  }
   const fields: Record<string, string> = { sv: options.version ?? DEFAULT_SAS_VERSION, tn: tableName };
   if (options.permissions) fields.sp = tablePermissionsToString(options.permissions);
   if (options.startsOn) fields.st = sasTime(options.startsOn);

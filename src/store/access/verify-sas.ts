@@ -5,6 +5,7 @@ import { AccessPolicy } from "./access-policy.js";
 import { DEVELOPMENT_ACCOUNT } from "./development-account.js";
 import {
   accountStringToSign,
+  type EntityKeyRange,
   parseSasToken,
   type SasAccount,
   type SasFields,
@@ -47,7 +48,7 @@ function failed(detail: string): TableKitError {
   );
 }
 
-function sameSignature(expected: string, given: string): boolean {
+export function sameSignature(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -118,16 +119,32 @@ export function verifySasToken(fields: SasFields, options: VerifySasOptions): Ac
   } catch {
     throw failed(`The permissions '${sp}' are not valid.`);
   }
-  const range = {
-    ...(fields.spk !== undefined ? { startPartitionKey: fields.spk } : {}),
-    ...(fields.srk !== undefined ? { startRowKey: fields.srk } : {}),
-    ...(fields.epk !== undefined ? { endPartitionKey: fields.epk } : {}),
-    ...(fields.erk !== undefined ? { endRowKey: fields.erk } : {}),
-  };
   return new AccessPolicy(
-    withTimes({ kind: "table", tableName: fields.tn!, permissions, keyRange: range }, st, se),
+    withTimes({ kind: "table", tableName: fields.tn!, permissions, keyRange: keyRangeOf(fields) }, st, se),
     now,
   );
+}
+
+/**
+ * A token's key range. A bound signs as its value or as an empty line when absent, so an empty
+ * value is no bound (it cannot be told from none). A row bound is a row within its partition bound:
+ * one without the other (`srk` without `spk`, `erk` without `epk`) bounds nothing the service
+ * defines, and the token is refused rather than read with the row bound dropped.
+ */
+function keyRangeOf(fields: SasFields): EntityKeyRange {
+  const bound = (name: "spk" | "srk" | "epk" | "erk") => (fields[name] === "" ? undefined : fields[name]);
+  const [spk, srk, epk, erk] = [bound("spk"), bound("srk"), bound("epk"), bound("erk")];
+  if ((srk !== undefined && spk === undefined) || (erk !== undefined && epk === undefined)) {
+    throw failed(
+      "Signature fields not well formed: a row key bound (srk, erk) needs its partition key bound (spk, epk).",
+    );
+  }
+  return {
+    ...(spk !== undefined ? { startPartitionKey: spk } : {}),
+    ...(srk !== undefined ? { startRowKey: srk } : {}),
+    ...(epk !== undefined ? { endPartitionKey: epk } : {}),
+    ...(erk !== undefined ? { endRowKey: erk } : {}),
+  };
 }
 
 function withTimes<T extends object>(scope: T, st: string | undefined, se: string | undefined): T {
@@ -136,7 +153,7 @@ function withTimes<T extends object>(scope: T, st: string | undefined, se: strin
   return { ...scope, ...(startsOn ? { startsOn } : {}), ...(expiresOn ? { expiresOn } : {}) };
 }
 
-function checkProtocol(spr: string | undefined, protocol: "http" | "https"): void {
+export function checkProtocol(spr: string | undefined, protocol: "http" | "https"): void {
   if (spr === undefined || spr === "" || spr === "https,http" || spr === "http,https") return;
   if (spr !== "https") throw failed(`The protocol '${spr}' is not valid.`);
   if (protocol !== "https") {
@@ -153,7 +170,7 @@ function ipv4Number(ip: string): number | undefined {
   return plain.split(".").reduce((n, part) => n * 256 + Number(part), 0);
 }
 
-function checkIp(sip: string | undefined, clientIp: string): void {
+export function checkIp(sip: string | undefined, clientIp: string): void {
   if (sip === undefined || sip === "") return;
   const [startText, endText] = sip.split("-");
   const start = ipv4Number(startText ?? "");

@@ -6,6 +6,7 @@ import {
   transactionPayloadBytes,
   validateKey,
 } from "../../model/index.js";
+import type { OperationOptions } from "../call-options.js";
 import type { BackendAction, UpdateMode } from "./table-backend.js";
 import { type CheckedEntity, entityForWrite } from "./table-rules.js";
 
@@ -83,13 +84,33 @@ function keysOf(a: BackendAction): { partitionKey: string; rowKey: string } {
 }
 
 /**
+ * The key of a transaction option for a caller that received the transaction as a request body
+ * (`tablekit serve`): the body's size as received, which is then what `maxTransactionBytes` limits,
+ * instead of the core's count of the body the Azure backend would write (which annotates every
+ * property, so it is larger than a client's body that omits annotations). Not public: a library
+ * call is always counted.
+ */
+export const RECEIVED_BODY_BYTES: unique symbol = Symbol("tablekit.receivedBodyBytes");
+
+/** `submitTransaction`'s options as the server passes them. */
+export interface ReceivedTransactionOptions extends OperationOptions {
+  readonly [RECEIVED_BODY_BYTES]?: number;
+}
+
+/**
  * Validates an entity group transaction on `table` as the service does — at least one and at most
  * `maxTransactionOperations` actions, one PartitionKey, each row at most once, a request payload
- * (`transactionPayloadBytes`) within `maxTransactionBytes` — and returns the backend's actions.
- * Errors of one action carry its index; a payload too large is RequestBodyTooLarge (413), as the
- * service answers it, for the whole transaction.
+ * (`transactionPayloadBytes`, or `receivedBytes` when the transaction came as a request body) within
+ * `maxTransactionBytes` — and returns the backend's actions. Errors of one action carry its index;
+ * a payload too large is RequestBodyTooLarge (413), as the service answers it, for the whole
+ * transaction.
  */
-export function prepareTransaction(table: string, actions: unknown, limits: Limits): BackendAction[] {
+export function prepareTransaction(
+  table: string,
+  actions: unknown,
+  limits: Limits,
+  receivedBytes?: number,
+): BackendAction[] {
   if (!Array.isArray(actions) || actions.length === 0) {
     throw new TableKitError("InvalidInput", "A transaction needs at least one action");
   }
@@ -130,7 +151,7 @@ export function prepareTransaction(table: string, actions: unknown, limits: Limi
     seen.add(id);
     prepared.push(action);
   }
-  const bytes = transactionPayloadBytes(table, prepared);
+  const bytes = receivedBytes ?? transactionPayloadBytes(table, prepared);
   if (bytes > limits.maxTransactionBytes) {
     throw new TableKitError(
       "RequestBodyTooLarge",

@@ -29,6 +29,8 @@ import type {
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
   prepareTransaction,
+  RECEIVED_BODY_BYTES,
+  type ReceivedTransactionOptions,
   type TransactionAction,
   type TransactionResponse,
   updateMode,
@@ -319,7 +321,8 @@ export class Table {
     options?: OperationOptions,
   ): Promise<TransactionResponse> {
     const call = this.begin(options);
-    const prepared = prepareTransaction(this.tableName, actions, this.limits);
+    const received = (options as ReceivedTransactionOptions | undefined)?.[RECEIVED_BODY_BYTES];
+    const prepared = prepareTransaction(this.tableName, actions, this.limits, received);
     if (this.access) {
       for (let i = 0; i < prepared.length; i++) this.authorizeAction(prepared[i]!, i);
     }

@@ -36,6 +36,19 @@ export const AZURITE_QUEUE_DIVERGENCES: QueueCapabilities["divergences"] = [
   },
 ];
 
+/**
+ * The SDK's own limit, whatever the server: @azure/storage-queue parses responses with an XML
+ * parser that decodes no character reference (a `&#xD;` comes back as those five characters)
+ * and normalizes a raw CR to LF, so no XML a server can write brings a CR back.
+ */
+export const SDK_CARRIAGE_RETURN: QueueCapabilities["divergences"][number] = {
+  id: "carriage-return",
+  description:
+    "A message text holding a carriage return does not come back through @azure/storage-queue: its XML parser " +
+    "decodes no character reference (the service's '&#xD;' arrives as text) and turns a raw CR into LF. " +
+    "Base64-encode texts that hold CRs (checked against tablekit serve, which writes CR as '&#xD;').",
+};
+
 /** Capabilities of Azure Queue Storage (or Azurite's queue service). */
 export function azureQueueCapabilities(emulator: boolean): QueueCapabilities {
   return Object.freeze({
@@ -46,6 +59,6 @@ export function azureQueueCapabilities(emulator: boolean): QueueCapabilities {
     clock: "service",
     // Times come back as RFC 1123 dates: whole seconds.
     timeResolutionMs: 1000,
-    divergences: emulator ? AZURITE_QUEUE_DIVERGENCES : [],
+    divergences: emulator ? AZURITE_QUEUE_DIVERGENCES : [SDK_CARRIAGE_RETURN],
   });
 }

@@ -2,10 +2,10 @@ import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Resource } from "../http/resource.js";
 import { send } from "../http/responses.js";
-import { entityContinuationFrom, entityContinuationHeaders } from "../protocol/continuation-headers.js";
-import { type EntityLinks, entityJsonText, entityPath } from "../protocol/entity-body.js";
-import { applyEntityWrite, planEntityWrite, prefersNoContent } from "../protocol/entity-write.js";
-import { jsonContentType, metadataLevel } from "../protocol/odata-format.js";
+import { entityContinuationFrom, entityContinuationHeaders } from "./continuation-headers.js";
+import { type EntityLinks, entityJsonText, entityPath } from "./entity-body.js";
+import { applyEntityWrite, planEntityWrite, prefersNoContent } from "./entity-write.js";
+import { jsonContentType, metadataLevel } from "./odata-format.js";
 import { pageSize, selection } from "./query-options.js";
 import { headerOf, type Route, sendJson } from "./route.js";
 

@@ -1,4 +1,4 @@
-import { invalidInput } from "./protocol-error.js";
+import { invalidInput } from "../protocol/protocol-error.js";
 
 /**
  * Reads an entity group transaction (`POST /$batch`, multipart/mixed holding one changeset of

@@ -1,12 +1,12 @@
 import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { send } from "../http/responses.js";
-import { tableContinuationFrom, tableContinuationHeaders } from "../protocol/continuation-headers.js";
-import { parseEntityJson } from "../protocol/entity-body.js";
-import { prefersNoContent } from "../protocol/entity-write.js";
-import { jsonContentType, type MetadataLevel, metadataLevel } from "../protocol/odata-format.js";
 import { invalidInput, unsupportedVerb } from "../protocol/protocol-error.js";
 import { assertTableExists } from "./acl.js";
+import { tableContinuationFrom, tableContinuationHeaders } from "./continuation-headers.js";
+import { parseEntityJson } from "./entity-body.js";
+import { prefersNoContent } from "./entity-write.js";
+import { jsonContentType, type MetadataLevel, metadataLevel } from "./odata-format.js";
 import { pageSize } from "./query-options.js";
 import { headerOf, type Route, sendJson } from "./route.js";
 

@@ -1,4 +1,4 @@
-import { ProtocolError } from "./protocol-error.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
 
 /** How much OData metadata a JSON response carries (`Accept` or `$format`). */
 export type MetadataLevel = "nometadata" | "minimalmetadata" | "fullmetadata";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { statusText } from "./protocol-error.js";
+import { statusText } from "../protocol/protocol-error.js";
 
 /**
  * The body of a batch response, framed exactly as the service frames it (the SDKs parse it with

@@ -8,8 +8,8 @@ import {
   TableKitError,
   toTypedValue,
 } from "../../model/index.js";
+import { invalidInput } from "../protocol/protocol-error.js";
 import type { MetadataLevel } from "./odata-format.js";
-import { invalidInput } from "./protocol-error.js";
 import { JsonNumber, parseJsonWithNumberText, valueJson } from "./wire.js";
 
 /**
@@ -52,6 +52,11 @@ export function parseEntityJson(text: string): Record<string, unknown> {
   // Entity bodies are flat: a nested value has no EDM type (and would skew the name count below).
   for (const name of Object.keys(record)) {
     const value = record[name];
+    // JSON has no Infinity: a number past a Double's range (`1e400`) is a bad value, not ±Infinity.
+    const number = value instanceof JsonNumber ? value.value : value;
+    if (typeof number === "number" && !Number.isFinite(number)) {
+      throw invalidInput(`Property '${name}' has a number outside the range of Edm.Double.`);
+    }
     if (typeof value === "object" && value !== null && !(value instanceof JsonNumber)) {
       throw new TableKitError("InvalidValueType", `Property '${name}' has a value of no EDM type.`, {
         details: { property: name },

@@ -1,8 +1,8 @@
 import type { TableEntityResult } from "../../model/index.js";
 import type { Table, TransactionAction, WriteResponse } from "../../store/index.js";
 import type { Resource } from "../http/resource.js";
+import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
 import { entityFromJson, parseEntityJson } from "./entity-body.js";
-import { invalidInput, invalidUri, unsupportedVerb } from "./protocol-error.js";
 
 /**
  * The one path from an entity write request to the port's action, for the entity routes and each

@@ -1,16 +1,24 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import type { AccessPolicy, Store } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
+import type { Resource } from "../http/resource.js";
 import { send } from "../http/responses.js";
 import type { ServiceState } from "../service-state.js";
+
+/** A Table service request: the context, and the table resource its path names. */
+export interface TableContext extends RequestContext {
+  readonly resource: Resource;
+}
 
 /** What a route handler works with, once the request is authenticated. */
 export interface RouteServices {
   /** The store view the request may use (scoped to its token, if it has one). */
   readonly store: Store;
+  /** How the request proved who it is: the account key, a shared access signature, a bearer token. */
+  readonly via: "key" | "sas" | "bearer";
   readonly access?: AccessPolicy;
   readonly state: ServiceState;
-  /** Largest request body accepted. */
+  /** Largest request body accepted (the service's 4 MiB, or less when the server is told so). */
   readonly maxBodyBytes: number;
 }
 
@@ -21,8 +29,8 @@ export interface RouteServices {
 export interface Route {
   readonly name: string;
   readonly xml: boolean;
-  matches(ctx: RequestContext): boolean;
-  handle(ctx: RequestContext, services: RouteServices): Promise<void>;
+  matches(ctx: TableContext): boolean;
+  handle(ctx: TableContext, services: RouteServices): Promise<void>;
 }
 
 /** `{"odata.metadata":…}` and friends: sends JSON with the standard headers. */

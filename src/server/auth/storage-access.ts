@@ -1,0 +1,266 @@
+import { TableKitError } from "../../model/index.js";
+import { signString } from "../../store/access/sas-token.js";
+import { checkIp, checkProtocol, sameSignature } from "../../store/access/verify-sas.js";
+import type { AccountKeys, StoredAccessPolicy } from "../../store/index.js";
+import { verifySasToken } from "../../store/index.js";
+import type { RequestContext } from "../http/request-context.js";
+import { bearerTokenOf, type OAuthLevel, verifyBearerToken } from "./bearer-token.js";
+import { verifySharedKey } from "./shared-key.js";
+import { storageStringsToSign } from "./storage-shared-key.js";
+
+/**
+ * Who a Queue or Blob service request is, and what it may do: the account key (everything), a
+ * shared access signature (what it grants, checked per operation with `allow`), or nobody (a
+ * Blob service read of a public container). The Table service's tokens are enforced by the core;
+ * these services' tokens by the server, the same way for every store behind it.
+ */
+
+/** What an operation needs of a token. */
+export interface StorageOperation {
+  /** Account SAS: the resource type (`s` service, `c` container/queue, `o` object) and any one of these permissions. */
+  readonly account: { readonly type: "s" | "c" | "o"; readonly anyOf: string };
+  /** Service SAS: any one of these permissions; absent: no service SAS grants the operation. */
+  readonly service?: string;
+  /** Blob service SAS: the operation addresses a container (`sr=c` only), not one blob. */
+  readonly containerLevel?: boolean;
+  /** Only the account owner (Shared Key) may do it: no token grants it, nor does a bearer token (ACLs). */
+  readonly keyOnly?: boolean;
+}
+
+/** The resource a request addresses, as a service SAS names it: a queue, a container, or a blob in one. */
+export interface StorageResource {
+  readonly container?: string;
+  readonly blob?: string;
+}
+
+export type StorageCaller =
+  | { readonly kind: "key" }
+  | { readonly kind: "anonymous" }
+  | { readonly kind: "sas"; allow(operation: StorageOperation): void }
+  /** An Entra bearer token (`--oauth basic`): everything the key may do but what is `keyOnly`. */
+  | { readonly kind: "bearer"; allow(operation: StorageOperation): void };
+
+export interface StorageAuthOptions {
+  readonly service: "queue" | "blob";
+  readonly accounts: ReadonlyMap<string, AccountKeys>;
+  /** The resource the request addresses (a service SAS must name it). */
+  readonly resource: StorageResource;
+  /** A stored access policy of a queue or container (for `si`). */
+  readonly storedPolicy: (resource: string, id: string) => StoredAccessPolicy | undefined;
+  readonly now?: () => number;
+  /** Bearer tokens: refused unless `basic`. */
+  readonly oauth?: OAuthLevel;
+}
+
+function failed(detail: string): TableKitError {
+  return new TableKitError(
+    "AuthenticationFailed",
+    `Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. ${detail}`,
+  );
+}
+
+function refuse(
+  code:
+    | "AuthorizationPermissionMismatch"
+    | "AuthorizationResourceTypeMismatch"
+    | "AuthorizationServiceMismatch"
+    | "AuthorizationFailure",
+  message: string,
+): TableKitError {
+  return new TableKitError(code, message);
+}
+
+/** Authenticates a Queue or Blob service request (see StorageCaller); throws the service's 403s. */
+export function authorizeStorage(ctx: RequestContext, options: StorageAuthOptions): StorageCaller {
+  const account = options.accounts.get(ctx.account);
+  const authorization = ctx.req.headers.authorization;
+  if (authorization) {
+    const bearer = bearerTokenOf(authorization);
+    if (bearer !== undefined) return bearerCaller(ctx, bearer, account, options);
+    verifySharedKey(ctx, authorization, account, storageStringsToSign, options.now?.() ?? Date.now());
+    return { kind: "key" };
+  }
+  if (!ctx.query.has("sig")) {
+    if (options.service === "blob") return { kind: "anonymous" };
+    throw new TableKitError(
+      "AuthenticationFailed",
+      "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
+    );
+  }
+  // Every parameter: the Blob service's tokens carry fields (sr, rsct, …) the Table service's do not.
+  const fields: Record<string, string> = Object.fromEntries(ctx.query);
+  const now = options.now ?? Date.now;
+  if (fields.ss !== undefined || fields.srt !== undefined)
+    return accountSas(ctx, fields, account, options, now);
+  return serviceSas(ctx, fields, account, options, now);
+}
+
+function bearerCaller(
+  ctx: RequestContext,
+  token: string,
+  account: AccountKeys | undefined,
+  options: StorageAuthOptions,
+): StorageCaller {
+  if (!options.oauth) {
+    throw failed("Bearer tokens are accepted only with --oauth basic (over HTTPS).");
+  }
+  if (!account) throw failed(`The account '${ctx.account}' is unknown.`);
+  verifyBearerToken(token, {
+    account: account.name,
+    service: options.service,
+    protocol: ctx.protocol,
+    ...(options.now ? { now: options.now() } : {}),
+  });
+  return {
+    kind: "bearer",
+    allow(operation) {
+      if (operation.keyOnly) {
+        throw refuse(
+          "AuthorizationFailure",
+          "This request is not authorized to perform this operation: it needs the account key.",
+        );
+      }
+    },
+  };
+}
+
+function inTime(startsOn: Date | undefined, expiresOn: Date | undefined, now: number): void {
+  if ((startsOn && now < startsOn.getTime()) || (expiresOn && now > expiresOn.getTime())) {
+    throw failed(
+      `Signature not valid in the specified time frame: Start [${startsOn?.toUTCString() ?? ""}] - Expiry [${expiresOn?.toUTCString() ?? ""}] - Current [${new Date(now).toUTCString()}]`,
+    );
+  }
+}
+
+function accountSas(
+  ctx: RequestContext,
+  fields: Readonly<Record<string, string>>,
+  account: AccountKeys | undefined,
+  options: StorageAuthOptions,
+  now: () => number,
+): StorageCaller {
+  const policy = verifySasToken(fields, { account, clientIp: ctx.clientIp, protocol: ctx.protocol, now });
+  const scope = policy.scope;
+  if (scope.kind !== "account") throw failed("The token is not an account SAS.");
+  inTime(scope.startsOn, scope.expiresOn, now());
+  const letter = options.service === "queue" ? "q" : "b";
+  return {
+    kind: "sas",
+    allow(operation) {
+      inTime(scope.startsOn, scope.expiresOn, now());
+      if (!scope.services.includes(letter)) {
+        throw refuse(
+          "AuthorizationServiceMismatch",
+          `This token does not cover the ${options.service} service.`,
+        );
+      }
+      if (!scope.resourceTypes.includes(operation.account.type)) {
+        throw refuse(
+          "AuthorizationResourceTypeMismatch",
+          `This token does not cover the resource type '${operation.account.type}' the operation needs.`,
+        );
+      }
+      if (![...operation.account.anyOf].some((p) => scope.permissions.includes(p))) {
+        throw refuse(
+          "AuthorizationPermissionMismatch",
+          "This token does not have the permission the operation needs.",
+        );
+      }
+    },
+  };
+}
+
+function parseTime(text: string | undefined, name: string): Date | undefined {
+  if (text === undefined || text === "") return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw failed(`The ${name} time '${text}' is not a valid ISO 8601 time.`);
+  return new Date(ms);
+}
+
+/** The string a queue or blob service SAS signs, by its version. */
+function serviceStringToSign(
+  service: "queue" | "blob",
+  fields: Readonly<Record<string, string>>,
+  canonical: string,
+): string {
+  const f = (name: string) => fields[name] ?? "";
+  const head = [f("sp"), f("st"), f("se"), canonical, f("si"), f("sip"), f("spr"), f("sv")];
+  if (service === "queue") return head.join("\n");
+  const overrides = [f("rscc"), f("rscd"), f("rsce"), f("rscl"), f("rsct")];
+  const version = f("sv");
+  if (version >= "2020-12-06") return [...head, f("sr"), "", f("ses"), ...overrides].join("\n");
+  if (version >= "2018-11-09") return [...head, f("sr"), "", ...overrides].join("\n");
+  return [...head, ...overrides].join("\n");
+}
+
+function serviceSas(
+  ctx: RequestContext,
+  fields: Readonly<Record<string, string>>,
+  account: AccountKeys | undefined,
+  options: StorageAuthOptions,
+  now: () => number,
+): StorageCaller {
+  const sig = fields.sig;
+  if (!sig || !fields.sv) throw failed("The token has no signature or no version.");
+  if (!account) throw failed("The account is unknown.");
+  const { container, blob } = options.resource;
+  if (container === undefined) {
+    throw new TableKitError(
+      "AuthorizationResourceTypeMismatch",
+      "A service SAS grants no service-level operation.",
+    );
+  }
+  const containerLevel = options.service === "blob" && fields.sr === "c";
+  if (options.service === "blob" && fields.sr !== "c" && fields.sr !== "b") {
+    throw failed(`The signed resource '${fields.sr ?? ""}' is not served (c or b).`);
+  }
+  // The token names its resource only through the signature: sign for what the request addresses.
+  const canonical =
+    options.service === "queue"
+      ? `/queue/${account.name}/${container}`
+      : `/blob/${account.name}/${container}${containerLevel || blob === undefined ? "" : `/${blob}`}`;
+  const text = serviceStringToSign(options.service, fields, canonical);
+  if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
+    throw failed("Signature did not match.");
+  }
+  checkProtocol(fields.spr, ctx.protocol);
+  checkIp(fields.sip, ctx.clientIp);
+  let { sp, st, se } = fields;
+  if (fields.si !== undefined) {
+    const policy = options.storedPolicy(container, fields.si);
+    if (!policy)
+      throw new TableKitError(
+        "AuthorizationFailure",
+        `The stored access policy '${fields.si}' does not exist.`,
+      );
+    if ((sp && policy.permission) || (st && policy.start) || (se && policy.expiry)) {
+      throw failed("Access policy fields can be associated with signature or SAS identifier but not both.");
+    }
+    sp = sp || policy.permission;
+    st = st || policy.start;
+    se = se || policy.expiry;
+  }
+  if (!sp || !se) throw failed("The token lacks its permissions or expiry.");
+  const startsOn = parseTime(st, "start");
+  const expiresOn = parseTime(se, "expiry");
+  inTime(startsOn, expiresOn, now());
+  const permissions = sp;
+  return {
+    kind: "sas",
+    allow(operation) {
+      inTime(startsOn, expiresOn, now());
+      if (operation.service === undefined) {
+        throw refuse("AuthorizationResourceTypeMismatch", "A service SAS does not grant this operation.");
+      }
+      if (operation.containerLevel && !containerLevel) {
+        throw refuse("AuthorizationResourceTypeMismatch", "A blob SAS does not grant container operations.");
+      }
+      if (![...operation.service].some((p) => permissions.includes(p))) {
+        throw refuse(
+          "AuthorizationPermissionMismatch",
+          "This token does not have the permission the operation needs.",
+        );
+      }
+    },
+  };
+}

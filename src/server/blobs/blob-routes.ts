@@ -1,0 +1,356 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { TableKitError } from "../../model/index.js";
+import type { BlobClient, BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import type { StorageCaller } from "../auth/storage-access.js";
+import { readBodyBytes, tooLarge } from "../http/read-body.js";
+import { send, standardHeaders } from "../http/responses.js";
+import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
+import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
+import { httpDate } from "../protocol/xml.js";
+import {
+  type HttpConditions,
+  httpConditions,
+  underConditions,
+  underWriteConditions,
+} from "./blob-conditions.js";
+import type { BlobContext, BlobDeps } from "./blob-service.js";
+import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
+import { blockListXml } from "./blob-xml.js";
+import { putBlockList } from "./block-list-routes.js";
+import { checkBlockId } from "./block-staging.js";
+
+/**
+ * The Blob service's blob operations, each turned into calls of the store's blob port (which
+ * checks names, metadata, sizes and conditions) and answered as the service answers them.
+ */
+
+/** The most one Put Blob may carry (the service's limit since version 2019-12-12). */
+const MAX_PUT_BLOB_BYTES = 5000 * 1024 * 1024;
+
+/** Blob properties the port does not keep: refused rather than dropped. */
+const UNKEPT_HEADERS = [
+  "x-ms-blob-cache-control",
+  "x-ms-blob-content-encoding",
+  "x-ms-blob-content-language",
+  "x-ms-blob-content-disposition",
+  "x-ms-blob-content-md5",
+  "x-ms-lease-id",
+  "x-ms-copy-source",
+  "x-ms-tags",
+  "x-ms-access-tier",
+  "x-ms-encryption-scope",
+  "x-ms-immutability-policy-until-date",
+  "x-ms-legal-hold",
+] as const;
+
+export function refuseUnkeptHeaders(ctx: BlobContext): void {
+  for (const name of UNKEPT_HEADERS) {
+    if (ctx.req.headers[name] !== undefined) {
+      throw notServed(`the ${name} header (tablekit serve does not keep it)`);
+    }
+  }
+}
+
+/** A blob's properties, or undefined when it does not exist (what conditions are evaluated against). */
+export function propertiesOrNone(client: BlobClient): () => Promise<BlobProperties | undefined> {
+  return () =>
+    client.getProperties().catch((err: unknown) => {
+      if (err instanceof TableKitError && err.code === "BlobNotFound") return undefined;
+      throw err;
+    });
+}
+
+export function header(ctx: BlobContext, name: string): string | undefined {
+  const value = ctx.req.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
+  return {
+    etag: p.etag,
+    "last-modified": httpDate(p.lastModified),
+    "x-ms-blob-type": p.blobType,
+    "content-type": p.contentType ?? "application/octet-stream",
+    "x-ms-lease-state": "available",
+    "x-ms-lease-status": "unlocked",
+    "x-ms-server-encrypted": "true",
+    "accept-ranges": "bytes",
+    ...(p.blobCommittedBlockCount === undefined
+      ? {}
+      : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
+    ...metadataHeaders(p.metadata),
+  };
+}
+
+/** A blob SAS may override response headers (`rsct`, `rscc`, …): they replace the stored ones. */
+function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
+  if (!ctx.query.has("sig")) return {};
+  const pairs: [string, string][] = [
+    ["rsct", "content-type"],
+    ["rscc", "cache-control"],
+    ["rscd", "content-disposition"],
+    ["rsce", "content-encoding"],
+    ["rscl", "content-language"],
+  ];
+  const out: OutgoingHttpHeaders = {};
+  for (const [param, name] of pairs) {
+    const value = ctx.query.get(param);
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
+/** `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range; an unreadable range means the whole blob. */
+function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
+  const text = header(ctx, "x-ms-range") ?? header(ctx, "range");
+  const match = text === undefined ? null : /^bytes=(\d+)-(\d*)$/.exec(text.trim());
+  if (!match) return undefined;
+  const offset = Number(match[1]);
+  if (match[2] === "") return { offset };
+  const end = Number(match[2]);
+  if (end < offset) return undefined;
+  return { offset, count: end - offset + 1 };
+}
+
+export function writeResult(
+  ctx: BlobContext,
+  status: number,
+  result: { etag: string; lastModified: Date },
+  extra: OutgoingHttpHeaders = {},
+): void {
+  send(ctx, status, {
+    etag: result.etag,
+    "last-modified": httpDate(result.lastModified),
+    "x-ms-request-server-encrypted": "true",
+    ...extra,
+  });
+}
+
+export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+  const { container: containerName, blob: name } = ctx.resource as { container: string; blob: string };
+  const container = deps.store(ctx.account).container(containerName);
+  const client = container.getBlobClient(name);
+  const comp = ctx.query.get("comp");
+  if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
+  const conditions = httpConditions(ctx);
+  const properties = propertiesOrNone(client);
+  const where = { account: ctx.account, container: containerName, blob: name };
+  switch (`${ctx.method} ${comp ?? ""}`) {
+    case "GET ":
+    case "HEAD ": {
+      allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
+      const range = requestedRange(ctx);
+      const download = await underConditions(conditions, true, properties, (c) =>
+        client.download(
+          range?.offset,
+          range?.count,
+          c.ifMatch === undefined ? {} : { conditions: { ifMatch: c.ifMatch } },
+        ),
+      );
+      const headers: OutgoingHttpHeaders = {
+        ...standardHeaders(ctx),
+        ...blobHeaders(download),
+        "content-length": String(download.contentLength),
+        ...(download.contentRange ? { "content-range": download.contentRange } : {}),
+        ...sasOverrides(ctx),
+      };
+      ctx.res.writeHead(range ? 206 : 200, headers);
+      if (ctx.method === "HEAD") {
+        download.readableStreamBody.destroy();
+        ctx.res.end();
+        return;
+      }
+      await pipeline(download.readableStreamBody as Readable, ctx.res);
+      return;
+    }
+    case "PUT ":
+      return putBlob(ctx, caller, deps, container, name, conditions);
+    case "DELETE ": {
+      allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
+      refuseUnkeptHeaders(ctx);
+      await underConditions(conditions, false, properties, (c) => client.delete({ conditions: c }));
+      deps.staging.discard(where);
+      send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+      return;
+    }
+    case "PUT block": {
+      await allowBlobWrite(caller, containerName, deps, ctx.account, async () => !!(await properties()));
+      refuseUnkeptHeaders(ctx);
+      const id = checkBlockId(ctx.query.get("blockid"));
+      // The container must exist (the port's read answers ContainerNotFound).
+      await properties();
+      await deps.staging.stage(where, id, ctx.req);
+      send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
+      return;
+    }
+    case "PUT blocklist":
+      return putBlockList(ctx, caller, deps, container, name, conditions);
+    case "GET blocklist": {
+      allowBlob(caller, "readBlob", containerName, deps, ctx.account);
+      const current = await properties();
+      const type = (ctx.query.get("blocklisttype") ?? "committed").toLowerCase();
+      if (!["committed", "uncommitted", "all"].includes(type)) {
+        throw new ProtocolError(
+          400,
+          "InvalidQueryParameterValue",
+          `blocklisttype=${type} is not committed, uncommitted or all.`,
+        );
+      }
+      const uncommitted = deps.staging.uncommitted(ctx.account, containerName, name);
+      if (!current && uncommitted.length === 0)
+        throw new TableKitError("BlobNotFound", "The specified blob does not exist.");
+      const committed = deps.staging.committed(ctx.account, containerName, name, current?.etag);
+      send(
+        ctx,
+        200,
+        {
+          "content-type": "application/xml",
+          ...(current ? { etag: current.etag, "last-modified": httpDate(current.lastModified) } : {}),
+          "x-ms-blob-content-length": String(current?.contentLength ?? 0),
+        },
+        blockListXml(
+          type === "uncommitted" ? undefined : committed,
+          type === "committed" ? undefined : uncommitted,
+        ),
+      );
+      return;
+    }
+    case "PUT appendblock": {
+      allowBlob(caller, "appendBlock", containerName, deps, ctx.account);
+      refuseUnkeptHeaders(ctx);
+      const caps = deps.store(ctx.account).blobCapabilities!;
+      const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
+      const position = header(ctx, "x-ms-blob-condition-appendpos");
+      const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
+      const result = await underConditions(conditions, false, properties, (c) =>
+        container.getAppendBlobClient(name).appendBlock(bytes, bytes.length, {
+          conditions: {
+            ...c,
+            ...(position === undefined
+              ? {}
+              : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
+            ...(maxSize === undefined
+              ? {}
+              : { maxSize: integerHeader("x-ms-blob-condition-maxsize", maxSize) }),
+          },
+        }),
+      );
+      writeResult(ctx, 201, result, {
+        "x-ms-blob-append-offset": result.blobAppendOffset,
+        "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
+      });
+      return;
+    }
+    case "PUT metadata":
+    case "PUT properties":
+      return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");
+    default:
+      if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
+        throw notServed(`comp=${comp} on a blob`);
+      }
+      throw unsupportedVerb(ctx.method);
+  }
+}
+
+function integerHeader(name: string, value: string): number {
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      `The value for one of the HTTP headers is not in the correct format: ${name}`,
+    );
+  }
+  return Number(value);
+}
+
+export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions) {
+  const contentType = header(ctx, "x-ms-blob-content-type");
+  return {
+    ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+    metadata: metadataFromHeaders(ctx.req),
+    conditions,
+  };
+}
+
+async function putBlob(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  container: BlobContainer,
+  name: string,
+  conditions: HttpConditions,
+): Promise<void> {
+  const properties = propertiesOrNone(container.getBlobClient(name));
+  const grant = await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
+  refuseUnkeptHeaders(ctx);
+  const type = header(ctx, "x-ms-blob-type");
+  if (type === "AppendBlob") {
+    const result = await underWriteConditions(grant, conditions, properties, (c) =>
+      container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
+    );
+    deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
+    writeResult(ctx, 201, result);
+    return;
+  }
+  if (type === "PageBlob") throw notServed("page blobs");
+  if (type !== "BlockBlob") {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "x-ms-blob-type must be BlockBlob, AppendBlob or PageBlob.",
+    );
+  }
+  const length = Number(header(ctx, "content-length") ?? "0");
+  if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
+  const result = await underWriteConditions(grant, conditions, properties, (c) =>
+    container.getBlockBlobClient(name).uploadStream(ctx.req, undefined, undefined, blobOptions(ctx, c)),
+  );
+  deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
+  writeResult(ctx, 201, result);
+}
+
+/** Set Blob Metadata / Properties: the blob rewritten with the new metadata or content type, pinned to its ETag. */
+async function rewriteProperties(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  container: BlobContainer,
+  name: string,
+  conditions: HttpConditions,
+  metadata: boolean,
+): Promise<void> {
+  allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
+  refuseUnkeptHeaders(ctx);
+  const client = container.getBlobClient(name);
+  const properties = propertiesOrNone(client);
+  const current = await client.getProperties();
+  if (current.blobType !== "BlockBlob")
+    throw notServed("setting the metadata or properties of an append blob");
+  const result = await underConditions(conditions, false, properties, async (c) => {
+    const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
+    const download = await client.download(undefined, undefined, { conditions: { ifMatch: now.etag } });
+    const contentType = metadata
+      ? now.contentType
+      : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
+    return container
+      .getBlockBlobClient(name)
+      .uploadStream(download.readableStreamBody, undefined, undefined, {
+        ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+        metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
+        conditions: { ifMatch: now.etag },
+      });
+  });
+  // The committed block list describes the same bytes under the new ETag.
+  const where = { account: ctx.account, container: container.containerName, blob: name };
+  const committed = deps.staging.committed(ctx.account, container.containerName, name, current.etag);
+  if (committed.length > 0) deps.staging.committedAs(where, result.etag, committed);
+  writeResult(ctx, 200, result);
+}

@@ -1,0 +1,126 @@
+import { TableKitError } from "../../model/index.js";
+import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import type { RequestContext } from "../http/request-context.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
+import type { ServiceDeps, StorageService } from "../service-handler.js";
+import { BLOB_OPERATIONS, type BlobOperation } from "./blob-operations.js";
+import { type BlobResource, parseBlobPath } from "./blob-resource.js";
+import { answerBlob } from "./blob-routes.js";
+import { BlockStaging } from "./block-staging.js";
+import { answerContainerOrService } from "./container-routes.js";
+
+/** A Blob service request: the context and the resource its path names. */
+export interface BlobContext extends RequestContext {
+  readonly resource: BlobResource;
+}
+
+/** What the blob routes use: the service's deps and the staged blocks. */
+export interface BlobDeps extends ServiceDeps {
+  readonly staging: BlockStaging;
+}
+
+/** A request for something the server does not serve: a clear refusal, never a wrong answer (docs/server.md). */
+export function notServed(what: string): ProtocolError {
+  return new ProtocolError(
+    501,
+    "NotImplemented",
+    `tablekit serve does not serve ${what} (docs/server.md lists what it serves).`,
+  );
+}
+
+/** Reads anonymous callers may make of a public container: `blob` lets them read blobs, `container` also list. */
+const PUBLIC_READS: Partial<Record<BlobOperation, "blob" | "container">> = {
+  readBlob: "blob",
+  getContainerProperties: "container",
+  listBlobs: "container",
+};
+
+/**
+ * Throws unless the caller may do `operation`: the account key may do everything, a token what
+ * it grants, an anonymous caller only the reads its container's public access level allows.
+ */
+export function allowBlob(
+  caller: StorageCaller,
+  operation: BlobOperation,
+  container: string | undefined,
+  deps: ServiceDeps,
+  account: string,
+  method?: string,
+): void {
+  if (caller.kind === "key") return;
+  if (caller.kind === "sas" || caller.kind === "bearer") {
+    caller.allow(BLOB_OPERATIONS[operation]);
+    return;
+  }
+  const level = PUBLIC_READS[operation];
+  const granted = container === undefined ? undefined : deps.state.resource(account, container).publicAccess;
+  if (level && granted && (granted === "container" || level === "blob") && method !== "PUT") return;
+  // Anonymous requests for anything else are refused as the service refuses them: as not found.
+  throw new TableKitError(
+    level ? "ResourceNotFound" : "AuthenticationFailed",
+    level
+      ? "The specified resource does not exist."
+      : "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
+  );
+}
+
+/** How the caller may write a blob: any blob, or only one that does not exist yet. */
+export type BlobWriteGrant = "write" | "createOnly";
+
+/**
+ * Throws unless the caller may write the blob: `w` writes any blob; a token with only `c` writes
+ * one that does not exist yet (`exists` is asked only then, so nobody learns of a blob through it).
+ * The answer `"createOnly"` obliges the caller to make the write itself conditional
+ * (`ifNoneMatch: "*"`, see `createOnlyConditions`): the check alone does not stop a blob created
+ * between it and the write from being overwritten.
+ */
+export async function allowBlobWrite(
+  caller: StorageCaller,
+  container: string,
+  deps: ServiceDeps,
+  account: string,
+  exists: () => Promise<boolean>,
+): Promise<BlobWriteGrant> {
+  if (caller.kind !== "sas") {
+    allowBlob(caller, "writeBlob", container, deps, account);
+    return "write";
+  }
+  try {
+    caller.allow(BLOB_OPERATIONS.writeBlob);
+    return "write";
+  } catch (err) {
+    if (!(err instanceof TableKitError) || err.code !== "AuthorizationPermissionMismatch") throw err;
+    caller.allow(BLOB_OPERATIONS.createBlob);
+    if (await exists()) throw err;
+    return "createOnly";
+  }
+}
+
+/** The Blob service over the store's blob port, its bodies and errors in XML. */
+export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
+  const blobDeps: BlobDeps = { ...deps, staging: new BlockStaging(deps.location) };
+  return {
+    name: "Blob",
+    state: deps.state,
+    context: (ctx) => ({ ...ctx, resource: parseBlobPath(ctx.path) }),
+    errorsInXml: () => true,
+    async answer(ctx) {
+      const resource = ctx.resource;
+      const caller = authorizeStorage(ctx, {
+        service: "blob",
+        accounts: deps.accounts,
+        resource:
+          resource.kind === "service"
+            ? {}
+            : resource.kind === "container"
+              ? { container: resource.container }
+              : { container: resource.container, blob: resource.blob },
+        storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        ...(deps.oauth ? { oauth: deps.oauth } : {}),
+      });
+      if (resource.kind === "blob") await answerBlob(ctx, caller, blobDeps);
+      else await answerContainerOrService(ctx, caller, blobDeps);
+    },
+    close: () => blobDeps.staging.close(),
+  };
+}

@@ -1,0 +1,90 @@
+import type { ContainerItem, HierarchyItem } from "../../store/index.js";
+import { escapeXml, httpDate } from "../protocol/xml.js";
+
+/** The Blob service's XML bodies: container and blob listings, block lists. */
+
+const HEAD = '<?xml version="1.0" encoding="utf-8"?>';
+
+function metadataXml(metadata: Readonly<Record<string, string>> | undefined): string {
+  if (metadata === undefined) return "";
+  return `<Metadata>${Object.entries(metadata)
+    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
+    .join("")}</Metadata>`;
+}
+
+export interface ListingHead {
+  readonly serviceEndpoint: string;
+  readonly prefix?: string;
+  readonly marker?: string;
+  readonly maxResults?: number;
+  readonly delimiter?: string;
+  readonly nextMarker?: string;
+}
+
+function head(listing: ListingHead): string {
+  return `${listing.prefix !== undefined ? `<Prefix>${escapeXml(listing.prefix)}</Prefix>` : ""}${
+    listing.marker !== undefined ? `<Marker>${escapeXml(listing.marker)}</Marker>` : ""
+  }${listing.maxResults !== undefined ? `<MaxResults>${listing.maxResults}</MaxResults>` : ""}${
+    listing.delimiter !== undefined ? `<Delimiter>${escapeXml(listing.delimiter)}</Delimiter>` : ""
+  }`;
+}
+
+export function containerListingXml(
+  listing: ListingHead & {
+    readonly containers: readonly (ContainerItem & {
+      readonly metadata?: Readonly<Record<string, string>>;
+      readonly publicAccess?: string;
+    })[];
+  },
+): string {
+  const one = (c: (typeof listing.containers)[number]) =>
+    `<Container><Name>${escapeXml(c.name)}</Name><Properties><Last-Modified>${httpDate(
+      c.properties.lastModified,
+    )}</Last-Modified><Etag>${escapeXml(c.properties.etag)}</Etag><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState>${
+      c.publicAccess ? `<PublicAccess>${c.publicAccess}</PublicAccess>` : ""
+    }<HasImmutabilityPolicy>false</HasImmutabilityPolicy><HasLegalHold>false</HasLegalHold></Properties>${metadataXml(
+      c.metadata,
+    )}</Container>`;
+  return `${HEAD}<EnumerationResults ServiceEndpoint="${escapeXml(listing.serviceEndpoint)}">${head(
+    listing,
+  )}<Containers>${listing.containers.map(one).join("")}</Containers><NextMarker>${escapeXml(
+    listing.nextMarker ?? "",
+  )}</NextMarker></EnumerationResults>`;
+}
+
+export function blobListingXml(
+  listing: ListingHead & { readonly containerName: string; readonly items: readonly HierarchyItem[] },
+): string {
+  const one = (item: HierarchyItem) => {
+    if (item.kind === "prefix") return `<BlobPrefix><Name>${escapeXml(item.name)}</Name></BlobPrefix>`;
+    const p = item.properties;
+    return `<Blob><Name>${escapeXml(item.name)}</Name><Properties><Last-Modified>${httpDate(
+      p.lastModified,
+    )}</Last-Modified><Etag>${escapeXml(p.etag)}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
+      p.contentType ?? "application/octet-stream",
+    )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
+      item.metadata,
+    )}</Blob>`;
+  };
+  return `${HEAD}<EnumerationResults ServiceEndpoint="${escapeXml(listing.serviceEndpoint)}" ContainerName="${escapeXml(
+    listing.containerName,
+  )}">${head(listing)}<Blobs>${listing.items.map(one).join("")}</Blobs><NextMarker>${escapeXml(
+    listing.nextMarker ?? "",
+  )}</NextMarker></EnumerationResults>`;
+}
+
+export interface ListedBlock {
+  readonly id: string;
+  readonly size: number;
+}
+
+export function blockListXml(
+  committed: readonly ListedBlock[] | undefined,
+  uncommitted: readonly ListedBlock[] | undefined,
+): string {
+  const blocks = (list: readonly ListedBlock[]) =>
+    list.map((b) => `<Block><Name>${escapeXml(b.id)}</Name><Size>${b.size}</Size></Block>`).join("");
+  return `${HEAD}<BlockList>${committed ? `<CommittedBlocks>${blocks(committed)}</CommittedBlocks>` : ""}${
+    uncommitted ? `<UncommittedBlocks>${blocks(uncommitted)}</UncommittedBlocks>` : ""
+  }</BlockList>`;
+}

@@ -1,0 +1,79 @@
+import type { BlobContainer } from "../../store/index.js";
+import type { StorageCaller } from "../auth/storage-access.js";
+import { readBody } from "../http/read-body.js";
+import { invalidXml, parseXml } from "../protocol/xml.js";
+import type { HttpConditions } from "./blob-conditions.js";
+import { underWriteConditions } from "./blob-conditions.js";
+import { blobOptions, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
+import type { BlobContext, BlobDeps } from "./blob-service.js";
+import { allowBlobWrite } from "./blob-service.js";
+import { checkBlockId, invalidBlockList, type PlannedBlock } from "./block-staging.js";
+
+/** Put Block List: the chosen staged and committed blocks streamed, in order, into one upload through the port. */
+
+function parseBlockList(xml: string): { id: string; list: "Committed" | "Uncommitted" | "Latest" }[] {
+  const root = parseXml(xml);
+  if (root.name !== "BlockList") throw invalidXml();
+  return root.children.map((c) => {
+    if (c.name !== "Committed" && c.name !== "Uncommitted" && c.name !== "Latest") throw invalidXml();
+    return { id: checkBlockIdInList(c.text), list: c.name };
+  });
+}
+
+function checkBlockIdInList(id: string): string {
+  try {
+    return checkBlockId(id);
+  } catch {
+    throw invalidBlockList();
+  }
+}
+
+export async function putBlockList(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  container: BlobContainer,
+  name: string,
+  conditions: HttpConditions,
+): Promise<void> {
+  const client = container.getBlobClient(name);
+  const properties = propertiesOrNone(client);
+  const grant = await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
+  refuseUnkeptHeaders(ctx);
+  const requested = parseBlockList(await readBody(ctx.req, 8 * 1024 * 1024));
+  const where = { account: ctx.account, container: container.containerName, blob: name };
+  let blocks: PlannedBlock[] = [];
+  const result = await underWriteConditions(grant, conditions, properties, async (c) => {
+    // Committed blocks are read from the blob as it is now, pinned to its ETag.
+    const current = await properties();
+    const committed = deps.staging.committed(ctx.account, container.containerName, name, current?.etag);
+    blocks = deps.staging.plan(where, requested, committed);
+    const pinned = current?.etag;
+    const staging = deps.staging;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      for (const block of blocks) {
+        if (block.source.kind === "staged") {
+          for await (const chunk of staging.read(block.source.file)) yield chunk;
+        } else if (block.size > 0) {
+          const part = await client.download(block.source.offset, block.size, {
+            conditions: { ifMatch: pinned! },
+          });
+          for await (const chunk of part.readableStreamBody) yield chunk as Buffer;
+        }
+      }
+    }
+    return container.getBlockBlobClient(name).uploadStream(body(), undefined, undefined, blobOptions(ctx, c));
+  });
+  deps.staging.committedAs(
+    where,
+    result.etag,
+    blocks.map((b) => ({ id: b.id, size: b.size })),
+  );
+  writeResult(ctx, 201, result);
+}

@@ -1,0 +1,295 @@
+import { TableKitError } from "../../model/index.js";
+import { normalizeMetadata } from "../../store/blobs/blob-rules.js";
+import type { HierarchyItem } from "../../store/index.js";
+import type { StorageCaller } from "../auth/storage-access.js";
+import { readBody } from "../http/read-body.js";
+import { send } from "../http/responses.js";
+import { accessPoliciesXml, parseAccessPolicies } from "../protocol/access-policies.js";
+import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
+import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
+import { maxResults } from "../protocol/query-parameters.js";
+import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
+import { httpDate } from "../protocol/xml.js";
+import type { ResourceState } from "../service-state.js";
+import type { BlobContext, BlobDeps } from "./blob-service.js";
+import { allowBlob, notServed } from "./blob-service.js";
+import { blobListingXml, containerListingXml } from "./blob-xml.js";
+
+/**
+ * The Blob service's service and container operations over the blob port. Container metadata and
+ * public access level are the server's (the port keeps neither), like stored access policies.
+ */
+
+const XML = { "content-type": "application/xml" };
+const PAGE = 5000;
+
+/** The Blob service's own service-properties sections, kept as set. */
+const BLOB_SECTIONS: Readonly<Record<string, string>> = {
+  DefaultServiceVersion: "",
+  DeleteRetentionPolicy: "<DeleteRetentionPolicy><Enabled>false</Enabled></DeleteRetentionPolicy>",
+  StaticWebsite: "<StaticWebsite><Enabled>false</Enabled></StaticWebsite>",
+};
+
+function publicAccessOf(ctx: BlobContext): ResourceState["publicAccess"] {
+  const value = ctx.req.headers["x-ms-blob-public-access"];
+  if (value === undefined || value === "") return undefined;
+  if (value === "blob" || value === "container") return value;
+  throw new ProtocolError(400, "InvalidHeaderValue", "x-ms-blob-public-access must be blob or container.");
+}
+
+export async function answerContainerOrService(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+): Promise<void> {
+  const resource = ctx.resource;
+  if (resource.kind === "service") return answerService(ctx, caller, deps);
+  if (resource.kind !== "container") throw invalidUri();
+  const restype = ctx.query.get("restype");
+  const comp = ctx.query.get("comp");
+  const name = resource.container;
+  const store = deps.store(ctx.account);
+  const container = store.container(name);
+  const { state } = deps;
+  if (restype !== "container") {
+    throw new ProtocolError(
+      400,
+      "InvalidQueryParameterValue",
+      "A container operation takes restype=container.",
+    );
+  }
+  const key = `${ctx.method} ${comp ?? ""}`;
+  const metadataOf = () => normalizeMetadata(metadataFromHeaders(ctx.req), store.blobCapabilities!);
+  switch (key) {
+    case "PUT ": {
+      allowBlob(caller, "createContainer", name, deps, ctx.account);
+      const metadata = metadataOf();
+      const publicAccess = publicAccessOf(ctx);
+      await container.create();
+      state.dropAcl(ctx.account, name);
+      state.setResource(ctx.account, name, { metadata, ...(publicAccess ? { publicAccess } : {}) });
+      const created = await container.getProperties();
+      send(ctx, 201, { etag: created.etag, "last-modified": httpDate(created.lastModified) });
+      return;
+    }
+    case "DELETE ": {
+      allowBlob(caller, "deleteContainer", name, deps, ctx.account);
+      if (ctx.req.headers["x-ms-lease-id"] !== undefined) throw notServed("leases");
+      await container.delete();
+      state.dropAcl(ctx.account, name);
+      send(ctx, 202, {});
+      return;
+    }
+    case "GET ":
+    case "HEAD ":
+    case "GET metadata":
+    case "HEAD metadata": {
+      allowBlob(caller, "getContainerProperties", name, deps, ctx.account, ctx.method);
+      const found = await container.getProperties();
+      const kept = state.resource(ctx.account, name);
+      send(ctx, 200, {
+        etag: found.etag,
+        "last-modified": httpDate(found.lastModified),
+        "x-ms-lease-state": "available",
+        "x-ms-lease-status": "unlocked",
+        "x-ms-has-immutability-policy": "false",
+        "x-ms-has-legal-hold": "false",
+        ...(kept.publicAccess ? { "x-ms-blob-public-access": kept.publicAccess } : {}),
+        ...metadataHeaders(kept.metadata),
+      });
+      return;
+    }
+    case "PUT metadata": {
+      allowBlob(caller, "setContainerMetadata", name, deps, ctx.account);
+      const metadata = metadataOf();
+      const found = await container.getProperties();
+      state.setResource(ctx.account, name, { ...state.resource(ctx.account, name), metadata });
+      send(ctx, 200, { etag: found.etag, "last-modified": httpDate(found.lastModified) });
+      return;
+    }
+    case "GET acl":
+    case "HEAD acl": {
+      allowBlob(caller, "getContainerAcl", name, deps, ctx.account);
+      const found = await container.getProperties();
+      const publicAccess = state.resource(ctx.account, name).publicAccess;
+      send(
+        ctx,
+        200,
+        {
+          ...XML,
+          etag: found.etag,
+          "last-modified": httpDate(found.lastModified),
+          ...(publicAccess ? { "x-ms-blob-public-access": publicAccess } : {}),
+        },
+        accessPoliciesXml(state.acl(ctx.account, name)),
+      );
+      return;
+    }
+    case "PUT acl": {
+      allowBlob(caller, "setContainerAcl", name, deps, ctx.account);
+      const policies = parseAccessPolicies(await readBody(ctx.req, deps.maxBodyBytes), "racwdxltmeop");
+      const publicAccess = publicAccessOf(ctx);
+      const found = await container.getProperties();
+      state.setAcl(ctx.account, name, policies);
+      const { publicAccess: _old, ...rest } = state.resource(ctx.account, name);
+      state.setResource(ctx.account, name, { ...rest, ...(publicAccess ? { publicAccess } : {}) });
+      send(ctx, 200, { etag: found.etag, "last-modified": httpDate(found.lastModified) });
+      return;
+    }
+    case "GET list":
+      return listBlobs(ctx, caller, deps, name);
+    default:
+      if (comp === "lease") throw notServed("leases");
+      if (comp === "batch") throw notServed("blob batches");
+      if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
+        throw notServed(`comp=${comp} on a container`);
+      }
+      throw unsupportedVerb(ctx.method);
+  }
+}
+
+async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+  if (isServicePropertiesRequest(ctx)) {
+    await answerServiceProperties(ctx, {
+      state: deps.state,
+      maxBodyBytes: deps.maxBodyBytes,
+      check: (operation) => allowBlob(caller, operation, undefined, deps, ctx.account),
+      extraSections: BLOB_SECTIONS,
+    });
+    return;
+  }
+  if (ctx.query.get("restype") === "account" && ctx.query.get("comp") === "properties") {
+    allowBlob(caller, "getAccountInfo", undefined, deps, ctx.account);
+    send(ctx, 200, {
+      "x-ms-sku-name": "Standard_LRS",
+      "x-ms-account-kind": "StorageV2",
+      "x-ms-is-hns-enabled": "false",
+    });
+    return;
+  }
+  if (ctx.query.get("comp") === "list") {
+    if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
+    allowBlob(caller, "listContainers", undefined, deps, ctx.account);
+    const prefix = ctx.query.get("prefix") ?? undefined;
+    const marker = ctx.query.get("marker") ?? undefined;
+    const size = maxResults(ctx, PAGE);
+    const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
+    const pages = deps
+      .store(ctx.account)
+      .listContainers(prefix === undefined ? {} : { prefix })
+      .byPage({
+        ...(size === undefined ? {} : { maxPageSize: size }),
+        ...(marker ? { continuationToken: marker } : {}),
+      });
+    const next = await pages.next();
+    const page = next.done ? { containerItems: [] } : next.value;
+    send(
+      ctx,
+      200,
+      XML,
+      containerListingXml({
+        serviceEndpoint: ctx.baseUrl,
+        ...(prefix === undefined ? {} : { prefix }),
+        ...(marker === undefined ? {} : { marker }),
+        ...(size === undefined ? {} : { maxResults: size }),
+        containers: page.containerItems.map((c) => {
+          const kept = deps.state.resource(ctx.account, c.name);
+          return {
+            ...c,
+            ...(withMetadata ? { metadata: kept.metadata ?? {} } : {}),
+            ...(kept.publicAccess ? { publicAccess: kept.publicAccess } : {}),
+          };
+        }),
+        ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
+      }),
+    );
+    return;
+  }
+  if (ctx.query.has("comp") || ctx.query.has("restype")) throw notServed(`this service operation`);
+  throw invalidUri();
+}
+
+async function listBlobs(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  name: string,
+): Promise<void> {
+  allowBlob(caller, "listBlobs", name, deps, ctx.account, ctx.method);
+  const container = deps.store(ctx.account).container(name);
+  const prefix = ctx.query.get("prefix") ?? undefined;
+  const delimiter = ctx.query.get("delimiter") ?? undefined;
+  const marker = ctx.query.get("marker") ?? undefined;
+  const size = maxResults(ctx, PAGE);
+  const include = (ctx.query.get("include") ?? "").split(",").filter((s) => s !== "");
+  // Inclusions that would list what the server never has (snapshots, versions, deleted blobs) change nothing.
+  for (const wanted of include) {
+    if (
+      ![
+        "metadata",
+        "snapshots",
+        "deleted",
+        "versions",
+        "uncommittedblobs",
+        "copy",
+        "deletedwithversions",
+        "immutabilitypolicy",
+        "legalhold",
+        "tags",
+        "permissions",
+      ].includes(wanted)
+    ) {
+      throw new ProtocolError(
+        400,
+        "InvalidQueryParameterValue",
+        `include=${wanted} is not a listing option.`,
+      );
+    }
+  }
+  const options = {
+    ...(prefix === undefined ? {} : { prefix }),
+    includeMetadata: include.includes("metadata"),
+  };
+  const settings = {
+    ...(size === undefined ? {} : { maxPageSize: size }),
+    ...(marker ? { continuationToken: marker } : {}),
+  };
+  let items: HierarchyItem[];
+  let nextMarker: string | undefined;
+  if (delimiter === undefined || delimiter === "") {
+    const next = await container.listBlobsFlat(options).byPage(settings).next();
+    items = next.done ? [] : next.value.segment.blobItems.map((b) => ({ kind: "blob" as const, ...b }));
+    nextMarker = next.done ? undefined : next.value.continuationToken;
+  } else {
+    const next = await container.listBlobsByHierarchy(delimiter, options).byPage(settings).next();
+    const segment = next.done ? undefined : next.value;
+    items = segment
+      ? [
+          ...segment.segment.blobPrefixes.map((p) => ({ kind: "prefix" as const, name: p.name })),
+          ...segment.segment.blobItems.map((b) => ({ kind: "blob" as const, ...b })),
+        ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      : [];
+    nextMarker = segment?.continuationToken;
+  }
+  if (items.length === 0 && marker === undefined) {
+    // An empty listing of a missing container is ContainerNotFound.
+    await container.getProperties().catch((err: unknown) => {
+      if (err instanceof TableKitError) throw err;
+    });
+  }
+  send(
+    ctx,
+    200,
+    XML,
+    blobListingXml({
+      serviceEndpoint: ctx.baseUrl,
+      containerName: name,
+      ...(prefix === undefined ? {} : { prefix }),
+      ...(marker === undefined ? {} : { marker }),
+      ...(size === undefined ? {} : { maxResults: size }),
+      ...(delimiter === undefined ? {} : { delimiter }),
+      items,
+      ...(nextMarker === undefined ? {} : { nextMarker }),
+    }),
+  );
+}

@@ -1,0 +1,44 @@
+import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import type { RequestContext } from "../http/request-context.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
+import type { ServiceDeps, StorageService } from "../service-handler.js";
+import { QUEUE_OPERATIONS, type QueueOperation } from "./queue-operations.js";
+import { parseQueuePath, type QueueResource } from "./queue-resource.js";
+import { answerQueueRequest } from "./queue-routes.js";
+
+const NAME_LENGTH = "The specified resource name length is not within the permissible limits.";
+
+/** A Queue service request: the context and the queue resource its path names. */
+export interface QueueContext extends RequestContext {
+  readonly resource: QueueResource;
+}
+
+/** Throws unless the caller may do `operation` (the account key may do everything). */
+export function allowQueue(caller: StorageCaller, operation: QueueOperation): void {
+  if (caller.kind === "sas" || caller.kind === "bearer") caller.allow(QUEUE_OPERATIONS[operation]);
+}
+
+/** The Queue service over the store's queue port, its bodies and errors in XML. */
+export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
+  return {
+    name: "Queue",
+    state: deps.state,
+    context: (ctx) => ({ ...ctx, resource: parseQueuePath(ctx.path) }),
+    errorsInXml: () => true,
+    async answer(ctx) {
+      const queueName = ctx.resource.kind === "service" ? undefined : ctx.resource.queueName;
+      const caller = authorizeStorage(ctx, {
+        service: "queue",
+        accounts: deps.accounts,
+        resource: queueName === undefined ? {} : { container: queueName },
+        storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        ...(deps.oauth ? { oauth: deps.oauth } : {}),
+      });
+      // A name of the wrong length is the service's OutOfRangeInput (other bad names, InvalidResourceName).
+      if (queueName !== undefined && (queueName.length < 3 || queueName.length > 63)) {
+        throw new ProtocolError(400, "OutOfRangeInput", NAME_LENGTH);
+      }
+      await answerQueueRequest(ctx, caller, deps);
+    },
+  };
+}

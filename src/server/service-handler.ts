@@ -1,0 +1,126 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TableKitError } from "../model/index.js";
+import type { Store } from "../store/index.js";
+import type { ServedAccount } from "./accounts.js";
+import type { OAuthLevel } from "./auth/bearer-token.js";
+import { applyCors, preflight } from "./cors.js";
+import { type RequestContext, requestContext } from "./http/request-context.js";
+import { errorParts, sendError, xmlErrorBody } from "./http/responses.js";
+import { invalidHeader } from "./protocol/protocol-error.js";
+import type { ServiceState } from "./service-state.js";
+
+/** Another application served beside the services under a path prefix (the web explorer). */
+export interface Mount {
+  /** A path prefix no account name can take, e.g. `/_explorer`. */
+  readonly prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+}
+
+/** What a service needs to answer: each account's store, the accounts, its own state, the body limit. */
+export interface ServiceDeps {
+  /** The store of an account: accounts are isolated (each has its own tables, queues and containers). */
+  readonly store: (account: string) => Store;
+  readonly accounts: ReadonlyMap<string, ServedAccount>;
+  readonly state: ServiceState;
+  readonly maxBodyBytes: number;
+  /** The server's directory, when it keeps its data on disk. */
+  readonly location?: string;
+  /** Bearer tokens: refused unless `basic` (Azurite's `--oauth basic`). */
+  readonly oauth?: OAuthLevel;
+}
+
+/**
+ * One storage service (Table, Queue or Blob) behind the shared HTTP machinery: it reads its resource
+ * from the request's path, authenticates the request its own way and answers it; the handler does
+ * the rest (versions, CORS, the secondary, errors, the log).
+ */
+export interface StorageService<C extends RequestContext = RequestContext> {
+  readonly name: "Table" | "Queue" | "Blob";
+  /** Service properties (CORS rules among them) and stored access policies. */
+  readonly state: ServiceState;
+  /** The service's view of a request: its resource parsed from `ctx.path` (InvalidUri otherwise). */
+  context(ctx: RequestContext): C;
+  /** Errors for this request in XML (Queue, Blob, the Table service's XML operations) or JSON. */
+  errorsInXml(ctx: C | undefined): boolean;
+  /** Authenticates the request and answers it. */
+  answer(ctx: C): Promise<void>;
+  /** Releases what the service holds beside the store (staged blocks), when the server stops. */
+  close?(): void;
+}
+
+export interface HandlerOptions {
+  readonly protocol: "http" | "https";
+  readonly skipApiVersionCheck: boolean;
+  readonly mounts?: readonly Mount[];
+  /** Called once per request after it is answered (the --debug log). */
+  readonly log?: (
+    ctx: RequestContext | undefined,
+    req: IncomingMessage,
+    status: number,
+    error?: unknown,
+  ) => void;
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+const VERSION = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Builds a service's request listener: parse, authenticate, route, answer; errors in the service's shape. */
+export function serviceRequestHandler<C extends RequestContext>(
+  service: StorageService<C>,
+  options: HandlerOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const mount = options.mounts?.find((m) => req.url?.startsWith(m.prefix));
+    if (mount) {
+      void Promise.resolve(mount.handle(req, res)).catch(() => res.destroy());
+      return;
+    }
+    let base: RequestContext | undefined;
+    let ctx: C | undefined;
+    const run = async () => {
+      base = requestContext(req, res, options.protocol);
+      if (
+        !options.skipApiVersionCheck &&
+        req.headers["x-ms-version"] !== undefined &&
+        !VERSION.test(base.version)
+      ) {
+        throw invalidHeader(`The x-ms-version '${base.version}' is not a service version.`);
+      }
+      if (base.method === "OPTIONS") {
+        preflight(base, service.state);
+        return;
+      }
+      applyCors(base, service.state);
+      ctx = service.context(base);
+      if (ctx.secondary && !READS.has(ctx.method)) {
+        throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");
+      }
+      await service.answer(ctx);
+    };
+    run().then(
+      () => options.log?.(base, req, res.statusCode),
+      (err: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+        } else if (base) {
+          // A body left unread (refused early, or too large) is not worth reading: close after answering.
+          if (!req.complete) res.setHeader("connection", "close");
+          sendError(base, err, service.errorsInXml(ctx));
+        } else {
+          const { status, code, message } = errorParts(err);
+          const xml = service.name !== "Table";
+          const body = xml
+            ? xmlErrorBody(code, message)
+            : JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
+          res.writeHead(status, {
+            "x-ms-error-code": code,
+            "content-type": xml ? "application/xml" : "application/json",
+            connection: "close",
+          });
+          res.end(body);
+        }
+        options.log?.(base, req, res.statusCode, err);
+      },
+    );
+  };
+}

@@ -1,0 +1,52 @@
+import { TableKitError } from "../../model/index.js";
+import type { Store } from "../../store/index.js";
+import { readBody } from "../http/read-body.js";
+import { send } from "../http/responses.js";
+import { accessPoliciesXml, parseAccessPolicies } from "../protocol/access-policies.js";
+import { unsupportedVerb } from "../protocol/protocol-error.js";
+import type { Route } from "./route.js";
+
+/** Throws TableNotFound unless the table exists (read through the port's listing). */
+export async function assertTableExists(store: Store, tableName: string): Promise<string> {
+  const escaped = tableName.replaceAll("'", "''");
+  const pages = store.listTables({ queryOptions: { filter: `TableName eq '${escaped}'` } }).byPage();
+  const next = await pages.next();
+  const page = next.done ? [] : next.value;
+  if (page.length === 0) throw new TableKitError("TableNotFound", "The table specified does not exist.");
+  return page[0]!.name;
+}
+
+/** `GET/PUT /<table>?comp=acl`: a table's stored access policies, in XML. */
+export const aclRoute: Route = {
+  name: "acl",
+  xml: true,
+  matches: (ctx) => ctx.resource.kind === "entities" && ctx.query.get("comp") === "acl",
+  async handle(ctx, { store, via, access, state, maxBodyBytes }) {
+    if (ctx.resource.kind !== "entities") return;
+    const { tableName } = ctx.resource;
+    // Only the account owner may read or set a table's ACL: the account key, never a bearer token.
+    if (via === "bearer") {
+      throw new TableKitError(
+        "AuthorizationFailure",
+        "This request is not authorized to perform this operation: a table's ACL needs the account key.",
+      );
+    }
+    if (ctx.method === "GET" || ctx.method === "HEAD") {
+      access?.check("getAcl", tableName);
+      await assertTableExists(store, tableName);
+      send(
+        ctx,
+        200,
+        { "content-type": "application/xml" },
+        accessPoliciesXml(state.acl(ctx.account, tableName)),
+      );
+      return;
+    }
+    if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
+    access?.check("setAcl", tableName);
+    const policies = parseAccessPolicies(await readBody(ctx.req, maxBodyBytes), "raud");
+    await assertTableExists(store, tableName);
+    state.setAcl(ctx.account, tableName, policies);
+    send(ctx, 204, {});
+  },
+};

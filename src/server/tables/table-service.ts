@@ -1,0 +1,47 @@
+import { authorize } from "../auth/authorize.js";
+import { tableStringsToSign } from "../auth/table-shared-key.js";
+import { parseTablePath } from "../http/resource.js";
+import { invalidUri } from "../protocol/protocol-error.js";
+import type { ServiceDeps, StorageService } from "../service-handler.js";
+import { aclRoute } from "./acl.js";
+import { batchRoute } from "./batch.js";
+import { entitiesRoute } from "./entities.js";
+import type { Route, TableContext } from "./route.js";
+import { serviceRoute } from "./service.js";
+import { tablesRoute } from "./tables.js";
+
+/** The Table protocol's routes, asked in order. */
+export const TABLE_ROUTES: readonly Route[] = [
+  serviceRoute,
+  aclRoute,
+  tablesRoute,
+  batchRoute,
+  entitiesRoute,
+];
+
+/** The Table service: JSON (OData) for tables and entities, XML for its service and ACL operations. */
+export function tableService(deps: ServiceDeps): StorageService<TableContext> {
+  const { accounts, state, maxBodyBytes, oauth } = deps;
+  return {
+    name: "Table",
+    state,
+    context: (ctx) => ({ ...ctx, resource: parseTablePath(ctx.path) }),
+    errorsInXml: (ctx) =>
+      ctx !== undefined && (TABLE_ROUTES.find((r) => r.matches(ctx))?.xml ?? ctx.query.has("restype")),
+    async answer(ctx) {
+      const route = TABLE_ROUTES.find((r) => r.matches(ctx));
+      const auth = authorize(ctx, {
+        accounts,
+        state,
+        service: "table",
+        stringsToSign: tableStringsToSign,
+        ...(oauth ? { oauth } : {}),
+      });
+      if (!route) throw invalidUri();
+      // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
+      // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.
+      const limit = Math.min(maxBodyBytes, auth.store.capabilities.limits.maxTransactionBytes);
+      await route.handle(ctx, { ...auth, state, maxBodyBytes: limit });
+    },
+  };
+}

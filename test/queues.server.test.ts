@@ -1,0 +1,25 @@
+import { openStore } from "../src/index.js";
+import { queueTargetFromStore, runQueueConformance } from "./conformance/queues/index.js";
+import { startTablekitServer } from "./support/tablekit-server.js";
+
+// The queue conformance suite, unchanged, through the azure backend (native Queue service, no
+// emulator workarounds) against `tablekit serve`'s Queue service on 127.0.0.1, in memory.
+runQueueConformance({
+  name: "azure (tablekit serve queues)",
+  open: async () => {
+    const server = await startTablekitServer();
+    try {
+      const store = await openStore(server.storeUrl, server.storeOptions);
+      return queueTargetFromStore("azure (tablekit serve queues)", store, {
+        openStore: () => openStore(server.storeUrl, server.storeOptions),
+        release: async () => {
+          await store.close();
+          await server.stop();
+        },
+      });
+    } catch (err) {
+      await server.stop();
+      throw err;
+    }
+  },
+});

@@ -1,0 +1,141 @@
+"""azure.storage.queue and azure.storage.blob (Debian's python3-azure) against tablekit serve.
+
+Reads TABLEKIT_CONNECTION_STRING; asserts each behaviour and prints `ok <check>` per group.
+"""
+import os
+from datetime import datetime, timedelta, timezone
+
+from azure.core import MatchConditions
+from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
+from azure.storage.blob import BlobServiceClient, BlobBlock
+from azure.storage.queue import QueueServiceClient
+
+CONN = os.environ["TABLEKIT_CONNECTION_STRING"]
+# No retries and a short read timeout: a hang or an error shows at once.
+KW = {"retry_total": 0, "read_timeout": 10}
+
+
+def queues():
+    service = QueueServiceClient.from_connection_string(CONN, **KW)
+    for name in ("pyjobs", "pyjobs-b", "other"):
+        service.create_queue(name, metadata={"team": "py"} if name == "pyjobs" else None)
+    try:
+        service.create_queue("pyjobs", metadata={"team": "changed"})
+        raise AssertionError("re-creating a queue with other metadata must fail")
+    except ResourceExistsError as err:
+        assert err.error_code == "QueueAlreadyExists", err.error_code
+    listed = [q.name for q in service.list_queues(name_starts_with="pyjobs", include_metadata=True)]
+    assert listed == ["pyjobs", "pyjobs-b"], listed
+    props = service.get_queue_client("pyjobs").get_queue_properties()
+    assert props.metadata == {"team": "py"}, props.metadata
+    service.delete_queue("pyjobs-b")
+    service.delete_queue("other")
+    assert [q.name for q in service.list_queues()] == ["pyjobs"]
+    try:
+        service.get_queue_client("missing").get_queue_properties()
+        raise AssertionError("a missing queue must be 404")
+    except ResourceNotFoundError as err:
+        assert err.error_code == "QueueNotFound", err.error_code
+    print("ok queues")
+
+
+def messages():
+    queue = QueueServiceClient.from_connection_string(CONN, **KW).get_queue_client("pyjobs")
+    for text in ("one", "two", "three"):
+        queue.send_message(text)
+    peeked = queue.peek_messages(max_messages=32)
+    assert [m.content for m in peeked] == ["one", "two", "three"], [m.content for m in peeked]
+    got = list(queue.receive_messages(messages_per_page=2, visibility_timeout=30, max_messages=2))
+    assert [m.content for m in got] == ["one", "two"] and all(m.dequeue_count == 1 for m in got)
+    updated = queue.update_message(got[0], content="uno", visibility_timeout=0)
+    assert updated.pop_receipt != got[0].pop_receipt
+    try:
+        queue.delete_message(got[0].id, got[0].pop_receipt)
+        raise AssertionError("a stale pop receipt must not delete")
+    except HttpResponseError as err:
+        assert err.status_code == 400 and err.error_code == "PopReceiptMismatch", err.error_code
+    queue.delete_message(got[1].id, got[1].pop_receipt)
+    rest = list(queue.receive_messages(max_messages=32, visibility_timeout=30))
+    assert sorted(m.content for m in rest) == ["three", "uno"], [m.content for m in rest]
+    assert {m.content: m.dequeue_count for m in rest}["uno"] == 2
+    for m in rest:
+        queue.delete_message(m)
+    assert queue.get_queue_properties().approximate_message_count == 0
+    queue.send_message("gone")
+    queue.clear_messages()
+    assert list(queue.peek_messages()) == []
+    print("ok messages")
+
+
+def blobs():
+    service = BlobServiceClient.from_connection_string(CONN, **KW)
+    container = service.create_container("pyfiles", metadata={"owner": "py"})
+    assert container.get_container_properties().metadata == {"owner": "py"}
+    data = bytes(range(256)) * 40
+    blob = container.get_blob_client("dir/a.bin")
+    blob.upload_blob(data, metadata={"kind": "raw"})
+    assert blob.download_blob().readall() == data
+    assert blob.download_blob(offset=100, length=50).readall() == data[100:150]
+    props = blob.get_blob_properties()
+    assert props.size == len(data) and props.metadata == {"kind": "raw"}, props
+    blob.set_blob_metadata({"kind": "changed"})
+    assert blob.get_blob_properties().metadata == {"kind": "changed"}
+    print("ok upload and download")
+
+    blocks = container.get_blob_client("dir/blocks.txt")
+    blocks.stage_block("YmxvY2stMQ==", b"hello ")
+    blocks.stage_block("YmxvY2stMg==", b"world")
+    committed, uncommitted = blocks.get_block_list("all")
+    assert committed == [] and sorted(b.id for b in uncommitted) == ["YmxvY2stMQ==", "YmxvY2stMg=="]
+    blocks.commit_block_list([BlobBlock("YmxvY2stMQ=="), BlobBlock("YmxvY2stMg==")])
+    assert blocks.download_blob().readall() == b"hello world"
+    committed, _ = blocks.get_block_list("committed")
+    assert [(b.id, b.size) for b in committed] == [("YmxvY2stMQ==", 6), ("YmxvY2stMg==", 5)]
+    print("ok block list")
+
+    log = container.get_blob_client("logs/today.log")
+    log.create_append_blob()
+    log.append_block(b"line 1\n")
+    log.append_block(b"line 2\n", appendpos_condition=7)
+    try:
+        log.append_block(b"line 3\n", appendpos_condition=7)
+        raise AssertionError("a wrong append position must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412 and err.error_code == "AppendPositionConditionNotMet", err.error_code
+    assert log.download_blob().readall() == b"line 1\nline 2\n"
+    print("ok append blob")
+
+    container.get_blob_client("dir/sub/c.txt").upload_blob(b"c")
+    container.get_blob_client("top.txt").upload_blob(b"t")
+    names = [b.name for b in container.list_blobs(name_starts_with="dir/")]
+    assert names == ["dir/a.bin", "dir/blocks.txt", "dir/sub/c.txt"], names
+    walked = [(getattr(b, "prefix", None) is not None, b.name) for b in container.walk_blobs(delimiter="/")]
+    assert walked == [(True, "dir/"), (True, "logs/"), (False, "top.txt")], walked
+    listed = [b for b in container.list_blobs(name_starts_with="dir/a", include=["metadata"])]
+    assert [b.metadata for b in listed] == [{"kind": "changed"}]
+    print("ok listing")
+
+    etag = blob.get_blob_properties().etag
+    try:
+        blob.upload_blob(b"other", overwrite=True, etag='"0x0000000000000000"', match_condition=MatchConditions.IfNotModified)
+        raise AssertionError("If-Match with another ETag must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412 and err.error_code == "ConditionNotMet", err.error_code
+    try:
+        blob.download_blob(if_unmodified_since=datetime.now(timezone.utc) - timedelta(days=1)).readall()
+        raise AssertionError("If-Unmodified-Since before the last change must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412, err.status_code
+    assert blob.download_blob().readall() == data, "a failed condition wrote nothing"
+    blob.upload_blob(b"new", overwrite=True, etag=etag, match_condition=MatchConditions.IfNotModified)
+    assert blob.download_blob().readall() == b"new"
+    print("ok conditions")
+
+    service.delete_container("pyfiles")
+    assert [c.name for c in service.list_containers()] == []
+    print("ok containers")
+
+
+queues()
+messages()
+blobs()
