@@ -182,6 +182,11 @@ export function transactionsSuite(target: PatternsRef): void {
       expect((await table.getEntity("p", "r")).v).toBe(99); // the newer write is not lost
       expect(await transactions.poison.discard({ ids: [sent.id] })).toBe(1);
       expect(await transactions.poison.list()).toEqual([]);
+      // It will not run again: its journal says so, and the marks its steps left may go.
+      expect(await transactions.journal.read(sent.id, {})).toMatchObject({
+        discarded: true,
+        completed: false,
+      });
     });
 
     it("poisons after the configured dequeue count; a replay after the fix converges", async () => {

@@ -11,7 +11,7 @@ const UNJOURNALED_MARK_SECONDS = 8 * 24 * 3600;
 /** Marks kept without asking their journals; beyond it, marks of finished transactions are dropped. */
 const MARKS_KEPT_UNCHECKED = 8;
 
-/** Transactions known finished (completed): their marks may go. Shared by the workers of a process. */
+/** Transactions known finished (completed, or discarded): their marks may go. Shared by the workers of a process. */
 export class FinishedTransactions {
   private readonly ids = new Set<string>();
 
@@ -41,7 +41,7 @@ async function journalState(
 ): Promise<"completed" | "open" | "none"> {
   try {
     const entry = await new TransactionJournal(tableOf(mark.journal)).read(mark.id, call);
-    return entry.completed ? "completed" : entry.etag === undefined ? "none" : "open";
+    return entry.completed || entry.discarded ? "completed" : entry.etag === undefined ? "none" : "open";
   } catch (err) {
     if (isTableKitError(err, "TableNotFound")) return "none";
     throw err;

@@ -7,6 +7,8 @@ export interface JournalEntry {
   /** Steps recorded as done (0..steps): at least these ran. A crash can leave it behind. */
   readonly done: number;
   readonly completed: boolean;
+  /** Discarded from the poison queue: it will not run again (its marks may go, as a completed one's). */
+  readonly discarded: boolean;
   /** The last failure of a delivery, `code: message`. */
   readonly lastError?: string;
   /** What handler steps remembered, by step index. */
@@ -23,7 +25,14 @@ export interface JournalEntry {
 }
 
 const ROW = "tx";
-const EMPTY: JournalEntry = { done: 0, completed: false, remembered: {}, deleted: {}, deleting: {} };
+const EMPTY: JournalEntry = {
+  done: 0,
+  completed: false,
+  discarded: false,
+  remembered: {},
+  deleted: {},
+  deleting: {},
+};
 /** Longest error text a journal row or poison record keeps. */
 export const MAX_ERROR_TEXT = 1000;
 /** Compare-and-swap rounds of a journal row before giving up (its writers are few: one transaction's). */
@@ -58,6 +67,7 @@ export class TransactionJournal {
       return {
         done: typeof e.done === "number" ? e.done : 0,
         completed: e.completed === true,
+        discarded: e.discarded === true,
         ...(typeof e.lastError === "string" ? { lastError: e.lastError } : {}),
         remembered: jsonRecord(e.remembered),
         deleted: jsonRecord(e.deleted),
@@ -95,6 +105,11 @@ export class TransactionJournal {
   /** Makes sure the transaction has a row (a parked transaction keeps one: its marks are kept until it completes). */
   async keep(id: string, call: OperationOptions): Promise<void> {
     await this.table.upsertEntity({ partitionKey: id, rowKey: ROW }, "Merge", call);
+  }
+
+  /** Records that the transaction was discarded (it will not run again). */
+  async discard(id: string, call: OperationOptions): Promise<void> {
+    await this.table.upsertEntity({ partitionKey: id, rowKey: ROW, discarded: true }, "Merge", call);
   }
 
   async failed(id: string, err: unknown, call: OperationOptions): Promise<void> {
@@ -154,12 +169,12 @@ export class TransactionJournal {
     }
   }
 
-  /** Completed rows last written before `before`, in key order. */
+  /** Rows of finished transactions (completed or discarded) last written before `before`, in key order. */
   completedBefore(
     before: Date,
     call: OperationOptions,
   ): AsyncIterable<{ partitionKey?: string; rowKey?: string }> {
-    const filter = `completed eq true and ${odata`Timestamp lt ${before}`}`;
+    const filter = `(completed eq true or discarded eq true) and ${odata`Timestamp lt ${before}`}`;
     return this.table.listEntities({ ...call, queryOptions: { filter, select: ["PartitionKey", "RowKey"] } });
   }
 

@@ -129,12 +129,19 @@ export class PoisonQueue {
     });
   }
 
-  /** Deletes parked transactions (all, or those whose id is in `ids`) for good. Returns how many. */
+  /**
+   * Deletes parked transactions (all, or those whose id is in `ids`) for good, recording in their
+   * journal rows that they will not run (the evidence their steps left may then go). Returns how many.
+   */
   async discard(options: OperationOptions & { readonly ids?: readonly string[] } = {}): Promise<number> {
     const wanted = options.ids ? new Set(options.ids) : undefined;
-    return this.sweep(options, Number.POSITIVE_INFINITY, (item) =>
-      wanted && (item.id === undefined || !wanted.has(item.id)) ? "keep" : "remove",
-    );
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    return this.sweep(options, Number.POSITIVE_INFINITY, async (item) => {
+      if (wanted && (item.id === undefined || !wanted.has(item.id))) return "keep";
+      // It will not run again: the marks its steps left may go, as a completed transaction's.
+      if (item.id !== undefined) await this.transactions.journal.discard(item.id, call);
+      return "remove";
+    });
   }
 
   /**

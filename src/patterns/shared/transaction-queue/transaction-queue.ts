@@ -177,8 +177,8 @@ export class TransactionQueue {
   }
 
   /**
-   * Removes what completed transactions leave behind once no copy of their message can come
-   * back: journal rows of transactions completed before `olderThan` (default: 7 days ago, the
+   * Removes what finished transactions leave behind once no copy of their message can come
+   * back: journal rows of transactions completed (or discarded) before `olderThan` (default: 7 days ago, the
    * queue's default message lifetime) and payload blobs older than it whose transaction
    * completed or never started. Returns how many rows and blobs it removed.
    */
@@ -194,7 +194,7 @@ export class TransactionQueue {
         if (blob.properties.lastModified >= before) continue;
         const id = blob.name.slice(this.queue.name.length + 1).replace(/\.json$/, "");
         const entry = await this.journal.read(id, call);
-        const unfinished = !entry.completed && entry.etag !== undefined;
+        const unfinished = !entry.completed && !entry.discarded && entry.etag !== undefined;
         if (unfinished) continue; // a parked transaction keeps its row and may still be replayed
         if ((await container.getBlobClient(blob.name).deleteIfExists(call)).succeeded) payloads++;
       }
