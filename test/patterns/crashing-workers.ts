@@ -20,7 +20,7 @@ export interface CrashingWorkers {
 }
 
 /** The options a worker process needs to open `transactions` (its names; the handlers are its own). */
-function queueOptions(transactions: TransactionQueue) {
+export function queueOptions(transactions: TransactionQueue) {
   return {
     queue: transactions.queue.name,
     poisonQueue: transactions.poison.queue.name,

@@ -1,54 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { TableKitError } from "../../src/model/index.js";
-import { defineDenormalization, defineModel, field, SyncedRepository } from "../../src/patterns/index.js";
+import { defineDenormalization, SyncedRepository } from "../../src/patterns/index.js";
 import { expectCode, listAll } from "../conformance/helpers.js";
+import { createAndDie } from "./denormalization-crash.js";
+import {
+  copy,
+  Department,
+  DepartmentApart,
+  link,
+  ManagerCopy,
+  ManagerCopyApart,
+} from "./denormalization-models.js";
 import { Employee } from "./models.js";
 import { NO_QUEUE, withQueue } from "./queue-gate.js";
 import { itWhen, type PatternsRef } from "./target.js";
 import { freshTransactions } from "./world-helpers.js";
-
-const departmentFields = {
-  department: field.string(),
-  departmentName: field.string(),
-  managerId: field.int32().optional(),
-  managerFirstName: field.string().optional(),
-  managerEmail: field.string().optional(),
-};
-
-/** Seed 001's department entity, in the employees' partition, holding a copy of its manager's details. */
-const Department = defineModel({
-  table: "Employees",
-  entityType: "Department",
-  fields: departmentFields,
-  partitionKey: (k) => k.field("department"),
-  rowKey: (k) => k.literal("department"),
-});
-
-/** The same department kept in a partition of its own (another table): copies go through the queue. */
-const DepartmentApart = defineModel({
-  table: "Departments",
-  entityType: "Department",
-  fields: departmentFields,
-  partitionKey: (k) => k.literal("departments"),
-  rowKey: (k) => k.field("department"),
-});
-
-const link = { department: "department", managerId: "id" } as const;
-const copy = { managerFirstName: "firstName", managerEmail: "email" } as const;
-const ManagerCopy = defineDenormalization({
-  name: "manager",
-  source: Employee,
-  target: Department,
-  link,
-  copy,
-});
-const ManagerCopyApart = defineDenormalization({
-  name: "managerApart",
-  source: Employee,
-  target: DepartmentApart,
-  link,
-  copy,
-});
 
 type EmployeeInput = Parameters<ReturnType<typeof Employee.on>["create"]>[0];
 
@@ -131,6 +97,53 @@ export function denormalizationSuite(target: PatternsRef): void {
       const stored = await Department.on(table).get({ department: "Sales" });
       expect(copyOf(stored)).toEqual([223, "John", "john@contoso.com"]);
     });
+
+    itWhen(
+      target,
+      withQueue,
+      NO_QUEUE,
+      "in one partition: a writer killed between its commit and its follow-up leaves the copy to the next worker, or writer",
+      async () => {
+        const table = await target().freshTable();
+        const copies = ManagerCopy.on(target().store, { source: table, target: table });
+        const transactions = await freshTransactions(target(), [copies.handler]);
+        const departments = Department.on(table);
+        // The race left the copy empty, and the writer that would have filled it died.
+        await createAndDie(target(), table, transactions, employee("Sales", 223, "John"), 1);
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([223, undefined, undefined]);
+        // The next worker: the follow-up the writer sent ahead of its commit comes out of hiding.
+        expect(await transactions.worker().drain()).toMatchObject({ processed: 1, poisoned: 0 });
+        expect(copyOf(await departments.get({ department: "Sales" }))).toEqual([
+          223,
+          "John",
+          "john@contoso.com",
+        ]);
+        // The same crash; this time a writer touches the department before a worker runs.
+        await createAndDie(target(), table, transactions, employee("Marketing", 7, "Ann"), 60);
+        const withCopies = Department.on(table, { with: [ManagerCopy.companions.target] });
+        await withCopies.patch({ department: "Marketing" }, { departmentName: "Marketing & Sales" });
+        expect(copyOf(await departments.get({ department: "Marketing" }))).toEqual([
+          7,
+          "Ann",
+          "ann@contoso.com",
+        ]);
+        expect((await transactions.queue.getProperties()).approximateMessagesCount).toBe(1); // still hidden, harmless
+        // A write whose follow-up ran cancels what it sent ahead: nothing left for a worker.
+        const durable = ManagerCopy.companionsVia(transactions, { holdSeconds: 60 });
+        await Department.on(table, { with: [durable.target] }).create({
+          department: "Support",
+          departmentName: "Support",
+          managerId: 9,
+        });
+        expect((await transactions.queue.getProperties()).approximateMessagesCount).toBe(1);
+        // Without the copy's handler, a queue cannot carry the follow-up: refused.
+        const bare = await freshTransactions(target());
+        expect(() => ManagerCopy.companionsVia(bare)).toThrow(
+          expect.objectContaining({ code: "InvalidInput" }),
+        );
+      },
+      60_000,
+    );
 
     it("in one partition: a write over a source changed since its read fails whole, and retries", async () => {
       const table = await target().freshTable();

@@ -15,6 +15,8 @@ import { parallelSuite } from "./parallel-suite.js";
 import { periodsSuite } from "./periods-suite.js";
 import { seriesSuite } from "./series-suite.js";
 import { type PatternsSetup, registerPatterns } from "./target.js";
+import { transactionsChainSuite } from "./transactions-chain-suite.js";
+import { transactionsEvidenceSuite } from "./transactions-evidence-suite.js";
 import { transactionsSuite } from "./transactions-suite.js";
 import { versionsSuite } from "./versions-suite.js";
 import { wideSuite } from "./wide-suite.js";
@@ -38,6 +40,8 @@ export const PATTERN_SUITES = [
   largeSuite,
   blobLogSuite,
   transactionsSuite,
+  transactionsEvidenceSuite,
+  transactionsChainSuite,
   crossIndexSuite,
   advisorSuite,
   indexEntitiesSuite,

@@ -9,18 +9,16 @@
  * the number of worker processes (about the poison limit: one kill per boundary), not the count,
  * since each process holds every message at once.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/index.js";
 import { TransactionQueue, type TransactionQueueOptions } from "../../src/patterns/index.js";
 import { seededRandom } from "./target.js";
 import { CONTAINER, dumpState, layOut, MISSING_TABLE, planTransactions, TABLES } from "./tx-random.js";
+import { runWorkerProcess } from "./tx-worker-process.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const COUNT = Number(process.env.TABLEKIT_TX_FAULT_COUNT ?? 1000);
 const SEED = Number(process.env.TABLEKIT_SEED ?? 20_261_122);
 const MAX_STEPS = 6; // five random steps plus the late one
@@ -46,31 +44,11 @@ async function prepare(store: Store, withLateTable: boolean): Promise<Transactio
 
 /** Runs one worker process; resolves with how it ended. */
 function runWorker(url: string, killLog: string, kill: boolean): Promise<"killed" | "idle"> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(root, "test", "patterns", "tx-fault-worker.ts"),
-      url,
-      JSON.stringify({ queue: QUEUE, maxDequeueCount: MAX_DEQUEUE_COUNT }),
-      killLog,
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, TABLEKIT_TX_KILL: kill ? "boundaries" : "" },
-      stdio: ["ignore", "ignore", "pipe"],
-    },
+  return runWorkerProcess(
+    url,
+    { queue: QUEUE, maxDequeueCount: MAX_DEQUEUE_COUNT, kill: kill ? "boundaries" : "" },
+    killLog,
   );
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((done, fail) => {
-    child.on("close", (code, signal) => {
-      if (signal === "SIGKILL") done("killed");
-      else if (code === 0) done("idle");
-      else fail(new Error(`worker exited with ${code ?? signal}: ${stderr}`));
-    });
-  });
 }
 
 /** Worker processes one after another until the queue is empty; how many were killed. */

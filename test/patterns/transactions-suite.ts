@@ -5,12 +5,13 @@ import { type BoundaryInfo, type StepHandler, step } from "../../src/patterns/in
 import { listAll } from "../conformance/helpers.js";
 import { expectCode } from "../support/expect-code.js";
 import { itWithBlobs } from "./blob-support.js";
+import { crashAt } from "./crash-at.js";
 import type { PatternsRef } from "./target.js";
 import { blobTexts, freshName, freshTransactions } from "./world-helpers.js";
 
-/** Entities of a table without their ETags and Timestamps. */
+/** Entities of a table without their ETags, Timestamps and evidence. */
 async function rows(table: Parameters<typeof listAll>[0]): Promise<Record<string, unknown>[]> {
-  return (await listAll(table)).map(({ etag: _e, timestamp: _t, ...rest }) => rest);
+  return (await listAll(table)).map(({ etag: _e, timestamp: _t, tablekit_tx: _x, ...rest }) => rest);
 }
 
 /** A hook that makes the first delivery to reach each `point` fail there, as a crash would. */
@@ -28,6 +29,48 @@ function failOnceAt(point: BoundaryInfo["point"]) {
 /** The eventually consistent transactions pattern (seed 001): steps, worker, poison queue. */
 export function transactionsSuite(target: PatternsRef): void {
   describe("eventually consistent transactions", () => {
+    it("a crash after a step, then a later writer: the redelivery knows the step ran (X 850, Y 1100)", async () => {
+      const accounts = await target().freshTable();
+      const transactions = await freshTransactions(target());
+      const table = accounts.tableName;
+      await accounts.createEntity({ partitionKey: "acct", rowKey: "X", balance: 1000 });
+      await accounts.createEntity({ partitionKey: "acct", rowKey: "Y", balance: 1000 });
+      const [x, y] = [await accounts.getEntity("acct", "X"), await accounts.getEntity("acct", "Y")];
+      // T1 moves 100 from X to Y: two ETag-guarded merges.
+      await transactions.enqueue(
+        [
+          step.updateIfMatch(table, { partitionKey: "acct", rowKey: "X", balance: 900 }, x.etag, "Merge"),
+          step.updateIfMatch(table, { partitionKey: "acct", rowKey: "Y", balance: 1100 }, y.etag, "Merge"),
+        ],
+        { id: "t1" },
+      );
+      // The worker dies right after step 0 is applied, before anything records it.
+      await crashAt(target(), transactions, { transactionId: "t1", point: "applied", step: 0 }, 4);
+      expect(await transactions.status("t1")).toEqual({ done: 0, completed: false });
+      // T2 is built on X's visible state (900) and completes while T1 waits to come back.
+      const seen = await accounts.getEntity<{ balance: number }>("acct", "X");
+      expect(seen.balance).toBe(900);
+      await transactions.enqueue(
+        [step.updateIfMatch(table, { partitionKey: "acct", rowKey: "X", balance: 850 }, seen.etag, "Merge")],
+        { id: "t2" },
+      );
+      const order: string[] = [];
+      const worker = transactions.worker({
+        onBoundary: ({ transactionId, point }) => {
+          if (point !== "applied") order.push(`${transactionId} ${point}`);
+        },
+      });
+      expect(await worker.drain()).toMatchObject({ processed: 2, poisoned: 0 });
+      expect(order).toEqual(["t2 step", "t2 completed", "t1 step", "t1 step", "t1 completed"]);
+      expect(worker.stats).toMatchObject({ stepsApplied: 2, stepsAlready: 1 }); // T1's step 0 found, step 1 ran
+      expect((await rows(accounts)).map((r) => [r.rowKey, r.balance])).toEqual([
+        ["X", 850],
+        ["Y", 1100],
+      ]);
+      expect(await transactions.poison.list()).toEqual([]);
+      expect(await transactions.status("t1")).toEqual({ done: 2, completed: true });
+    }, 60_000);
+
     it("archives an employee across tables (the seed's example), and a duplicate converges", async () => {
       const current = await target().freshTable();
       const archive = await target().freshTable();
@@ -100,8 +143,8 @@ export function transactionsSuite(target: PatternsRef): void {
           .worker({ retryDelay: 0, maxDequeueCount: 20, onBoundary: failOnceAt("applied") })
           .drain();
         expect(stats).toMatchObject({ processed: 1, retried: steps.length, poisoned: 0 });
-        // All but the upsert find their effect already there the second time.
-        expect(stats.stepsAlready).toBe(steps.length - 1);
+        // Every step finds its mark the second time (the upsert too: it does not write again).
+        expect(stats).toMatchObject({ stepsApplied: steps.length, stepsAlready: steps.length });
         expect(await rows(a)).toEqual([
           { partitionKey: "p", rowKey: "insert", n: 7n },
           { partitionKey: "p", rowKey: "merge", v: 2, keep: "yes" },
@@ -139,6 +182,11 @@ export function transactionsSuite(target: PatternsRef): void {
       expect((await table.getEntity("p", "r")).v).toBe(99); // the newer write is not lost
       expect(await transactions.poison.discard({ ids: [sent.id] })).toBe(1);
       expect(await transactions.poison.list()).toEqual([]);
+      // It will not run again: its journal says so, and the marks its steps left may go.
+      expect(await transactions.journal.read(sent.id, {})).toMatchObject({
+        discarded: true,
+        completed: false,
+      });
     });
 
     it("poisons after the configured dequeue count; a replay after the fix converges", async () => {

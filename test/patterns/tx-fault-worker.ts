@@ -5,7 +5,8 @@
  * With `TABLEKIT_TX_KILL=boundaries` in its environment it kills itself (SIGKILL) deterministically:
  * a delivery with dequeue count d stops at boundary d-1 of its transaction — boundaries numbered
  * `step k` = 2k, `applied k` = 2k+1, `completed` = 2N — so the deliveries of a message die at
- * every boundary in turn. The process pauses each delivery at its boundary, stops receiving soon after, and
+ * every boundary in turn. With `TABLEKIT_TX_KILL=planned`, the first delivery of a transaction
+ * whose id ends in `-b<n>` stops at boundary n, and every other delivery runs through. The process pauses each delivery at its boundary, stops receiving soon after, and
  * once every delivery it holds is paused, appends them to the kill log and kills itself: one kill
  * interrupts many transactions, each at its planned boundary. It exits normally when the queue
  * has nothing for it for a while.
@@ -19,11 +20,18 @@ import {
 } from "../../src/patterns/index.js";
 
 const [url, optionsJson, killLog] = process.argv.slice(2);
-const { queue: queueOptions, maxDequeueCount } = JSON.parse(optionsJson!) as {
+const {
+  queue: queueOptions,
+  maxDequeueCount,
+  visibilityTimeout = 4,
+} = JSON.parse(optionsJson!) as {
   queue: TransactionQueueOptions;
   maxDequeueCount: number;
+  /** Seconds (default 4: a process holding every message renews late; 2 s let some leases lapse). */
+  visibilityTimeout?: number;
 };
-const kill = process.env.TABLEKIT_TX_KILL === "boundaries";
+const killMode = process.env.TABLEKIT_TX_KILL;
+const kill = killMode === "boundaries" || killMode === "planned";
 const store = await openStore(url!);
 const transactions = new TransactionQueue(store, queueOptions);
 
@@ -38,17 +46,24 @@ function boundaryIndex(info: BoundaryInfo): number {
       : 2 * info.steps;
 }
 
+/** The boundary this delivery dies at (undefined: none). */
+function killPoint(info: BoundaryInfo): number | undefined {
+  if (killMode === "boundaries") return info.dequeueCount - 1;
+  const planned = /-b(\d+)$/.exec(info.transactionId);
+  return planned && info.dequeueCount === 1 ? Number(planned[1]) : undefined;
+}
+
 /** Enough workers that one process holds every message at once (a kill then advances them all). */
 const WORKERS = 8;
 const workers = Array.from({ length: WORKERS }, () =>
   transactions.worker({
     concurrency: 256,
-    visibilityTimeout: 2,
+    visibilityTimeout,
     maxDequeueCount,
     retryDelay: 0,
     pollIntervalMs: 20,
     onBoundary(info) {
-      if (!kill || boundaryIndex(info) !== info.dequeueCount - 1) return;
+      if (!kill || boundaryIndex(info) !== killPoint(info)) return;
       paused.push(`${info.transactionId} ${info.point} ${info.step} ${info.dequeueCount}`);
       // Stop receiving a little later, so one kill catches more transactions at their boundaries.
       if (!stopScheduled) {

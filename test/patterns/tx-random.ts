@@ -180,7 +180,7 @@ export async function layOut(
   return out;
 }
 
-/** Every entity (without ETag and Timestamp) of the test's tables, and every blob's text. */
+/** Every entity (without ETag, Timestamp and evidence) of the test's tables, and every blob's text. */
 export async function dumpState(
   store: Store,
 ): Promise<{ tables: Record<string, unknown[]>; blobs: Record<string, string> }> {
@@ -188,7 +188,9 @@ export async function dumpState(
   for (const name of [...TABLES, MISSING_TABLE]) {
     const rows: unknown[] = [];
     try {
-      for await (const { etag: _e, timestamp: _t, ...rest } of store.table(name).listEntities())
+      for await (const { etag: _e, timestamp: _t, tablekit_tx: _x, ...rest } of store
+        .table(name)
+        .listEntities())
         rows.push(rest);
     } catch {
       // a table that does not exist holds nothing

@@ -131,7 +131,7 @@ export class CopyDerivations {
         const next = copy.withCopy(target, ofThisSource ? source : undefined);
         if (copy.sameCopy(target, next)) return;
         try {
-          await targets.updateEntity(copy.targetEntity(next), "Replace", { etag: entity!.etag });
+          await targets.updateEntity(copy.targetEntity(next, entity!), "Replace", { etag: entity!.etag });
         } catch (err) {
           if (isTableKitError(err, "ResourceNotFound")) return; // deleted meanwhile: nothing to hold a copy
           throw err;

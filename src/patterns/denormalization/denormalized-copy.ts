@@ -12,12 +12,21 @@ import { mainEntity } from "../entity-models/index-writes.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition } from "../entity-models/types.js";
 import { findEntity } from "../shared/derivations/derived.js";
+import { keptEvidence } from "../shared/evidence/evidence.js";
 import { toProperties } from "../shared/schema/schema.js";
 import { checkPatternName } from "../shared/support/names.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../shared/support/retry.js";
+import { step } from "../shared/transaction-queue/steps.js";
+import type { TransactionQueue } from "../shared/transaction-queue/transaction-queue.js";
 import { CopyDerivations } from "./copy-derivations.js";
 
 type Values = Readonly<Record<string, unknown>>;
+/** The queue a durable follow-up goes through (`companionsVia`). */
+interface Durable {
+  readonly transactions: TransactionQueue;
+  readonly kind: string;
+  readonly holdSeconds?: number;
+}
 
 /** Attempts of a follow-up reconcile that keeps losing races (then ConcurrencyRetriesExhausted). */
 const RECONCILE_ATTEMPTS = 10;
@@ -118,9 +127,12 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     return this.copy.every(([t]) => sameValue(this.target, t, a[t], b[t]));
   }
 
-  /** The stored entity of target values (for a conditional replace). */
-  targetEntity(values: Values) {
-    return mainEntity(this.target, values, toProperties(this.target.fields, values));
+  /** The stored entity of target values, replacing the version `read` (whose evidence it keeps). */
+  targetEntity(values: Values, read: { readonly etag: string }) {
+    return {
+      ...mainEntity(this.target, values, toProperties(this.target.fields, values)),
+      ...keptEvidence(read),
+    };
   }
 
   /** The values of a stored entity of `model`, or undefined when absent or of another type. */
@@ -139,8 +151,60 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     };
   }
 
+  /**
+   * The same companions, with a follow-up that survives a crash: a write that finds its related
+   * entity absent sends, before it commits, a transaction that brings the target's copy in line
+   * (hidden for `holdSeconds`, default 30), and cancels it once its own follow-up has run. A
+   * process killed between its commit and its follow-up leaves the transaction to the next
+   * worker. `transactions` must carry this copy's handler (`on(store).handler`).
+   */
+  companionsVia(
+    transactions: TransactionQueue,
+    options: { readonly holdSeconds?: number } = {},
+  ): { readonly source: Companion; readonly target: Companion } {
+    const kind = `copy:${this.name}`;
+    if (!transactions.handlers.has(kind)) {
+      throw new TableKitError(
+        "InvalidInput",
+        `The transaction queue has no handler ${JSON.stringify(kind)}: pass ${this.name}'s on(store).handler to it`,
+      );
+    }
+    const durable = { transactions, kind, ...options };
+    return {
+      source: { prepare: (write) => this.prepareSourceWrite(write, durable) },
+      target: { prepare: (write) => this.prepareTargetWrite(write, durable) },
+    };
+  }
+
+  /**
+   * The follow-up of a write that found its related entity absent: reconcile `target` once the
+   * write committed; with a queue, after a transaction sent first that does the same if the
+   * process dies before it (cancelled once the follow-up ran, or when the write fails).
+   */
+  private async followUp(
+    write: CompanionWrite,
+    source: readonly [string, string],
+    target: readonly [string, string],
+    durable: Durable | undefined,
+  ): Promise<Pick<CompanionPlan, "settle" | "abandon">> {
+    const settle = () => this.reconcile(write.table, target[0], target[1], write.call);
+    if (!durable) return { settle };
+    const name = write.table.tableName;
+    const pending = await durable.transactions.begin(
+      [step.call(durable.kind, { source: name, target: name, pairs: [[...source, ...target]] })],
+      { ...write.call, ...(durable.holdSeconds === undefined ? {} : { holdSeconds: durable.holdSeconds }) },
+    );
+    return {
+      settle: async () => {
+        await settle();
+        await pending.cancel(write.call);
+      },
+      abandon: () => pending.cancel(write.call),
+    };
+  }
+
   /** A source write: the target that refers to it gets the new copy, conditional on the ETag read. */
-  private async prepareSourceWrite(write: CompanionWrite): Promise<CompanionPlan> {
+  private async prepareSourceWrite(write: CompanionWrite, durable?: Durable): Promise<CompanionPlan> {
     const values = write.after ?? write.before;
     if (!values) return { actions: [] };
     const targetKey = this.targetKeyOf(values);
@@ -148,12 +212,15 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     const entity = await findEntity(write.table, pk, rk);
     // A target created meanwhile may have read this source as absent: look again once committed.
     if (!entity && write.after)
-      return { actions: [], settle: () => this.reconcile(write.table, pk, rk, write.call) };
+      return {
+        actions: [],
+        ...(await this.followUp(write, [write.partitionKey, write.rowKey], [pk, rk], durable)),
+      };
     const target = this.valuesOf(this.target, entity);
     if (!target || !this.refersTo(target, values)) return { actions: [] };
     const next = this.withCopy(target, write.after);
     if (this.sameCopy(target, next)) return { actions: [] };
-    return { actions: [["update", this.targetEntity(next), "Replace", { etag: entity!.etag }]] };
+    return { actions: [["update", this.targetEntity(next, entity!), "Replace", { etag: entity!.etag }]] };
   }
 
   /**
@@ -161,7 +228,7 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
    * in the same transaction (an empty merge conditional on the ETag read), so a source changed
    * in between fails the transaction and the write is retried.
    */
-  private async prepareTargetWrite(write: CompanionWrite): Promise<CompanionPlan> {
+  private async prepareTargetWrite(write: CompanionWrite, durable?: Durable): Promise<CompanionPlan> {
     if (!write.after) return { actions: [] };
     const sourceKey = this.sourceKeyOf(write.after);
     if (!sourceKey) return { actions: [], after: this.withCopy(write.after, undefined) };
@@ -170,12 +237,13 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
     const source = this.valuesOf(this.source, entity);
     if (!entity) {
       // A source created meanwhile may have read this target as absent: look again once committed.
-      const settle = () => this.reconcile(write.table, write.partitionKey, write.rowKey, write.call);
-      return { actions: [], after: this.withCopy(write.after, undefined), settle };
+      const follow = await this.followUp(write, [pk, rk], [write.partitionKey, write.rowKey], durable);
+      return { actions: [], after: this.withCopy(write.after, undefined), ...follow };
     }
+    // The guard is a write of tablekit's like any other: the source keeps (or adopts) its evidence.
     const guard: TransactionAction = [
       "update",
-      { partitionKey: pk, rowKey: rk },
+      { partitionKey: pk, rowKey: rk, ...keptEvidence(entity) },
       "Merge",
       { etag: entity.etag },
     ];
@@ -205,10 +273,15 @@ export class Denormalization<S extends AnyModel, D extends AnyModel> {
       const next = this.withCopy(target, this.valuesOf(this.source, sourceEntity));
       if (this.sameCopy(target, next)) return;
       const actions: TransactionAction[] = [
-        ["update", this.targetEntity(next), "Replace", { etag: entity!.etag }],
+        ["update", this.targetEntity(next, entity!), "Replace", { etag: entity!.etag }],
       ];
       if (sourceEntity)
-        actions.push(["update", { partitionKey: pk, rowKey: rk }, "Merge", { etag: sourceEntity.etag }]);
+        actions.push([
+          "update",
+          { partitionKey: pk, rowKey: rk, ...keptEvidence(sourceEntity) },
+          "Merge",
+          { etag: sourceEntity.etag },
+        ]);
       try {
         await table.submitTransaction(actions, call);
         return;

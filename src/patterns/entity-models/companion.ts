@@ -25,6 +25,8 @@ export interface CompanionPlan {
    * companion that found its related entity absent reads it again afterwards.
    */
   readonly settle?: () => Promise<void>;
+  /** Run when the transaction fails (it is retried on fresh reads, or given up): undoes what `prepare` sent ahead. */
+  readonly abandon?: () => Promise<void>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
+import { EVIDENCE_PROPERTY } from "../shared/evidence/evidence.js";
 import type { Fields } from "../shared/schema/field.js";
 import { KeyBuilder, type KeySpec } from "../shared/schema/key-spec.js";
 import { checkFields, toProperties } from "../shared/schema/schema.js";
@@ -124,7 +125,10 @@ function compileModel(
   }
   const typeProperty =
     entityType === undefined || def.typeProperty === false ? undefined : (def.typeProperty ?? "EntityType");
-  checkFields(def.fields, typeProperty ? [typeProperty] : []);
+  if (typeProperty === EVIDENCE_PROPERTY)
+    throw invalid(`'${EVIDENCE_PROPERTY}' is tablekit's evidence property`);
+  // Every write of a model carries its entity's evidence in a property of tablekit's.
+  checkFields(def.fields, [EVIDENCE_PROPERTY, ...(typeProperty ? [typeProperty] : [])]);
   const fields = def.fields;
   const builder = new KeyBuilder(fields);
   const partitionKey = def.partitionKey(builder) as KeySpec<Fields, readonly string[]>;

@@ -1,5 +1,12 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
+import {
+  EVIDENCE_PROPERTY,
+  entityLineageStart,
+  keptEvidence,
+  parseEvidence,
+} from "../shared/evidence/evidence.js";
+import { recordDeletedMarks } from "../shared/evidence/evidence-upkeep.js";
 import type { Fields } from "../shared/schema/field.js";
 import type { KeyValues } from "../shared/schema/key-spec.js";
 import { checkPartial, toProperties } from "../shared/schema/schema.js";
@@ -81,7 +88,7 @@ export class Repository<
   async create(input: ModelInput<F>, options?: OperationOptions): Promise<ModelRecord<F, T>> {
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
-    const entity = mainEntity(this.model, values, properties);
+    const entity = { ...mainEntity(this.model, values, properties), ...keptEvidence(undefined) };
     if (this.companions.length > 0) return this.createWithCompanions(values, options);
     if (this.model.indexes.length === 0) {
       const { etag, timestamp } = await this.table.createEntity(entity, options);
@@ -120,20 +127,13 @@ export class Repository<
 
   /**
    * Replaces an existing entity (found by its key fields) with `input`, moving index copies whose
-   * key changed. Without indexes one round trip; with indexes three (read the entity, read its
-   * copies, one transaction conditional on every ETag read).
+   * key changed: read the entity (its evidence is kept: docs/patterns/entity-models.md), then a
+   * replace conditional on the version read — two round trips, three with indexes (their copies
+   * are read too, and written in the same transaction).
    */
   async update(input: ModelInput<F>, options: WriteOptions = {}): Promise<ModelRecord<F, T>> {
     const properties = toProperties(this.model.fields, input);
     const values = input as Values;
-    if (this.model.indexes.length === 0 && this.companions.length === 0) {
-      const entity = mainEntity(this.model, values, properties);
-      const { etag, timestamp } = await this.table.updateEntity(entity, "Replace", {
-        ...options,
-        etag: options.etag ?? "*",
-      });
-      return recordFromWrite(this.model, properties, etag, timestamp) as ModelRecord<F, T>;
-    }
     return this.readModifyWrite(values, options, () => ({ values, properties }));
   }
 
@@ -156,20 +156,12 @@ export class Repository<
   }
 
   /**
-   * Deletes an entity and its index copies. Without indexes one round trip (`etag` default `*`);
-   * with indexes three, all conditional on the ETags read. ResourceNotFound if it does not exist.
+   * Deletes an entity and its index copies: read it, then a delete conditional on the version read
+   * (two round trips, three with indexes). When it carries marks of unfinished transactions, their
+   * journals first record that the steps ran. ResourceNotFound if it does not exist.
    */
   async delete(key: KeyValues<F, [...PKN, ...RKN]>, options: WriteOptions = {}): Promise<void> {
-    const values = key as Values;
-    if (this.model.indexes.length === 0 && this.companions.length === 0) {
-      const entity = mainEntity(this.model, values, {});
-      await this.table.deleteEntity(entity.partitionKey, entity.rowKey, {
-        ...options,
-        etag: options.etag ?? "*",
-      });
-      return;
-    }
-    await this.readModifyWrite(values, options, () => undefined);
+    await this.readModifyWrite(key as Values, options, () => undefined);
   }
 
   /**
@@ -225,21 +217,20 @@ export class Repository<
       const own: TransactionAction = after
         ? [
             "update",
-            mainEntity(this.model, after.values, after.properties),
+            { ...mainEntity(this.model, after.values, after.properties), ...keptEvidence(current.entity) },
             "Replace",
             { etag: current.etag },
           ]
         : ["delete", { partitionKey, rowKey }, { etag: current.etag }];
+      if (!after) await this.leaveEvidence(current.entity, call);
       const actions = [own, ...indexActions(this.model, current.values, after, copyEtags)];
       const companionFrom = actions.length;
       actions.push(...companion.actions);
+      let response: Awaited<ReturnType<Repository<F, PKN, RKN, I, T>["submit"]>>;
       try {
-        const response = await this.submit(actions, call);
-        for (const settle of companion.settles) await settle();
-        return (
-          after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
-        ) as ModelRecord<F, T>;
+        response = await this.submit(actions, call);
       } catch (err) {
+        await abandonAll(companion.abandons);
         if (!isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound"))
           throw err;
         // A unique-index clash is not a race: it stays after a re-read shows the entity unchanged.
@@ -250,7 +241,13 @@ export class Repository<
         if (attempt >= policy.maxAttempts)
           throw retriesExhausted(`Writing ${partitionKey}/${rowKey}`, attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
+        continue;
       }
+      // Committed: the follow-ups run now (a failure of theirs is not the write's to retry).
+      for (const settle of companion.settles) await settle();
+      return (
+        after ? recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) : undefined
+      ) as ModelRecord<F, T>;
     }
   }
 
@@ -264,10 +261,12 @@ export class Repository<
   ): Promise<{
     actions: TransactionAction[];
     settles: (() => Promise<void>)[];
+    abandons: (() => Promise<void>)[];
     after?: { values: Values; properties: ReturnType<typeof toProperties> };
   }> {
     const actions: TransactionAction[] = [];
     const settles: (() => Promise<void>)[] = [];
+    const abandons: (() => Promise<void>)[] = [];
     let values = after?.values;
     let amended = false;
     for (const c of this.companions) {
@@ -281,13 +280,19 @@ export class Repository<
       });
       actions.push(...plan.actions);
       if (plan.settle) settles.push(plan.settle);
+      if (plan.abandon) abandons.push(plan.abandon);
       if (plan.after && values) {
         values = { ...plan.after };
         amended = true;
       }
     }
-    if (!amended || !values) return { actions, settles };
-    return { actions, settles, after: { values, properties: toProperties(this.model.fields, values) } };
+    if (!amended || !values) return { actions, settles, abandons };
+    return {
+      actions,
+      settles,
+      abandons,
+      after: { values, properties: toProperties(this.model.fields, values) },
+    };
   }
 
   /** A create whose transaction carries companions' actions: retried when one of theirs lost a race. */
@@ -304,19 +309,16 @@ export class Repository<
       const companion = await this.prepareCompanions(partitionKey, rowKey, undefined, first, call);
       const after = companion.after ?? first;
       const actions: TransactionAction[] = [
-        ["create", mainEntity(this.model, after.values, after.properties)],
+        ["create", { ...mainEntity(this.model, after.values, after.properties), ...keptEvidence(undefined) }],
         ...indexActions(this.model, undefined, after, new Map()),
       ];
       const companionFrom = actions.length;
       actions.push(...companion.actions);
+      let response: Awaited<ReturnType<Repository<F, PKN, RKN, I, T>["submit"]>>;
       try {
-        const response = await this.submit(actions, call);
-        for (const settle of companion.settles) await settle();
-        return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
-          F,
-          T
-        >;
+        response = await this.submit(actions, call);
       } catch (err) {
+        await abandonAll(companion.abandons);
         const companionRace =
           isTableKitError(err, "UpdateConditionNotSatisfied", "EntityAlreadyExists", "ResourceNotFound") &&
           err.index !== undefined &&
@@ -325,7 +327,13 @@ export class Repository<
         if (attempt >= policy.maxAttempts)
           throw retriesExhausted(`Creating ${partitionKey}/${rowKey}`, attempt, err);
         await sleep(backoffDelay(policy, attempt), options.abortSignal);
+        continue;
       }
+      for (const settle of companion.settles) await settle();
+      return recordFromWrite(this.model, after.properties, response.subResponses[0]!.etag!) as ModelRecord<
+        F,
+        T
+      >;
     }
   }
 
@@ -333,10 +341,21 @@ export class Repository<
     partitionKey: string,
     rowKey: string,
     options: OperationOptions,
-  ): Promise<{ values: Values; etag: string }> {
+  ): Promise<{ values: Values; etag: string; entity: TableEntityResult }> {
     const entity: TableEntityResult = await this.table.getEntity(partitionKey, rowKey, options);
     const values = recordFromEntity(this.model, entity);
-    return { values, etag: entity.etag };
+    return { values, etag: entity.etag, entity };
+  }
+
+  /**
+   * Before a delete: the journals of unfinished transactions whose marks the entity carries record
+   * that their steps ran, since the marks leave with it (docs/patterns/eventually-consistent-transactions.md#evidence).
+   */
+  private async leaveEvidence(entity: TableEntityResult, call: OperationOptions): Promise<void> {
+    const evidence = parseEvidence(entity[EVIDENCE_PROPERTY]);
+    if (!evidence || evidence.marks.length === 0) return;
+    const lineage = entityLineageStart(evidence, entity.etag)?.toString() ?? "0";
+    await recordDeletedMarks((name) => this.table.sibling(name), evidence, lineage, call);
   }
 
   private async readEtag(
@@ -372,4 +391,9 @@ export class Repository<
       throw err;
     }
   }
+}
+
+/** Undoes what companions sent ahead of a transaction that failed (best effort: what it undoes is idempotent anyway). */
+async function abandonAll(abandons: readonly (() => Promise<void>)[]): Promise<void> {
+  await Promise.all(abandons.map((a) => a().catch(() => {})));
 }

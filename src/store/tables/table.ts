@@ -101,6 +101,11 @@ export class Table {
     this.keyOrder = this.keyOrderName === "utf8" ? compareUtf8 : compareUtf16;
   }
 
+  /** Another table of the same store: the same backend, access token and open/closed state. */
+  sibling(name: string): Table {
+    return new Table(this.service, name, this.lifecycle, this.access);
+  }
+
   /**
    * Throws the service's 403 code unless the store's token allows `operation` here. As the service
    * does, authorization comes before the request is validated; the key range is checked after

@@ -1,5 +1,14 @@
-import { isTableKitError, type TableEntity, TableKitError, validateKey } from "../../../model/index.js";
+import {
+  checkEntityLimits,
+  isTableKitError,
+  type NormalizedEntity,
+  type TableEntity,
+  TableKitError,
+  type TypedValue,
+  validateKey,
+} from "../../../model/index.js";
 import { type Store, validateBlobName, validateContainerName } from "../../../store/index.js";
+import { EVIDENCE_PROPERTY, MAX_ENTITY_EVIDENCE_CHARS } from "../evidence/evidence.js";
 import type { StepHandler } from "./handler.js";
 import { type CheckedStep, invalidStep, type JsonValue, stepTarget, type TransactionStep } from "./steps.js";
 import { asciiJson, entityFromJson, entityToJson, writableEntity } from "./typed-json.js";
@@ -75,10 +84,30 @@ function checkEtag(etag: unknown): string {
   return etag;
 }
 
-/** A step's table name and entity, checked against the store's rules as its write will be. */
-function checkedWrite(store: Store, tableName: string, entity: TableEntity<object>) {
+/** A step's evidence at its longest, to check an entity has room for it. */
+const EVIDENCE_ROOM: TypedValue = { type: "String", value: "x".repeat(MAX_ENTITY_EVIDENCE_CHARS) };
+
+/**
+ * A step's table name and entity, checked against the store's rules as its write will be: with its
+ * evidence property at its longest (so the write never crosses a limit the step did not). An
+ * evidence property the entity carries (read and passed on) is dropped: the worker writes its own.
+ */
+function checkedWrite(
+  store: Store,
+  tableName: string,
+  entity: TableEntity<object>,
+): { table: string; entity: NormalizedEntity } {
   const table = store.validateTableName(tableName);
-  return { table, entity: store.table(table).checkEntity(entity) };
+  if (typeof entity !== "object" || entity === null) throw invalid("a step's entity is an object");
+  const { [EVIDENCE_PROPERTY]: _carried, ...own } = entity as Record<string, unknown>;
+  const checked = store.table(table).checkEntity(own as TableEntity<object>);
+  const properties = new Map(checked.properties).set(EVIDENCE_PROPERTY, EVIDENCE_ROOM);
+  checkEntityLimits(
+    { ...checked, properties },
+    store.capabilities.limits,
+    "entity with room for its evidence",
+  );
+  return { table, entity: checked };
 }
 
 function checkStep(

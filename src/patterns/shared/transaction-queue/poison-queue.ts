@@ -6,8 +6,11 @@ import type { CheckedStep } from "./steps.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 import { asciiJson } from "./typed-json.js";
 
-/** Why a transaction was parked: too many deliveries, a step conflict, or a message that is not one. */
-export type PoisonReason = "dequeue-count" | "conflict" | "malformed";
+/**
+ * Why a transaction was parked: too many deliveries, a step conflict, a step whose outcome cannot
+ * be told (a write outside tablekit erased its evidence), or a message that is not a transaction.
+ */
+export type PoisonReason = "dequeue-count" | "conflict" | "unverifiable" | "malformed";
 
 const POISON_FORMAT = "tx-poison/1";
 
@@ -20,6 +23,11 @@ export interface PoisonedTransaction {
   readonly error?: string;
   /** Deliveries the message had when it was parked. */
   readonly dequeueCount: number;
+  /**
+   * For a step refused ("conflict", "unverifiable") or failing: its index. Every step before it
+   * was applied; it and those after were not, or (unverifiable) it may have been.
+   */
+  readonly step?: number;
   readonly poisonedAt: Date;
   /** The original message text. */
   readonly messageText: string;
@@ -30,6 +38,7 @@ interface PoisonRecord {
   readonly reason: PoisonReason;
   readonly error?: string;
   readonly dequeueCount: number;
+  readonly step?: number;
   readonly poisonedAt: string;
   /** The original message: its JSON when it parses, else its text (cut to fit). */
   readonly message: unknown;
@@ -54,6 +63,7 @@ export class PoisonQueue {
     reason: PoisonReason;
     error: unknown;
     dequeueCount: number;
+    step?: number;
   }): Promise<void> {
     let message: unknown;
     try {
@@ -66,6 +76,7 @@ export class PoisonQueue {
       reason: record.reason,
       ...(record.error === undefined ? {} : { error: errorText(record.error) }),
       dequeueCount: record.dequeueCount,
+      ...(record.step === undefined ? {} : { step: record.step }),
       poisonedAt: new Date().toISOString(),
       message,
     };
@@ -99,24 +110,38 @@ export class PoisonQueue {
   /**
    * Sends parked transactions back to the queue (all, or those whose id is in `ids`) and removes
    * them from the poison queue. A replayed transaction keeps its id, so its journal still records
-   * the steps done: the worker continues after them. Returns how many were replayed.
+   * the steps done: the worker continues after them. With `assumeApplied`, the step that parked it
+   * ("conflict", "unverifiable") is recorded as done first: for a step you have found applied, or
+   * applied or made moot by hand. Returns how many were replayed.
    */
-  async replay(options: OperationOptions & { readonly ids?: readonly string[] } = {}): Promise<number> {
+  async replay(
+    options: OperationOptions & { readonly ids?: readonly string[]; readonly assumeApplied?: boolean } = {},
+  ): Promise<number> {
     const wanted = options.ids ? new Set(options.ids) : undefined;
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
     return this.sweep(options, Number.POSITIVE_INFINITY, async (item) => {
       if (wanted && (item.id === undefined || !wanted.has(item.id))) return "keep";
+      const refused = item.reason === "conflict" || item.reason === "unverifiable";
+      if (options.assumeApplied && refused && item.id !== undefined && item.step !== undefined)
+        await this.transactions.journal.progress(item.id, item.step + 1, call);
       await this.transactions.queue.sendMessage(item.messageText, call);
       return "remove";
     });
   }
 
-  /** Deletes parked transactions (all, or those whose id is in `ids`) for good. Returns how many. */
+  /**
+   * Deletes parked transactions (all, or those whose id is in `ids`) for good, recording in their
+   * journal rows that they will not run (the evidence their steps left may then go). Returns how many.
+   */
   async discard(options: OperationOptions & { readonly ids?: readonly string[] } = {}): Promise<number> {
     const wanted = options.ids ? new Set(options.ids) : undefined;
-    return this.sweep(options, Number.POSITIVE_INFINITY, (item) =>
-      wanted && (item.id === undefined || !wanted.has(item.id)) ? "keep" : "remove",
-    );
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    return this.sweep(options, Number.POSITIVE_INFINITY, async (item) => {
+      if (wanted && (item.id === undefined || !wanted.has(item.id))) return "keep";
+      // It will not run again: the marks its steps left may go, as a completed transaction's.
+      if (item.id !== undefined) await this.transactions.journal.discard(item.id, call);
+      return "remove";
+    });
   }
 
   /**
@@ -175,6 +200,7 @@ function decodePoison(m: ReceivedMessageItem): PoisonedTransaction {
     reason: record.reason,
     ...(record.error === undefined ? {} : { error: record.error }),
     dequeueCount: record.dequeueCount,
+    ...(typeof record.step === "number" ? { step: record.step } : {}),
     poisonedAt: new Date(record.poisonedAt),
     messageText: typeof message === "string" ? message : asciiJson(message),
   };

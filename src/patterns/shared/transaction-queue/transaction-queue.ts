@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { isTableKitError, TableKitError, validateKey } from "../../../model/index.js";
 import type { OperationOptions, Queue, Store } from "../../../store/index.js";
+import { FinishedTransactions } from "../evidence/evidence-upkeep.js";
 import type { StepHandler } from "./handler.js";
 import { type JournalEntry, TransactionJournal } from "./journal.js";
 import { checkSteps, decodeSteps, type Envelope, encodeEnvelope, encodeSteps } from "./message.js";
 import { PoisonQueue } from "./poison-queue.js";
 import type { CheckedStep, TransactionStep } from "./steps.js";
 import { TransactionWorker, type WorkerOptions } from "./worker.js";
+import { WriteBatcher } from "./write-batcher.js";
 
 export interface TransactionQueueOptions {
   /** The queue transactions wait in (default `tablekit-transactions`). */
@@ -19,6 +21,11 @@ export interface TransactionQueueOptions {
   readonly payloadContainer?: string;
   /** Handler steps this queue's transactions may call (indexes, copies kept in step). */
   readonly handlers?: readonly StepHandler<never>[];
+  /**
+   * @internal For the benchmark only (bench/transactions.bench.ts measures what evidence costs):
+   * false runs table steps by the rules before evidence — not exact after later writers.
+   */
+  readonly evidence?: boolean;
 }
 
 export interface EnqueueOptions extends OperationOptions {
@@ -46,7 +53,7 @@ export interface PendingTransaction {
 }
 
 /** What `status` reports of a transaction. */
-export interface TransactionStatus extends Omit<JournalEntry, "remembered"> {}
+export interface TransactionStatus extends Pick<JournalEntry, "done" | "completed" | "lastError"> {}
 
 /** Bytes of headroom kept below the queue's limit, so a poison record wrapping a message still fits. */
 export const POISON_RESERVE_BYTES = 2048;
@@ -72,6 +79,12 @@ export class TransactionQueue {
   readonly payloadContainer: string;
   /** @internal */
   readonly handlers: ReadonlyMap<string, StepHandler>;
+  /** @internal See TransactionQueueOptions.evidence. */
+  readonly evidence: boolean;
+  /** @internal Group commit of the step writes of every worker of this queue. */
+  readonly writer: WriteBatcher;
+  /** @internal Transactions this process saw complete: their marks may be dropped without asking the journal. */
+  readonly finished = new FinishedTransactions();
 
   constructor(
     readonly store: Store,
@@ -92,6 +105,8 @@ export class TransactionQueue {
       handlers.set(h.kind, h as unknown as StepHandler);
     }
     this.handlers = handlers;
+    this.writer = new WriteBatcher(store);
+    this.evidence = options.evidence !== false;
   }
 
   /** Creates the queue, the poison queue, the journal table and (with a blob port) the payload container. */
@@ -157,13 +172,13 @@ export class TransactionQueue {
 
   /** How far a transaction got (from its journal row; all zero when no delivery recorded anything). */
   async status(id: string, options: OperationOptions = {}): Promise<TransactionStatus> {
-    const { remembered: _, ...entry } = await this.journal.read(id, options);
-    return entry;
+    const { done, completed, lastError } = await this.journal.read(id, options);
+    return { done, completed, ...(lastError === undefined ? {} : { lastError }) };
   }
 
   /**
-   * Removes what completed transactions leave behind once no copy of their message can come
-   * back: journal rows of transactions completed before `olderThan` (default: 7 days ago, the
+   * Removes what finished transactions leave behind once no copy of their message can come
+   * back: journal rows of transactions completed (or discarded) before `olderThan` (default: 7 days ago, the
    * queue's default message lifetime) and payload blobs older than it whose transaction
    * completed or never started. Returns how many rows and blobs it removed.
    */
@@ -179,8 +194,8 @@ export class TransactionQueue {
         if (blob.properties.lastModified >= before) continue;
         const id = blob.name.slice(this.queue.name.length + 1).replace(/\.json$/, "");
         const entry = await this.journal.read(id, call);
-        const unfinished = !entry.completed && (entry.done > 0 || entry.lastError !== undefined);
-        if (unfinished) continue; // a poisoned transaction may still be replayed
+        const unfinished = !entry.completed && !entry.discarded && entry.etag !== undefined;
+        if (unfinished) continue; // a parked transaction keeps its row and may still be replayed
         if ((await container.getBlobClient(blob.name).deleteIfExists(call)).succeeded) payloads++;
       }
     }

@@ -1,10 +1,10 @@
 import { sleep, TableKitError } from "../../../model/index.js";
 import type { ReceivedMessageItem } from "../../../store/index.js";
-import type { HandlerContext } from "./handler.js";
+import { Delivery, type DeliveryHost } from "./delivery.js";
 import { MessageLease } from "./lease.js";
 import { decodeEnvelope, type Envelope } from "./message.js";
 import type { PoisonReason } from "./poison-queue.js";
-import { isStepConflict, runStep } from "./step-runner.js";
+import { isStepConflict, isStepUnverifiable } from "./step-runner.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 
 /** Where a delivery is, as the `onBoundary` hook sees it. */
@@ -13,9 +13,9 @@ export interface BoundaryInfo {
   readonly messageId: string;
   readonly dequeueCount: number;
   /**
-   * `step`: about to run step `step` (the journal records `step` steps done);
-   * `applied`: step `step` ran, its progress not yet recorded;
-   * `completed`: every step is done and recorded, the message not yet deleted.
+   * `step`: about to run step `step`;
+   * `applied`: step `step` ran (wrote, or found its effect already there);
+   * `completed`: every step is done and the completion recorded, the message not yet deleted.
    */
   readonly point: "step" | "applied" | "completed";
   readonly step: number;
@@ -23,7 +23,10 @@ export interface BoundaryInfo {
 }
 
 export interface WorkerOptions {
-  /** Transactions carried out at once (1..256, default 1). */
+  /**
+   * Transactions carried out at once (1..256, default 32). The table writes their steps make in
+   * the same moment go out as one entity group transaction per partition.
+   */
   readonly concurrency?: number;
   /** Seconds a received message stays hidden; renewed every half of it while the worker holds it (default 30). */
   readonly visibilityTimeout?: number;
@@ -65,6 +68,9 @@ export interface WorkerStats {
   errors: number;
 }
 
+/** Transactions a worker carries out at once unless told otherwise: a receive's worth, whose steps share transactions. */
+export const DEFAULT_CONCURRENCY = 32;
+
 function checkInt(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new TableKitError("InvalidInput", `${name} must be an integer from ${min} to ${max}, got ${value}`);
@@ -78,7 +84,7 @@ function checkInt(name: string, value: number, min: number, max: number): number
  * At-least-once: a crash anywhere leaves the message to come back; idempotent steps and the
  * journal make every redelivery converge to the same state.
  */
-export class TransactionWorker {
+export class TransactionWorker implements DeliveryHost {
   readonly stats: WorkerStats = {
     received: 0,
     processed: 0,
@@ -110,7 +116,7 @@ export class TransactionWorker {
     private readonly transactions: TransactionQueue,
     private readonly options: WorkerOptions = {},
   ) {
-    this.concurrency = checkInt("concurrency", options.concurrency ?? 1, 1, 256);
+    this.concurrency = checkInt("concurrency", options.concurrency ?? DEFAULT_CONCURRENCY, 1, 256);
     this.visibility = checkInt("visibilityTimeout", options.visibilityTimeout ?? 30, 1, 7 * 24 * 3600);
     this.maxDequeueCount = checkInt("maxDequeueCount", options.maxDequeueCount ?? 5, 1, 10_000);
     this.pollMs = checkInt("pollIntervalMs", options.pollIntervalMs ?? 100, 1, 60_000);
@@ -260,29 +266,31 @@ export class TransactionWorker {
     const lease = new MessageLease(tq.queue, m, this.visibility);
     this.leases.add(lease);
     if (this.halted) lease.abandon(); // received as the worker halted: as if never seen
-    let envelope: Envelope | undefined;
+    let delivery: Delivery | undefined;
     try {
       if (m.dequeueCount > this.maxDequeueCount) {
         await this.poison(lease, "dequeue-count", undefined);
         return;
       }
+      let envelope: Envelope;
       try {
         envelope = decodeEnvelope(m.messageText, tq.store, tq.handlers);
       } catch (err) {
         await this.poison(lease, "malformed", err);
         return;
       }
-      await this.carryOut(lease, envelope);
+      delivery = new Delivery(tq, this, lease, envelope);
+      await delivery.run();
     } catch (err) {
-      if (envelope && isStepConflict(err)) {
-        await this.poison(lease, "conflict", err, envelope);
+      if (delivery && (isStepConflict(err) || isStepUnverifiable(err))) {
+        await this.poison(lease, isStepConflict(err) ? "conflict" : "unverifiable", err, delivery);
         return;
       }
       if (lease.lost) {
         this.stats.abandoned++;
         return;
       }
-      if (envelope) await tq.journal.failed(envelope.id, err, {}).catch(() => {});
+      if (delivery) await this.recordFailure(delivery, err);
       this.stats.retried++;
       await lease.release(this.retryDelay(m.dequeueCount)).catch(() => {});
     } finally {
@@ -292,63 +300,21 @@ export class TransactionWorker {
     }
   }
 
-  /** Runs the steps the journal does not record as done, then deletes the message (unless it gave it back). */
-  private async carryOut(lease: MessageLease, envelope: Envelope): Promise<void> {
-    const tq = this.transactions;
-    const m = lease.message;
-    const call = {};
-    const entry = await tq.journal.read(envelope.id, call);
-    const at = (point: BoundaryInfo["point"], step: number, steps: number) =>
-      this.options.onBoundary?.({
-        transactionId: envelope.id,
-        messageId: m.messageId,
-        dequeueCount: m.dequeueCount,
-        point,
-        step,
-        steps,
-      });
-    let total = entry.done;
-    if (entry.completed) {
-      this.stats.duplicates++;
-    } else {
-      const steps = await tq.load(envelope, call);
-      total = steps.length;
-      const remembered: Record<string, readonly string[]> = { ...entry.remembered };
-      for (let k = entry.done; k < steps.length; k++) {
-        await at("step", k, steps.length);
-        if (await this.giveBack(lease)) return;
-        const outcome = await runStep(steps[k]!, {
-          store: tq.store,
-          handlers: tq.handlers,
-          call,
-          handlerContext: (): HandlerContext => ({
-            store: tq.store,
-            transactionId: envelope.id,
-            remembered: remembered[k] ?? [],
-            remember: async (items) => {
-              remembered[k] = [...new Set([...(remembered[k] ?? []), ...items])];
-              await tq.journal.remember(envelope.id, remembered, call);
-            },
-          }),
-        });
-        if (outcome === "applied") this.stats.stepsApplied++;
-        else this.stats.stepsAlready++;
-        await at("applied", k, steps.length);
-        if (await this.giveBack(lease)) return;
-        await tq.journal.progress(envelope.id, k + 1, k + 1 === steps.length, call);
-      }
-    }
-    await at("completed", total, total);
-    if (await lease.delete()) {
-      this.stats.processed++;
-      await tq.dropPayload(envelope, call);
-    } else {
-      this.stats.abandoned++;
-    }
+  /** The journal record of a failed delivery: its error, and the steps it knows done. */
+  private async recordFailure(delivery: Delivery, err: unknown): Promise<void> {
+    const journal = this.transactions.journal;
+    const id = delivery.envelope.id;
+    await journal.failed(id, err, {}).catch(() => {});
+    if (delivery.reached > 0) await journal.progress(id, delivery.reached, {}).catch(() => {});
   }
 
-  /** At a boundary: true (and the message handed back) when stopping with abandon, or the lease is lost. */
-  private async giveBack(lease: MessageLease): Promise<boolean> {
+  /** @internal A boundary of a delivery (the `onBoundary` hook). */
+  boundary(info: BoundaryInfo): void | Promise<void> {
+    return this.options.onBoundary?.(info);
+  }
+
+  /** @internal At a boundary: true (and the message handed back) when stopping with abandon, or the lease is lost. */
+  async giveBack(lease: MessageLease): Promise<boolean> {
     if (lease.lost) {
       this.stats.abandoned++;
       return true;
@@ -363,18 +329,36 @@ export class TransactionWorker {
     lease: MessageLease,
     reason: PoisonReason,
     err: unknown,
-    envelope?: Envelope,
+    delivery?: Delivery,
   ): Promise<void> {
     const m = lease.message;
+    const journal = this.transactions.journal;
+    if (delivery) {
+      // The journal first: a parked transaction keeps a row, so the marks it made are kept for its replay.
+      await this.recordFailure(delivery, err);
+    }
     await this.transactions.poison.park({
       messageText: m.messageText,
       reason,
       error: err,
       dequeueCount: m.dequeueCount,
+      ...(delivery ? { step: delivery.reached } : {}),
     });
-    if (envelope && err !== undefined)
-      await this.transactions.journal.failed(envelope.id, err, {}).catch(() => {});
+    if (!delivery && reason === "dequeue-count") {
+      const id = idOf(m.messageText);
+      if (id !== undefined) await journal.keep(id, {}).catch(() => {});
+    }
     if (await lease.delete()) this.stats.poisoned++;
     else this.stats.abandoned++;
+  }
+}
+
+/** The id of a transaction message, when its text names one. */
+function idOf(text: string): string | undefined {
+  try {
+    const id = (JSON.parse(text) as { id?: unknown }).id;
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -6,14 +6,16 @@ import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
 import type { Db } from "./connection.js";
 import { EmbeddedQueue, type EmbeddedQueueHost } from "./embedded-queue.js";
 import { withLockWait } from "./lock-wait.js";
+import { EmbeddedQueueGroupCommit } from "./queue-group-commit.js";
 import { prepareQueueSchema } from "./queue-schema.js";
 import { EmbeddedQueueStatements } from "./queue-statements.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
 /**
  * The queues of an embedded store, in its SQLite database. Every operation that changes a message
- * runs in one IMMEDIATE transaction (the database's write lock), so two processes sharing a file
- * can never both take the same message inside its visibility window.
+ * runs in an IMMEDIATE transaction (the database's write lock; the writes of one turn of the event
+ * loop share one, each in its own savepoint), so two processes sharing a file can never both take
+ * the same message inside its visibility window.
  */
 export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   private readonly sql: EmbeddedQueueStatements;
@@ -21,6 +23,7 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   /** Pop receipts: a random prefix per store and a counter (unique across processes, cheap). */
   private readonly receiptPrefix = randomBytes(6).toString("base64url");
   private receiptCounter = 0;
+  private readonly groupCommit: EmbeddedQueueGroupCommit;
 
   constructor(
     db: Db,
@@ -29,6 +32,7 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
     prepareQueueSchema(db);
     this.sql = new EmbeddedQueueStatements(db);
     this.transaction = db.transaction((work: () => unknown) => work());
+    this.groupCommit = new EmbeddedQueueGroupCommit(db);
   }
 
   createQueue(name: string, call: CallOptions): Promise<boolean> {
@@ -74,9 +78,12 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
     return `${this.receiptPrefix}${(this.receiptCounter++).toString(36)}`;
   }
 
-  /** Runs `work` holding the write lock (an IMMEDIATE transaction), waiting abortably for it. */
+  /**
+   * Runs `work` holding the write lock: in the IMMEDIATE transaction of the writes asked for in
+   * the same turn of the event loop (group commit), waiting abortably for it.
+   */
   write<T>(call: CallOptions, work: () => T): Promise<T> {
-    return withLockWait(call, () => this.transaction.immediate(work) as T);
+    return this.groupCommit.run(call, work);
   }
 
   /** Runs `work` as one read transaction. */

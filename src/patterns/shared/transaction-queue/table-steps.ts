@@ -1,0 +1,253 @@
+import { isTableKitError, TableKitError } from "../../../model/index.js";
+import {
+  carryEntityEvidence,
+  EVIDENCE_PROPERTY,
+  type Evidence,
+  entityLineageStart,
+  etagTicks,
+  formatEvidence,
+  hasMark,
+  MAX_ENTITY_EVIDENCE_CHARS,
+  markOf,
+  parseEvidence,
+} from "../evidence/evidence.js";
+import { addMark, recordDeletedMarks, type TableOf } from "../evidence/evidence-upkeep.js";
+import { type StepContext, type StepResult, stepRefused } from "./step-runner.js";
+import type { CheckedStep } from "./steps.js";
+import { writableEntity } from "./typed-json.js";
+
+type TableStep = Extract<
+  CheckedStep,
+  { kind: "insertIfAbsent" | "upsert" | "updateIfMatch" | "deleteIfPresent" }
+>;
+
+/** Rounds of read-then-conditional-write a step tries when other writers keep changing its entity. */
+const RACE_ROUNDS = 10;
+
+const APPLIED: StepResult = { outcome: "applied" };
+/** A step reads only its entity's version and evidence. */
+const ONLY_EVIDENCE = { select: [EVIDENCE_PROPERTY] };
+const ALREADY: StepResult = { outcome: "already" };
+/** A conditional write lost a race: read again and decide again. */
+const AGAIN = Symbol("again");
+
+interface Current {
+  readonly etag: string;
+  readonly evidence: Evidence | undefined;
+}
+
+/**
+ * A table step (docs/patterns/eventually-consistent-transactions.md#evidence). It reads its
+ * entity, decides from the entity's evidence whether the step already ran, and writes
+ * conditionally on the version read, with its mark added; a write that loses a race reads again.
+ */
+export async function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
+  if (!ctx.evidence) return runWithoutEvidence(s, ctx);
+  if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined) return ALREADY;
+  for (let round = 1; ; round++) {
+    try {
+      const result = await attempt(s, ctx);
+      if (result !== AGAIN) return result;
+    } catch (err) {
+      if (round >= RACE_ROUNDS || !lostRace(err)) throw err;
+      continue;
+    }
+    if (round >= RACE_ROUNDS)
+      throw new TableKitError(
+        "ConcurrencyRetriesExhausted",
+        `Step ${ctx.ref.step} lost ${round} races for its entity; the worker tries again later`,
+      );
+  }
+}
+
+function lostRace(err: unknown): boolean {
+  return (
+    isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound", "EntityAlreadyExists") &&
+    err.details?.conflict !== true &&
+    err.details?.unverifiable !== true
+  );
+}
+
+function keysOf(s: TableStep): { partitionKey: string; rowKey: string } {
+  return s.kind === "deleteIfPresent" ? s : s.entity;
+}
+
+async function read(s: TableStep, ctx: StepContext): Promise<Current | undefined> {
+  const { partitionKey, rowKey } = keysOf(s);
+  try {
+    const e = await ctx.store
+      .table(s.table)
+      .getEntity(partitionKey, rowKey, { ...ctx.call, queryOptions: ONLY_EVIDENCE });
+    return { etag: e.etag, evidence: parseEvidence(e[EVIDENCE_PROPERTY]) };
+  } catch (err) {
+    if (isTableKitError(err, "ResourceNotFound")) return undefined;
+    throw err;
+  }
+}
+
+/** Evidence fits the room a step's entity keeps for it (in UTF-8 bytes, so in characters too). */
+const fits = (candidate: Evidence) =>
+  Buffer.byteLength(formatEvidence(candidate), "utf8") <= MAX_ENTITY_EVIDENCE_CHARS;
+
+function tableOf(ctx: StepContext): TableOf {
+  return (name) => ctx.store.table(name);
+}
+
+/** The step's entity as written: its properties and its evidence. */
+function entityWith(s: Exclude<TableStep, { kind: "deleteIfPresent" }>, evidence: Evidence) {
+  return { ...writableEntity(s.entity), [EVIDENCE_PROPERTY]: formatEvidence(evidence) };
+}
+
+/** The evidence after this step's write over `current`. */
+function evidenceAfter(ctx: StepContext, current: Current): Promise<Evidence> {
+  const carried = carryEntityEvidence(current.evidence, current.etag);
+  return addMark(tableOf(ctx), carried, markOf(ctx.ref), ctx.finished, fits, ctx.call);
+}
+
+async function create(
+  s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
+  ctx: StepContext,
+): Promise<StepResult> {
+  const born: Evidence = { origin: "born", marks: [markOf(ctx.ref)] };
+  const etag = await ctx.writer.write(s.table, ["create", entityWith(s, born)]);
+  return { outcome: "applied", created: { etag: etag! } };
+}
+
+async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
+  switch (s.kind) {
+    case "insertIfAbsent":
+      try {
+        return await create(s, ctx);
+      } catch (err) {
+        if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
+        throw err;
+      }
+    case "upsert": {
+      const current = await read(s, ctx);
+      if (!current) return create(s, ctx);
+      if (hasMark(current.evidence, ctx.ref)) return ALREADY;
+      const entity = entityWith(s, await evidenceAfter(ctx, current));
+      await ctx.writer.write(s.table, ["update", entity, s.mode, { etag: current.etag }]);
+      return APPLIED;
+    }
+    case "updateIfMatch": {
+      const current = await read(s, ctx);
+      if (!current) {
+        if ((await ctx.deletedNow())[String(ctx.ref.step)] !== undefined) return ALREADY;
+        throw stepRefused(s, "ResourceNotFound", "the entity is gone");
+      }
+      if (hasMark(current.evidence, ctx.ref)) return ALREADY;
+      if (current.etag !== s.etag) throw changedSince(s, ctx, current, s.etag);
+      const entity = entityWith(s, await evidenceAfter(ctx, current));
+      await ctx.writer.write(s.table, ["update", entity, s.mode, { etag: s.etag }]);
+      return APPLIED;
+    }
+    case "deleteIfPresent":
+      return deleteStep(s, ctx);
+  }
+}
+
+/**
+ * An ETag-guarded step whose entity holds neither its mark nor the version it names. On a first
+ * attempt it is a conflict. Otherwise the step may have run before: a conflict when the entity's
+ * evidence shows only tablekit wrote it since that version (its mark would have stayed), else
+ * unverifiable (written outside tablekit since: no evidence, or evidence adopted after it).
+ */
+function changedSince(s: TableStep, ctx: StepContext, current: Current, etag: string): TableKitError {
+  const why = "the entity changed since its ETag was taken";
+  if (ctx.firstAttempt) return stepRefused(s, "UpdateConditionNotSatisfied", why);
+  const ev = current.evidence;
+  const taken = etagTicks(etag);
+  const start = ev ? entityLineageStart(ev, current.etag) : undefined;
+  if (!ev || (ev.origin === "adopted" && start !== undefined && taken !== undefined && start > BigInt(taken)))
+    return stepRefused(
+      s,
+      "UpdateConditionNotSatisfied",
+      `${why}, by a write outside tablekit that left no evidence of whether this step ran`,
+      { unverifiable: true },
+    );
+  return stepRefused(s, "UpdateConditionNotSatisfied", why);
+}
+
+type DeleteStep = Extract<TableStep, { kind: "deleteIfPresent" }>;
+
+/**
+ * A delete. Absent counts as done. With an ETag: the version named is deleted; another version is
+ * a conflict if its life of the key began before that version (the delete never ran), done if it
+ * began after (the key was deleted, then created again by tablekit). Without an ETag: the version
+ * read is recorded in the journal first, so a redelivery that finds a later life of the key knows
+ * the delete ran.
+ */
+async function deleteStep(s: DeleteStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
+  const current = await read(s, ctx);
+  if (!current) return ALREADY;
+  const ev = current.evidence;
+  const start = ev ? entityLineageStart(ev, current.etag) : undefined;
+  if (s.etag !== undefined) {
+    if (current.etag !== s.etag) {
+      const taken = etagTicks(s.etag);
+      if (ctx.firstAttempt || (ev && start !== undefined && taken !== undefined && start <= BigInt(taken)))
+        throw stepRefused(s, "UpdateConditionNotSatisfied", "the entity changed since its ETag was taken");
+      if (ev?.origin === "born" && start !== undefined) return ALREADY;
+      throw changedSince(s, ctx, current, s.etag);
+    }
+  } else {
+    const intent = ctx.journal.deleting[String(ctx.ref.step)];
+    if (intent !== undefined) {
+      const since = start ?? (ev ? undefined : BigInt(etagTicks(current.etag) ?? "-1"));
+      if (since !== undefined && since > BigInt(intent)) {
+        if (ev?.origin === "born") return ALREADY; // deleted, then created again by tablekit
+        throw stepRefused(
+          s,
+          "UpdateConditionNotSatisfied",
+          "the entity was written outside tablekit since the step read it: whether the delete ran is unknown",
+          { unverifiable: true },
+        );
+      }
+    } else {
+      await ctx.recordDeleting(etagTicks(current.etag) ?? "0");
+    }
+  }
+  if (ev && ev.marks.length > 0) {
+    const lineage = start?.toString() ?? etagTicks(current.etag) ?? "0";
+    await recordDeletedMarks(tableOf(ctx), ev, lineage, ctx.call, ctx.ref);
+  }
+  try {
+    await ctx.writer.write(s.table, ["delete", keysOf(s), { etag: current.etag }]);
+    return APPLIED;
+  } catch (err) {
+    if (isTableKitError(err, "ResourceNotFound")) return ALREADY;
+    if (isTableKitError(err, "UpdateConditionNotSatisfied")) return AGAIN;
+    throw err;
+  }
+}
+
+/**
+ * Steps without evidence, kept only to measure what evidence costs (bench/transactions.bench.ts):
+ * insert-if-absent and delete-if-present count "already there"/"already gone" as done, an upsert
+ * writes again, a guarded update that fails is a conflict. Not exact after a crash.
+ */
+async function runWithoutEvidence(s: TableStep, ctx: StepContext): Promise<StepResult> {
+  try {
+    if (s.kind === "insertIfAbsent") await ctx.writer.write(s.table, ["create", writableEntity(s.entity)]);
+    else if (s.kind === "upsert")
+      await ctx.store.table(s.table).upsertEntity(writableEntity(s.entity), s.mode, ctx.call);
+    else if (s.kind === "updateIfMatch")
+      await ctx.writer.write(s.table, ["update", writableEntity(s.entity), s.mode, { etag: s.etag }]);
+    else await ctx.writer.write(s.table, ["delete", keysOf(s), { etag: s.etag ?? "*" }]);
+    return APPLIED;
+  } catch (err) {
+    if (s.kind === "insertIfAbsent" && isTableKitError(err, "EntityAlreadyExists")) return ALREADY;
+    if (s.kind === "deleteIfPresent" && isTableKitError(err, "ResourceNotFound")) return ALREADY;
+    if (isTableKitError(err, "UpdateConditionNotSatisfied", "ResourceNotFound"))
+      throw stepRefused(
+        s,
+        err.code as "UpdateConditionNotSatisfied",
+        "the entity changed since its ETag was taken",
+        {
+          cause: err,
+        },
+      );
+    throw err;
+  }
+}
