@@ -1,9 +1,9 @@
-import type { Transaction } from "better-sqlite3";
 import { abortedError } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
 import type { Db } from "./connection.js";
 import { toTableKitError } from "./errors.js";
 import { withLockWait } from "./lock-wait.js";
+import type { SqliteTransaction } from "./sqlite-database.js";
 
 interface Pending {
   readonly work: () => unknown;
@@ -27,8 +27,8 @@ type Outcome =
 export class EmbeddedQueueGroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
-  private readonly group: Transaction<(works: readonly Pending[]) => Outcome[]>;
-  private readonly savepoint: Transaction<(work: () => unknown) => unknown>;
+  private readonly group: SqliteTransaction<[works: readonly Pending[]], Outcome[]>;
+  private readonly savepoint: SqliteTransaction<[work: () => unknown], unknown>;
 
   constructor(db: Db) {
     this.savepoint = db.transaction((work: () => unknown) => work());
