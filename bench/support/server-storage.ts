@@ -5,8 +5,12 @@
  * Blobs: 1,000 uploads and 1,000 downloads of 4 KiB, then one large blob streamed up (blocks of
  * 4 MiB, 4 in flight) and down. Each server's CPU comes from /proc (its whole process tree), and
  * its RSS is sampled every 20 ms while the large blob streams (peak over the baseline before).
+ * The client's own CPU (this process: the SDKs) is reported beside the server's, since on a busy
+ * machine the wall time of a queue round is mostly the two processes waiting for a core.
+ * `storageGoals` says met / NOT met for each of issue 25's speed goals.
  */
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { BlobServiceClient } from "@azure/storage-blob";
 import { QueueClient } from "@azure/storage-queue";
@@ -32,8 +36,12 @@ export interface Cost {
   readonly seconds: number;
   /** Server CPU, seconds. */
   readonly cpu: number;
+  /** This process's CPU (the client SDKs), seconds. */
+  readonly clientCpu: number;
   /** Set when the work hit the time limit first: how much of it was done (the cost is then a lower bound). */
   readonly capped?: { readonly done: number; readonly of: number };
+  /** Queue rounds: seconds from the start until each hundredth of the requests had completed. */
+  readonly marks?: readonly number[];
 }
 
 export interface StorageMeasured {
@@ -53,11 +61,14 @@ function rssMiB(pid: number): number {
 
 async function cost(pid: number, work: () => Promise<unknown>): Promise<Cost> {
   const cpu0 = processTreeCpuMicros(pid) ?? 0;
+  const client0 = process.cpuUsage();
   const started = performance.now();
   await work();
+  const client = process.cpuUsage(client0);
   return {
     seconds: (performance.now() - started) / 1000,
     cpu: ((processTreeCpuMicros(pid) ?? 0) - cpu0) / 1e6,
+    clientCpu: (client.user + client.system) / 1e6,
   };
 }
 
@@ -89,15 +100,13 @@ async function queueRound(
   const expired = () => (performance.now() - started) / 1000 > limit;
   let sent = 0;
   let received = 0;
-  // Each tenth of the work timed: a per-message cost that grows with the queue shows here.
-  const tenths: number[] = [];
-  let tenthStarted = started;
+  // When each hundredth of the 2n requests (n sends, n deletes) had completed: a per-message cost
+  // that grows with the queue shows in the tenths printed, and a capped round is compared on the
+  // same work (sameWorkSeconds).
+  const marks: number[] = [];
+  let completedSends = 0;
   const tick = (done: number) => {
-    while (done >= ((tenths.length + 1) * 2 * n) / 10) {
-      const now = performance.now();
-      tenths.push((now - tenthStarted) / 1000);
-      tenthStarted = now;
-    }
+    while (done >= ((marks.length + 1) * 2 * n) / 100) marks.push((performance.now() - started) / 1000);
   };
   const result = await cost(server.pid, async () => {
     sent = await parallel(
@@ -105,7 +114,7 @@ async function queueRound(
       concurrency,
       async (i) => {
         await queue.sendMessage(`message ${i}`);
-        tick(i + 1);
+        tick(++completedSends);
       },
       expired,
     );
@@ -125,11 +134,19 @@ async function queueRound(
       tick(n + received);
     }
   });
+  const tenths = marks.filter((_, i) => i % 10 === 9).map((t, i, all) => t - (i === 0 ? 0 : all[i - 1]!));
   console.log(
     `${server.name}: queue ${n}: each tenth of sends then of receive+delete, s: ${tenths.map((t) => t.toFixed(1)).join(" ")}`,
   );
   await queue.delete();
-  return received < n ? { ...result, capped: { done: sent + received, of: 2 * n } } : result;
+  const measured = { ...result, marks };
+  return received < n ? { ...measured, capped: { done: sent + received, of: 2 * n } } : measured;
+}
+
+/** Seconds `c` took until at least `done` of its requests had completed (its next hundredth mark). */
+function sameWorkSeconds(c: Cost, done: number, of: number): number {
+  const at = Math.ceil((done * 100) / of) - 1;
+  return at < 0 ? 0 : (c.marks?.[Math.min(at, c.marks.length - 1)] ?? c.seconds);
 }
 
 /** A readable of `bytes` bytes in 1 MiB chunks, generated as it is read. */
@@ -150,7 +167,9 @@ export async function measureStorage(server: StorageServer, sizes: StorageSizes)
   const queues: Record<number, Cost> = {};
   for (const n of sizes.queueSizes) {
     queues[n] = await queueRound(server, n, sizes.concurrency, sizes.queueLimitSeconds);
-    console.log(`${server.name}: ${n} messages in ${queues[n]!.seconds.toFixed(1)} s`);
+    console.log(
+      `${server.name}: ${n} messages in ${queues[n]!.seconds.toFixed(1)} s (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
   }
   const service = BlobServiceClient.fromConnectionString(server.connectionString);
   const container = service.getContainerClient("bench");
@@ -210,9 +229,24 @@ export function storageRows(
       azurite: value(b, b.cpu),
       ratio: ratio(a, b, b.cpu / a.cpu),
     };
+    rows[`${label}, s client CPU (SDK)`] = {
+      tablekit: value(a, a.clientCpu),
+      azurite: value(b, b.clientCpu),
+      ratio: "-",
+    };
   };
   for (const n of sizes.queueSizes) {
-    both(`queue: send, receive, delete ${n.toLocaleString("en")}`, ours.queues[n]!, theirs.queues[n]!);
+    const a = ours.queues[n]!;
+    const b = theirs.queues[n]!;
+    both(`queue: send, receive, delete ${n.toLocaleString("en")}`, a, b);
+    if (b.capped && !a.capped) {
+      const mine = sameWorkSeconds(a, b.capped.done, b.capped.of);
+      rows[`queue ${n.toLocaleString("en")}: the ${b.capped.done} requests Azurite finished, s wall`] = {
+        tablekit: mine.toFixed(2),
+        azurite: b.seconds.toFixed(2),
+        ratio: `${(b.seconds / mine).toFixed(1)}x`,
+      };
+    }
   }
   const mib = sizes.bigBytes / 1024 / 1024;
   both(`blob: ${sizes.blobs.toLocaleString("en")} uploads of 4 KiB`, ours.uploads, theirs.uploads);
@@ -225,4 +259,52 @@ export function storageRows(
     ratio: "-",
   };
   return rows;
+}
+
+/** A speed goal of issue 25 and whether this run met it. */
+export interface Goal {
+  readonly goal: string;
+  readonly measured: string;
+  readonly verdict: "met" | "NOT met";
+}
+
+/**
+ * Issue 25's goals, judged on this run: queues ≥ 20× Azurite at the largest size (a capped Azurite
+ * gives a lower bound, which meets the goal only when the bound does); 4 KiB uploads and downloads
+ * ≥ 2×; the large blob no slower either way; serve's RSS flat while streaming (its peak within an
+ * eighth of the blob's size over the RSS before).
+ */
+export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, sizes: StorageSizes): Goal[] {
+  const goals: Goal[] = [];
+  const judge = (goal: string, ratio: number, atLeast: number, bound = false) =>
+    goals.push({
+      goal,
+      measured: `${bound ? "> " : ""}${ratio.toFixed(1)}x`,
+      verdict: ratio >= atLeast ? "met" : "NOT met",
+    });
+  const n = Math.max(...sizes.queueSizes);
+  const a = ours.queues[n]!;
+  const b = theirs.queues[n]!;
+  judge(
+    `queues: send, receive, delete ${n.toLocaleString("en")} ≥ 20x Azurite (wall)`,
+    b.seconds / a.seconds,
+    20,
+    !!b.capped,
+  );
+  judge(`blobs: ${sizes.blobs} uploads of 4 KiB ≥ 2x`, theirs.uploads.seconds / ours.uploads.seconds, 2);
+  judge(
+    `blobs: ${sizes.blobs} downloads of 4 KiB ≥ 2x`,
+    theirs.downloads.seconds / ours.downloads.seconds,
+    2,
+  );
+  const mib = sizes.bigBytes / 1024 / 1024;
+  judge(`blobs: ${mib} MiB streamed up, no slower`, theirs.bigUp.seconds / ours.bigUp.seconds, 1);
+  judge(`blobs: ${mib} MiB streamed down, no slower`, theirs.bigDown.seconds / ours.bigDown.seconds, 1);
+  const growth = ours.rssPeak - ours.rssBefore;
+  goals.push({
+    goal: `serve's RSS flat while streaming ${mib} MiB (peak within ${mib / 8} MiB of before)`,
+    measured: `+${growth.toFixed(0)} MiB (peak ${ours.rssPeak.toFixed(0)} MiB)`,
+    verdict: growth <= mib / 8 ? "met" : "NOT met",
+  });
+  return goals;
 }
