@@ -8,6 +8,13 @@
  *
  * With `--top N` (tablekit and bare) the server runs under `node --cpu-prof`, and the N functions
  * with the most self time over the whole run are printed (the start-up is in it: run thousands).
+ *
+ *   npx tsx bench/server-profile.ts tablekit 10000 --queue [--top 30]
+ *
+ * `--queue` (tablekit on a `--location` store, or azurite) profiles the queue round of
+ * bench/server.bench.ts instead, through @azure/storage-queue: N messages sent, then received 32 at
+ * a time and deleted, 8 requests in flight; it prints the server's and this client's CPU per
+ * message beside the wall time (on a busy machine the wall time is mostly waiting for a core).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,17 +22,23 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TableClient } from "@azure/data-tables";
+import { QueueClient } from "@azure/storage-queue";
 import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../test/support/azurite.js";
 import { type CpuProfile, printTop } from "./support/cpu-profile.js";
 import { processTreeCpuMicros } from "./support/process-cpu.js";
 
 const args = process.argv.slice(2);
+const queueAt = args.indexOf("--queue");
+const queueRound = queueAt >= 0;
+if (queueRound) args.splice(queueAt, 1);
 const topAt = args.indexOf("--top");
 const top = topAt < 0 ? 0 : Number(args.splice(topAt, 2)[1]);
 const [target = "", countText = "2000"] = args;
 const count = Number(countText);
-if (!["tablekit", "azurite", "bare"].includes(target) || !(count > 0)) {
-  console.error("usage: server-profile.ts <tablekit|azurite|bare> [count] [--top N]");
+if (!["tablekit", "azurite", "bare"].includes(target) || !(count > 0) || (queueRound && target === "bare")) {
+  console.error(
+    "usage: server-profile.ts <tablekit|azurite|bare> [count] [--top N] | <tablekit|azurite> [count] --queue [--top N]",
+  );
   process.exit(2);
 }
 
@@ -118,43 +131,99 @@ server.keepAliveTimeout = 60000;
 
 const profileDir =
   top > 0 && target !== "azurite" ? mkdtempSync(join(tmpdir(), "tablekit-server-profile-")) : undefined;
+const location = queueRound ? mkdtempSync(join(tmpdir(), "tablekit-server-profile-store-")) : undefined;
 let served: Served;
 if (target === "azurite") {
   const azurite = await startAzurite();
-  served = { connectionString: azurite.tableConnectionString, pid: azurite.pid, stop: azurite.stop };
+  served = {
+    connectionString: queueRound ? azurite.connectionString : azurite.tableConnectionString,
+    pid: azurite.pid,
+    stop: azurite.stop,
+  };
 } else if (target === "bare") {
   served = await startNode(["-e", BARE_SERVER], profileDir);
 } else {
   const main = join(root, "src", "cli", "main.ts");
-  served = await startNode(
-    ["--import", "tsx", main, "serve", "--inMemoryPersistence", "--tablePort", "0"],
-    profileDir,
-  );
+  const store = location ? ["--location", location] : ["--inMemoryPersistence"];
+  served = await startNode(["--import", "tsx", main, "serve", ...store, "--tablePort", "0"], profileDir);
 }
 
-const table = TableClient.fromConnectionString(served.connectionString, "Inserts", {
-  allowInsecureConnection: true,
-});
-await table.createTable();
-const entity = (i: number) => ({
-  partitionKey: "single",
-  rowKey: String(i).padStart(10, "0"),
-  name: `item ${i}`,
-  n: i,
-  d: i / 3,
-});
-for (let i = 0; i < WARM_UP; i++) await table.createEntity(entity(i));
-const cpu0 = cpuMicros(served.pid);
-const started = performance.now();
-for (let i = 0; i < count; i++) await table.createEntity(entity(WARM_UP + i));
-const wallUs = ((performance.now() - started) * 1000) / count;
-const cpuUs = (cpuMicros(served.pid) - cpu0) / count;
-await served.stop();
-console.log(
-  `${target}: ${count} single inserts, server CPU ${cpuUs.toFixed(0)} µs each, ${wallUs.toFixed(0)} µs end to end`,
-);
+if (queueRound) {
+  await profileQueueRound(served, count);
+} else {
+  const table = TableClient.fromConnectionString(served.connectionString, "Inserts", {
+    allowInsecureConnection: true,
+  });
+  await table.createTable();
+  const entity = (i: number) => ({
+    partitionKey: "single",
+    rowKey: String(i).padStart(10, "0"),
+    name: `item ${i}`,
+    n: i,
+    d: i / 3,
+  });
+  for (let i = 0; i < WARM_UP; i++) await table.createEntity(entity(i));
+  const cpu0 = cpuMicros(served.pid);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await table.createEntity(entity(WARM_UP + i));
+  const wallUs = ((performance.now() - started) * 1000) / count;
+  const cpuUs = (cpuMicros(served.pid) - cpu0) / count;
+  await served.stop();
+  console.log(
+    `${target}: ${count} single inserts, server CPU ${cpuUs.toFixed(0)} µs each, ${wallUs.toFixed(0)} µs end to end`,
+  );
+}
+if (location) rmSync(location, { recursive: true, force: true });
 if (profileDir) {
   const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
   if (file) printTop(JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile, top);
   rmSync(profileDir, { recursive: true, force: true });
+}
+
+/** Sends `n` messages, then receives (32 at a time) and deletes them, 8 requests in flight; stops the server. */
+async function profileQueueRound(served: Served, n: number): Promise<void> {
+  const queue = new QueueClient(served.connectionString, "profile");
+  await queue.create();
+  const inFlight = 8;
+  const phase = async (name: string, work: () => Promise<void>) => {
+    const cpu0 = cpuMicros(served.pid);
+    const client0 = process.cpuUsage();
+    const started = performance.now();
+    await work();
+    const client = process.cpuUsage(client0);
+    const per = (micros: number) => (micros / n).toFixed(0);
+    console.log(
+      `${target}: ${name} ${n}: ${((performance.now() - started) / 1000).toFixed(1)} s wall; per message, server CPU ${per(cpuMicros(served.pid) - cpu0)} µs, client CPU ${per(client.user + client.system)} µs`,
+    );
+  };
+  let next = 0;
+  await phase("send", async () => {
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < n) await queue.sendMessage(`message ${next++}`);
+      }),
+    );
+  });
+  await phase("receive+delete", async () => {
+    for (let left = n; left > 0; ) {
+      const batches = await Promise.all(
+        Array.from({ length: inFlight }, () =>
+          queue.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 300 }),
+        ),
+      );
+      const messages = batches.flatMap((b) => b.receivedMessageItems);
+      if (messages.length === 0) throw new Error(`the queue came back empty with ${left} left`);
+      let i = 0;
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (i < messages.length) {
+            const m = messages[i++]!;
+            await queue.deleteMessage(m.messageId, m.popReceipt);
+          }
+        }),
+      );
+      left -= messages.length;
+    }
+  });
+  await served.stop();
 }
