@@ -82,6 +82,31 @@ export function finished(child: ChildProcess): Promise<CliResult> {
   });
 }
 
+/**
+ * Starts `tablekit serve …` and resolves once it prints its connection string (rejects if it exits
+ * first, with its exit code and stderr); `done` settles when it exits. `onStart` gets the child at
+ * once, so a test can kill it even if it never gets that far.
+ */
+export async function startServe(
+  args: readonly string[],
+  options: CliOptions,
+  onStart?: (child: ChildProcess) => void,
+): Promise<{ child: ChildProcess; connectionString: string; done: Promise<CliResult> }> {
+  const child = startCli(["serve", ...args], options);
+  onStart?.(child);
+  const done = finished(child);
+  const connectionString = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer | string) => {
+      out += d.toString();
+      const match = /Connection string: (\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void done.then((r) => reject(new Error(`serve exited early: ${r.code} ${r.stderr}`)));
+  });
+  return { child, connectionString, done };
+}
+
 /** Runs `tablekit …` to completion. */
 export function cli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return finished(startCli(args, options));

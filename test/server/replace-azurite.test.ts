@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
 import { LargeEntities } from "../../src/patterns/index.js";
-import { finished, startCli, tempDir } from "../cli/run-cli.js";
+import { finished, startServe, tempDir } from "../cli/run-cli.js";
 import { startAzurite } from "../support/azurite.js";
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), "apps", "three-services-app.ts");
@@ -51,20 +51,11 @@ describe("replacing Azurite with tablekit serve", { timeout: 120_000 }, () => {
       await azurite.stop();
     }
 
-    const child = startCli(["serve", "--location", join(dir, "data")], { cwd: dir });
-    children.add(child);
-    const done = finished(child);
-    const connectionString = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer | string) => {
-        out += d.toString();
-        const match = /Connection string: (\S+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      void done.then((r) =>
-        reject(new Error(`serve exited early (ports 10000-10002 busy?): ${r.code} ${r.stderr}`)),
-      );
-    });
+    const { child, connectionString, done } = await startServe(
+      ["--location", join(dir, "data")],
+      { cwd: dir },
+      (started) => children.add(started),
+    );
     try {
       // Azurite's defaults: the three services on 127.0.0.1:10000-10002, the development account.
       expect(connectionString).toContain("BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;");

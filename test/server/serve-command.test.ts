@@ -5,7 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
-import { cli, finished, startCli, tempDir } from "../cli/run-cli.js";
+import { cli, startServe, tempDir } from "../cli/run-cli.js";
 import { entraToken } from "../support/entra-token.js";
 import { rawRequest } from "../support/raw-table-client.js";
 import { makeTestCertificate } from "../support/test-certificate.js";
@@ -17,23 +17,9 @@ afterAll(() => {
   cleanup();
 });
 
-/** Starts the server and resolves with its connection string once it prints it. */
-async function serve(
-  args: string[],
-): Promise<{ child: ChildProcess; connectionString: string; done: ReturnType<typeof finished> }> {
-  const child = startCli(["serve", "--tablePort", "0", ...args], { cwd: dir });
-  children.add(child);
-  const done = finished(child);
-  const connectionString = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer | string) => {
-      out += d.toString();
-      const match = /Connection string: (\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    void done.then((r) => reject(new Error(`serve exited early: ${r.code} ${r.stderr}`)));
-  });
-  return { child, connectionString, done };
+/** Starts the server (the Table service on a free port) and resolves once it prints its connection string. */
+function serve(args: string[]): ReturnType<typeof startServe> {
+  return startServe(["--tablePort", "0", ...args], { cwd: dir }, (child) => children.add(child));
 }
 
 describe("tablekit serve (the binary)", { timeout: 60_000 }, () => {
