@@ -189,6 +189,16 @@ describe("explorer access", () => {
         await post("/t/Orders/import", ...multipart(token, "a.ndjson", '{"PartitionKey":"c","RowKey":"9"}')),
       ],
       ["upload", await post("/b/logs/upload", ...multipart(token, "forced.txt", "forced"))],
+      // The same routes spelt otherwise: an encoded letter, a doubled slash, a query.
+      [
+        "encoded",
+        await post(
+          "/t/Orders/%69mport",
+          ...multipart(token, "a.ndjson", '{"PartitionKey":"c","RowKey":"8"}'),
+        ),
+      ],
+      ["doubled slash", await post("//tables", fields({ name: "Forced2" }), urlencoded)],
+      ["query", await post("/q/jobs/clear?method=GET", fields({}), urlencoded)],
     ];
     for (const [what, res] of attempts) {
       expect([what, res.status, await res.text()]).toEqual([
