@@ -61,9 +61,15 @@ export function planQuery(
   }
   if (filterText === undefined) return EVERYTHING;
   let byLimit = plansBySettings.get(keyOrder);
-  if (!byLimit) plansBySettings.set(keyOrder, (byLimit = new Map()));
+  if (!byLimit) {
+    byLimit = new Map();
+    plansBySettings.set(keyOrder, byLimit);
+  }
   let byText = byLimit.get(limits.maxFilterComparisons);
-  if (!byText) byLimit.set(limits.maxFilterComparisons, (byText = new Map()));
+  if (!byText) {
+    byText = new Map();
+    byLimit.set(limits.maxFilterComparisons, byText);
+  }
   let found = byText.get(filterText);
   if (!found) {
     const parsed = parseFilter(filterText, { maxComparisons: limits.maxFilterComparisons });
