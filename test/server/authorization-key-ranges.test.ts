@@ -117,6 +117,38 @@ describe("tablekit serve: a row bound without its partition bound", () => {
     }
   });
 
+  it("a row bound with its partition bound and the other end open keeps its row bound, for reads and writes", async () => {
+    const entity = (pk: string, rk: string) => `${TABLE}(PartitionKey='${pk}',RowKey='${rk}')`;
+    for (const [bounds, visible, outside] of [
+      [{ spk: "a", srk: "5", epk: "b" }, ["a9", "b1", "b9"], ["a", "1"]],
+      [{ spk: "b", srk: "5" }, ["b9"], ["b", "1"]],
+      [{ epk: "b", erk: "5" }, ["a1", "a9", "b1"], ["b", "9"]],
+      [{ spk: "a", epk: "b", erk: "5" }, ["a1", "a9", "b1"], ["b", "9"]],
+    ] as const) {
+      const sas = token(bounds);
+      expect(await keys(sas), JSON.stringify(bounds)).toEqual(visible);
+      const [pk, rk] = outside;
+      const auth = { sas };
+      for (const r of [
+        await rawRequest(endpoint, { path: entity(pk, rk), auth }),
+        await rawRequest(endpoint, { method: "PUT", path: entity(pk, rk), body: '{"x":1}', auth }),
+        await rawRequest(endpoint, {
+          method: "DELETE",
+          path: entity(pk, rk),
+          auth,
+          headers: { "if-match": "*" },
+        }),
+      ]) {
+        expect([JSON.stringify(bounds), r.status, r.code]).toEqual([
+          JSON.stringify(bounds),
+          403,
+          "AuthorizationFailure",
+        ]);
+      }
+    }
+    expect(await keys()).toEqual(["a1", "a9", "b1", "b9"]);
+  });
+
   it("a complete range still works, and its bounds cannot be removed or moved", async () => {
     const sas = token({ spk: "a", srk: "5", epk: "b", erk: "5" });
     expect(await keys(sas)).toEqual(["a9", "b1"]);
