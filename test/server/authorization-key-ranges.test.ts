@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
 import { handMadeTableSas } from "../support/hand-made-sas.js";
-import { rawRequest } from "../support/raw-table-client.js";
+import { nextPageQuery, rawRequest } from "../support/raw-table-client.js";
 
 const account = { name: AZURITE_ACCOUNT, key: AZURITE_KEY };
 const TABLE = "Halves";
@@ -51,12 +51,8 @@ async function keys(sas?: string): Promise<string[]> {
     for (const e of (r.json() as { value: { PartitionKey: string; RowKey: string }[] }).value) {
       found.push(`${e.PartitionKey}${e.RowKey}`);
     }
-    const pk = r.headers["x-ms-continuation-nextpartitionkey"];
-    const rk = r.headers["x-ms-continuation-nextrowkey"];
-    next =
-      typeof pk === "string"
-        ? `?NextPartitionKey=${encodeURIComponent(pk)}&NextRowKey=${encodeURIComponent(String(rk))}`
-        : "";
+    const query = nextPageQuery(r);
+    next = query === undefined ? "" : `?${query}`;
   } while (next !== "");
   return found;
 }

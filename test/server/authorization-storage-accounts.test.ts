@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAccounts, startServer } from "../../src/server/index.js";
 import { type StorageRequest, storageRequest, xmlValue } from "../support/raw-storage-client.js";
+import { serveStorageAccounts } from "../support/tablekit-server.js";
 
 const A = { name: "accounta", key: randomBytes(64).toString("base64") };
 const B = { name: "accountb", key: randomBytes(64).toString("base64") };
@@ -26,14 +26,7 @@ const ACL =
   '<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier><Id>policyb</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>';
 
 beforeAll(async () => {
-  const server = await startServer({
-    port: 0,
-    services: ["queue", "blob"],
-    accounts: parseAccounts(`${A.name}:${A.key};${B.name}:${B.key}`),
-  });
-  queueUrl = server.endpoints.queue!.url;
-  blobUrl = server.endpoints.blob!.url;
-  stop = server.stop;
+  ({ queueUrl, blobUrl, stop } = await serveStorageAccounts([A, B]));
   expect((await asA(queueUrl, { method: "PUT", path: "ledger" })).status).toBe(201);
   const sent = await asA(queueUrl, { method: "POST", path: "ledger/messages", body: queueMessage("a") });
   message = { id: xmlValue(sent.text, "MessageId")!, receipt: xmlValue(sent.text, "PopReceipt")! };

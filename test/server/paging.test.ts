@@ -12,7 +12,7 @@ import { startExplorer } from "../../src/cli/explorer/start-explorer.js";
 import { openStore, type Store } from "../../src/index.js";
 import { startServer } from "../../src/server/index.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
-import { rawRequest } from "../support/raw-table-client.js";
+import { nextPageQuery, rawRequest } from "../support/raw-table-client.js";
 
 const TABLE = "Spread";
 const PARTITIONS = 20;
@@ -49,12 +49,8 @@ async function rawPages(endpoint: string): Promise<number[]> {
     const r = await rawRequest(endpoint, { path: `${TABLE}()${next}` });
     expect(r.status).toBe(200);
     sizes.push((r.json() as { value: unknown[] }).value.length);
-    const pk = r.headers["x-ms-continuation-nextpartitionkey"];
-    const rk = r.headers["x-ms-continuation-nextrowkey"];
-    next =
-      typeof pk === "string"
-        ? `?NextPartitionKey=${encodeURIComponent(pk)}&NextRowKey=${encodeURIComponent(String(rk))}`
-        : "";
+    const query = nextPageQuery(r);
+    next = query === undefined ? "" : `?${query}`;
   } while (next !== "" && sizes.length <= PARTITIONS + 1);
   return sizes;
 }
