@@ -15,7 +15,7 @@ import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
 import { blobRoute } from "./blob-route.js";
 import { browsePage, COMPARE_OPS, tablesPage } from "./browse-page.js";
-import { type BrowseRequest, browseFilter, countMatching } from "./browse-query.js";
+import { type BrowseRequest, browseFilter, countMatching, fillPage } from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
 import { cookieToken, hostAllowed, newAccessToken, sameToken, tokenCookie } from "./explorer-auth.js";
 import { exportEntities } from "./export-route.js";
@@ -314,16 +314,11 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
-      const pages = table
-        .listEntities({
-          queryOptions: browseFilter(partition, filter) ? { filter: browseFilter(partition, filter)! } : {},
-        })
-        .byPage({ maxPageSize: PAGE_SIZE, ...(pageToken ? { continuationToken: pageToken } : {}) });
-      const result = (await pages.next()).value;
+      const shown = await fillPage(table, browseFilter(partition, filter), pageToken || undefined, PAGE_SIZE);
       return browsePage(ctx, {
         ...view,
-        rows: (result ?? []).map(rowFromResult),
-        nextToken: result?.continuationToken,
+        rows: shown.entities.map(rowFromResult),
+        nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
     } catch (err) {
