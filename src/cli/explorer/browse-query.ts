@@ -1,6 +1,6 @@
 /** What a browse page asks of a table: its request, its $filter, and a count of what matches. */
 import { type CompareOp, comparison, filterToString, odata } from "../../filter/index.js";
-import { isTableKitError, TableKitError, toTyped } from "../../model/index.js";
+import { isTableKitError, type TableEntityResult, TableKitError, toTyped } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import { requireEdmType } from "../formats/value-text.js";
 import type { ImportOutcome } from "./import-route.js";
@@ -49,6 +49,36 @@ export function browseFilter(partition: string, filter: string): string | undefi
     filter.trim() ? `(${filter})` : "",
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(" and ") : undefined;
+}
+
+/** How many of the store's pages one browse page may read while it fills (a sparse filter reads on and on). */
+const PAGES_PER_VIEW = 20;
+
+/**
+ * Up to `size` entities matching `filter` from `pageToken` on, read from as many of the store's
+ * pages as it takes: a store, or the service, may end a page at any partition boundary, and a view
+ * across partitions must not show one partition (or one entity) a page. The token continues after
+ * the last entity shown.
+ */
+export async function fillPage(
+  table: ReturnType<Store["table"]>,
+  filter: string | undefined,
+  pageToken: string | undefined,
+  size: number,
+): Promise<{ entities: TableEntityResult[]; nextToken: string | undefined }> {
+  const entities: TableEntityResult[] = [];
+  let token = pageToken;
+  for (let read = 0; read < PAGES_PER_VIEW && entities.length < size; read++) {
+    const pages = table
+      .listEntities({ queryOptions: filter ? { filter } : {} })
+      .byPage({ maxPageSize: size - entities.length, ...(token ? { continuationToken: token } : {}) });
+    const page = (await pages.next()).value;
+    await pages.return?.(undefined);
+    entities.push(...(page ?? []));
+    token = page?.continuationToken;
+    if (!token) break;
+  }
+  return { entities, nextToken: token };
 }
 
 /** The browse request of a table's first page, nothing asked. */

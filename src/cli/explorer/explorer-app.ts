@@ -19,6 +19,7 @@ import {
   browseFilter,
   countMatching,
   FIRST_PAGE,
+  fillPage,
   filterWithCondition,
   importedFromQuery,
 } from "./browse-query.js";
@@ -332,16 +333,11 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
-      const pages = table
-        .listEntities({
-          queryOptions: browseFilter(partition, filter) ? { filter: browseFilter(partition, filter)! } : {},
-        })
-        .byPage({ maxPageSize: PAGE_SIZE, ...(pageToken ? { continuationToken: pageToken } : {}) });
-      const result = (await pages.next()).value;
+      const shown = await fillPage(table, browseFilter(partition, filter), pageToken || undefined, PAGE_SIZE);
       return browsePage(ctx, {
         ...view,
-        rows: (result ?? []).map(rowFromResult),
-        nextToken: result?.continuationToken,
+        rows: shown.entities.map(rowFromResult),
+        nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
     } catch (err) {
