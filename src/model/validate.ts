@@ -15,8 +15,9 @@ export function encodedLength(s: string, encoding: "utf16" | "utf8"): number {
 }
 
 /**
- * The last key found valid and its rules (frozen: they cannot change): a transaction's actions
- * all carry one PartitionKey, usually one string, checked once instead of per action.
+ * The last PartitionKey found valid and its rules (frozen: they cannot change): a transaction's
+ * actions all carry one, usually one string, checked once instead of per action. (Row keys differ
+ * from action to action: remembering them too would only displace it.)
  */
 let lastValidKey: string | undefined;
 let lastKeyLimits: Limits | undefined;
@@ -55,7 +56,7 @@ export function validateKey(kind: KeyName, value: unknown, limits: Limits): stri
       { details: { key: kind, size, limit: limits.maxKeyBytes } },
     );
   }
-  if (Object.isFrozen(limits)) {
+  if (kind === "PartitionKey" && Object.isFrozen(limits)) {
     lastValidKey = value;
     lastKeyLimits = limits;
   }
