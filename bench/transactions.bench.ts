@@ -194,7 +194,8 @@ try {
       `median of ${ROUNDS} alternating rounds; evidence cost: the share of the worker's throughput the steps' evidence takes`,
   );
   console.table(out);
-  console.log(`goals (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}):\n  ${goals.join("\n  ")}`);
+  const load = loadavg().map((l) => l.toFixed(2));
+  console.log(`goals (load average ${load.join(" ")}):\n  ${goals.join("\n  ")}`);
   if (SMOKE) console.log("(smoke run: the numbers mean nothing, nor whether the goals are met)");
 } finally {
   rmSync(dir, { recursive: true, force: true });
