@@ -173,12 +173,17 @@ export function transactionsChainSuite(target: PatternsRef): void {
         }
       })();
       const produce = async () => {
+        let waitingSince = Date.now();
         while (transfers.length < size) {
           const pair = take(2);
           if (!pair) {
+            // Accounts stay busy only while a transfer is on its way: a parked one holds them for good.
+            if (Date.now() - waitingSince > 120_000)
+              throw new Error(`seed ${seed}: no two accounts free for 2 minutes (a transfer parked?)`);
             await sleep(10);
             continue;
           }
+          waitingSince = Date.now();
           const [from, to] = pair as [(typeof keys)[0], (typeof keys)[0]];
           const [a, b] = [await table.getEntity(from.bank, from.id), await table.getEntity(to.bank, to.id)];
           const amount = 1 + Math.floor(random() * 100);
@@ -294,9 +299,12 @@ export function transactionsChainSuite(target: PatternsRef): void {
         kills.push(
           ...(await killingRun(async () => {
             const writers = [deposit(), rawWrite()];
-            await Promise.all(Array.from({ length: PRODUCERS }, produce));
-            producing = false;
-            await Promise.all(writers);
+            try {
+              await Promise.all(Array.from({ length: PRODUCERS }, produce));
+            } finally {
+              producing = false;
+              await Promise.all(writers);
+            }
           })),
         );
         drained = true;
