@@ -4,10 +4,12 @@
  * server that reads each request and answers it as serve would (a fixed 201 or 204 with the same
  * headers), checking nothing and storing nothing: the floor that Node's HTTP machinery sets.
  *
- *   npx tsx bench/server-profile.ts tablekit 5000 [--top 30]
+ *   npx tsx bench/server-profile.ts tablekit 5000 [--top 30] [--dist]
  *
  * With `--top N` (tablekit and bare) the server runs under `node --cpu-prof`, and the N functions
  * with the most self time over the whole run are printed (the start-up is in it: run thousands).
+ * `--dist` runs serve from the build (dist/, `npm run build` first), as users run it, instead of
+ * the sources through tsx (whose transform wraps every function made at run time in a naming call).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -22,6 +24,8 @@ import { processTreeCpuMicros } from "./support/process-cpu.js";
 const args = process.argv.slice(2);
 const topAt = args.indexOf("--top");
 const top = topAt < 0 ? 0 : Number(args.splice(topAt, 2)[1]);
+const distAt = args.indexOf("--dist");
+const dist = distAt >= 0 && args.splice(distAt, 1).length > 0;
 const [target = "", countText = "2000"] = args;
 const count = Number(countText);
 if (!["tablekit", "azurite", "bare"].includes(target) || !(count > 0)) {
@@ -125,9 +129,12 @@ if (target === "azurite") {
 } else if (target === "bare") {
   served = await startNode(["-e", BARE_SERVER], profileDir);
 } else {
-  const main = join(root, "src", "cli", "main.ts");
+  // --dist: the built CLI (npm run build first), as users run it; else the sources through tsx.
+  const serveArgs = ["serve", "--inMemoryPersistence", "--tablePort", "0"];
   served = await startNode(
-    ["--import", "tsx", main, "serve", "--inMemoryPersistence", "--tablePort", "0"],
+    dist
+      ? [join(root, "dist", "cli", "main.js"), ...serveArgs]
+      : ["--import", "tsx", join(root, "src", "cli", "main.ts"), ...serveArgs],
     profileDir,
   );
 }
@@ -155,6 +162,8 @@ console.log(
 );
 if (profileDir) {
   const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
-  if (file) printTop(JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile, top);
+  // Per insert: the measured ones and the warm-up (start-up is in the profile too).
+  if (file)
+    printTop(JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile, top, count + WARM_UP);
   rmSync(profileDir, { recursive: true, force: true });
 }

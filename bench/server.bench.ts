@@ -17,6 +17,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized } from "./support/bench-mode.js";
+import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
 import { measureStorage, storageRows as storageTable } from "./support/server-storage.js";
 
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
@@ -325,12 +326,37 @@ async function storageRows(): Promise<void> {
   }
 }
 
-/** TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size). */
-const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
-if (only !== "storage") await tableRows();
-if (only !== "tables") await storageRows();
+/** A scan across 10 small partitions: tablekit's pages filled, then ended at each partition, and Azurite's. */
+async function pagingRows(): Promise<void> {
+  const measured = [];
+  for (const args of [[], ["--pages", "partition"]]) {
+    const served = await startTablekit(["--inMemoryPersistence", ...args]);
+    measured.push(
+      await scanAcrossPartitions({
+        name: "Tablekit",
+        connectionString: served.connectionString,
+        pid: served.pid,
+      }),
+    );
+    await served.stop();
+  }
+  const azurite = await startAzurite();
+  const theirs = await scanAcrossPartitions({
+    name: "Azurite",
+    connectionString: azurite.tableConnectionString,
+    pid: azurite.pid,
+  });
+  await azurite.stop();
+  Object.assign(results, scanRows(measured[0]!, measured[1]!, theirs));
+}
 
-if (only !== "storage")
+/** TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size); =paging the scan rows alone. */
+const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
+if (only === undefined || only === "tables" || only === "paging") await pagingRows();
+if (only !== "storage" && only !== "paging") await tableRows();
+if (only !== "tables" && only !== "paging") await storageRows();
+
+if (only !== "storage" && only !== "paging")
   console.log(
     "\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).",
   );

@@ -86,9 +86,13 @@ if (top > 0) {
   await session.post("Profiler.start");
 }
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 for (let i = 0; i < count; i++) await op();
 const ms = performance.now() - started;
-console.log(`${row} ${side}: ${count} in ${ms.toFixed(0)} ms, ${((ms * 1000) / count).toFixed(2)} µs each`);
+const cpu = process.cpuUsage(cpuStarted);
+console.log(
+  `${row} ${side}: ${count} in ${ms.toFixed(0)} ms, ${((ms * 1000) / count).toFixed(2)} µs each (${((cpu.user + cpu.system) / count).toFixed(2)} µs of CPU)`,
+);
 if (top > 0) {
   const { profile } = await session.post("Profiler.stop");
   printTop(profile, top);

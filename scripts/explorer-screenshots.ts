@@ -77,7 +77,42 @@ try {
         await page.reload();
       },
     ],
+    [
+      "explorer-import.png",
+      "/t/Shipments",
+      async () => {
+        const lines = [
+          '{"PartitionKey":"2026-11","RowKey":"0001","Carrier":"DHL","Weight":12.5}',
+          '{"PartitionKey":"2026-11","RowKey":"0002","Carrier":"UPS","Weight":3}',
+          '{"PartitionKey":"2026-11","RowKey":"0003","Carrier":"DHL","Parcels@odata.type":"Edm.Int64","Parcels":"4"}',
+          '{"PartitionKey":"2026-11","RowKey":"0004/a","Carrier":"UPS"}',
+        ];
+        await page.setInputFiles("[data-test=import-file]", {
+          name: "shipments.ndjson",
+          mimeType: "application/x-ndjson",
+          buffer: Buffer.from(`${lines.join("\n")}\n`),
+        });
+        await page.click("[data-test=import] button");
+      },
+    ],
+    [
+      "explorer-blobs.png",
+      `/b/logs?prefix=${encodeURIComponent("2026/11/")}`,
+      async () => {
+        await page.setInputFiles("[data-test=upload-file]", {
+          name: "22.log",
+          mimeType: "text/plain",
+          buffer: Buffer.from("02:49:12 order 10 shipped\n"),
+        });
+        await page.click("[data-test=upload] button");
+      },
+    ],
   ];
+  await store.createTable("Shipments");
+  const logs = store.container("logs");
+  await logs.createIfNotExists();
+  for (const name of ["2026/11/20.log", "2026/11/21.log", "2026/11/archive/old.log", "2026/12/01.log"])
+    await logs.getBlockBlobClient(name).upload(`${name}\n`, name.length + 1);
   for (const [file, path, act] of shots) {
     await page.goto(`${origin}${path}`);
     await act?.();

@@ -83,10 +83,11 @@ function compileAndRun(
   name: string,
   type: "commonjs" | "module",
   source: string,
+  compilerOptions: Record<string, unknown> = {},
 ): { out: unknown; js: string } {
   const dir = join(work, name);
   write(join(dir, "package.json"), JSON.stringify({ type }));
-  write(join(dir, "tsconfig.json"), tsconfig());
+  write(join(dir, "tsconfig.json"), tsconfig(compilerOptions));
   write(join(dir, "main.ts"), source);
   run(process.execPath, [TSC, "-p", "."], dir);
   const out = JSON.parse(run(process.execPath, ["out/main.js"], dir)) as unknown;
@@ -146,7 +147,8 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe("the packed tarball", () => {
+// Each TypeScript consumer is a full strict compile: seconds on a quiet machine, more on a busy one.
+describe("the packed tarball", { timeout: 180_000 }, () => {
   it("carries the LICENSE the package declares", () => {
     expect(files).toContain("LICENSE");
     expect(readFileSync(join(work, "node_modules", "tablekit", "LICENSE"), "utf8")).toMatch(/^MIT License/);
@@ -203,6 +205,35 @@ describe("the packed tarball", () => {
     );
     expect(js).toContain('require("tablekit")');
     expect(out).toEqual(STORE_OUTPUT);
+  });
+
+  it("a TypeScript CommonJS program on module node16 loads it with import(); a static import there is TS1479", () => {
+    // node16 predates require(esm) in TypeScript: the README sends such projects to nodenext, or import().
+    const { out, js } = compileAndRun(
+      "cts-node16",
+      "commonjs",
+      `async function main(): Promise<void> {
+         const { openStore, TableKitError } = await import("tablekit");
+         const { paddedInt } = await import("tablekit/keys");
+         ${USE_THE_STORE}
+       }
+       main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });`,
+      { module: "node16", moduleResolution: "node16" },
+    );
+    expect(js).toContain('import("tablekit")');
+    expect(js).not.toContain('require("tablekit")');
+    expect(out).toEqual(STORE_OUTPUT);
+    expect(() =>
+      compileAndRun(
+        "cts-node16-static",
+        "commonjs",
+        `import { openStore } from "tablekit";\nvoid openStore;`,
+        {
+          module: "node16",
+          moduleResolution: "node16",
+        },
+      ),
+    ).toThrow(/TS1479/);
   });
 
   it("a strict TypeScript ESM program type-checks without skipLibCheck and runs", () => {

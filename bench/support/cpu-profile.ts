@@ -3,6 +3,8 @@
 export interface CpuProfile {
   nodes: ProfileNode[];
   samples?: number[];
+  /** Microseconds before each sample (since the previous one). */
+  timeDeltas?: number[];
 }
 
 interface ProfileNode {
@@ -10,17 +12,30 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string };
 }
 
-/** The `n` functions with the most self time in a CPU profile, as shares of all samples. */
-export function printTop(profile: CpuProfile, n: number): void {
+/**
+ * The `n` functions with the most self time in a CPU profile, as shares of all samples; given
+ * `ops`, also each one's self time divided by `ops` (µs per operation, start-up included).
+ */
+export function printTop(profile: CpuProfile, n: number, ops?: number): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  for (const id of profile.samples ?? []) {
-    const frame = byId.get(id)!.callFrame;
-    const file = frame.url.replace(/^.*\/(src|bench|node_modules)\//, "$1/");
+  const self = new Map<string, { samples: number; micros: number }>();
+  const samples = profile.samples ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const frame = byId.get(samples[i]!)!.callFrame;
+    const file = frame.url.replace(/^.*\/(src|bench|node_modules|dist)\//, "$1/");
     const name = `${frame.functionName || "(anonymous)"} ${file}`;
-    self.set(name, (self.get(name) ?? 0) + 1);
+    const entry = self.get(name) ?? { samples: 0, micros: 0 };
+    entry.samples++;
+    entry.micros += profile.timeDeltas?.[i] ?? 0;
+    self.set(name, entry);
   }
-  const total = profile.samples?.length ?? 0;
-  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.table(rows.map(([frame, samples]) => ({ "self %": ((100 * samples) / total).toFixed(1), frame })));
+  const total = samples.length;
+  const rows = [...self].sort((a, b) => b[1].samples - a[1].samples).slice(0, n);
+  console.table(
+    rows.map(([frame, { samples: count, micros }]) => ({
+      "self %": ((100 * count) / total).toFixed(1),
+      ...(ops === undefined ? {} : { "µs/op": (micros / ops).toFixed(1) }),
+      frame,
+    })),
+  );
 }

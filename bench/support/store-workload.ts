@@ -22,9 +22,34 @@ export const entityOf = (pk: string, i: number): BenchEntity => ({
   ...properties(i),
 });
 
+/** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
+const EPOCH_TICKS = 621_355_968_000_000_000n;
+
 /**
- * Raw better-sqlite3, the baseline: a plain WITHOUT ROWID table of (pk, rk, JSON props) with the
- * store's pragmas, writing `JSON.stringify` of the entity and reading back `JSON.parse` of it.
+ * What a hand-written store keeping the same data makes per write: the commit time as ticks and
+ * an ETag naming it (`W/"datetime'…'"`, colons encoded), from the clock at millisecond precision.
+ */
+function stamp(): { ticks: bigint; etag: string } {
+  const ms = Date.now();
+  return {
+    ticks: BigInt(ms) * 10_000n + EPOCH_TICKS,
+    etag: `W/"datetime'${new Date(ms).toISOString().replaceAll(":", "%3A")}'"`,
+  };
+}
+
+type RawRow = [pk: string, rk: string, p: string, ts: bigint, etag: string];
+
+/** The entity a read returns: keys, properties, ETag and Timestamp (as the row holds them). */
+function rawEntity(pk: string, rk: string, p: string, ts: bigint, etag: string): Record<string, unknown> {
+  return { partitionKey: pk, rowKey: rk, ...JSON.parse(p), etag, timestamp: ts };
+}
+
+/**
+ * Raw better-sqlite3, the baseline, keeping what the store keeps: the store's schema (keys, the
+ * properties' JSON, Timestamp ticks, ETag; WITHOUT ROWID) and pragmas, writing `JSON.stringify` of
+ * the properties with a Timestamp and ETag per write (one per transaction), reading back the same
+ * columns and returning each entity with them. What it does not do is what tablekit adds: validation,
+ * typed values, key order for UTF-16, paging, the async API.
  */
 export class RawStore {
   readonly db: Database.Database;
@@ -38,37 +63,51 @@ export class RawStore {
     this.db = new Database(path);
     for (const pragma of FILE_PRAGMAS) this.db.pragma(pragma);
     this.db.exec(
-      "CREATE TABLE e (pk TEXT NOT NULL, rk TEXT NOT NULL, props TEXT NOT NULL, PRIMARY KEY (pk, rk)) WITHOUT ROWID",
+      "CREATE TABLE e (pk TEXT NOT NULL, rk TEXT NOT NULL, p TEXT NOT NULL, ts INTEGER NOT NULL, etag TEXT NOT NULL, PRIMARY KEY (pk, rk)) WITHOUT ROWID",
     );
-    this.insertStatement = this.db.prepare("INSERT INTO e (pk, rk, props) VALUES (?, ?, ?)");
-    this.getStatement = this.db.prepare("SELECT props FROM e WHERE pk = ? AND rk = ?");
-    this.scanStatement = this.db.prepare("SELECT pk, rk, props FROM e WHERE pk = ? ORDER BY pk, rk");
-    this.topStatement = this.db.prepare("SELECT pk, rk, props FROM e WHERE pk = ? ORDER BY pk, rk LIMIT 10");
+    this.insertStatement = this.db.prepare("INSERT INTO e (pk, rk, p, ts, etag) VALUES (?, ?, ?, ?, ?)");
+    this.getStatement = this.db
+      .prepare("SELECT p, ts, etag FROM e WHERE pk = ? AND rk = ?")
+      .raw(true)
+      .safeIntegers(true);
+    this.scanStatement = this.db
+      .prepare("SELECT pk, rk, p, ts, etag FROM e WHERE pk = ? ORDER BY pk, rk")
+      .raw(true)
+      .safeIntegers(true);
+    this.topStatement = this.db
+      .prepare("SELECT pk, rk, p, ts, etag FROM e WHERE pk = ? ORDER BY pk, rk LIMIT 10")
+      .raw(true)
+      .safeIntegers(true);
     this.insertMany = this.db.transaction((entities: BenchEntity[]) => {
-      for (const e of entities) this.insert(e);
+      const now = stamp();
+      for (const e of entities) this.write(e, now);
     });
   }
 
   insert(e: BenchEntity): void {
+    this.write(e, stamp());
+  }
+
+  private write(e: BenchEntity, now: { ticks: bigint; etag: string }): void {
     const { partitionKey, rowKey: rk, ...props } = e;
-    this.insertStatement.run(partitionKey, rk, JSON.stringify(props));
+    this.insertStatement.run(partitionKey, rk, JSON.stringify(props), now.ticks, now.etag);
   }
 
   get(pk: string, rk: string): unknown {
-    const row = this.getStatement.get(pk, rk) as { props: string };
-    return { partitionKey: pk, rowKey: rk, ...JSON.parse(row.props) };
+    const row = this.getStatement.get(pk, rk) as [string, bigint, string];
+    return rawEntity(pk, rk, row[0], row[1], row[2]);
   }
 
   scan(pk: string): number {
     let n = 0;
-    for (const row of this.scanStatement.all(pk) as { pk: string; rk: string; props: string }[]) {
-      n += JSON.parse(row.props) ? 1 : 0;
+    for (const row of this.scanStatement.all(pk) as RawRow[]) {
+      n += rawEntity(...row) ? 1 : 0;
     }
     return n;
   }
 
   newest10(pk: string): number {
-    return (this.topStatement.all(pk) as { props: string }[]).map((r) => JSON.parse(r.props)).length;
+    return (this.topStatement.all(pk) as RawRow[]).map((row) => rawEntity(...row)).length;
   }
 }
 

@@ -48,6 +48,12 @@ export interface ServerOptions {
    * accounts, a function giving each account's own store URL (accounts share no tables).
    */
   readonly storeUrl?: string | ((account: string) => string);
+  /**
+   * Where a query page ends on the embedded engine: `"fill"` (the default) fills pages across
+   * partitions as the service usually does; `"partition"` also ends one at every partition
+   * boundary, as the service may, for clients that want their paging exercised (docs/embedded.md).
+   */
+  readonly pages?: "fill" | "partition";
   /** Accounts and keys; default `AZURITE_ACCOUNTS` from the environment, else the development account. */
   readonly accounts?: readonly AccountKeys[];
   /** PEM certificate and key files (or a PFX file as `cert` with `pwd`): serve HTTPS. */
@@ -301,7 +307,8 @@ async function openAccountStores(
   const served: ServedAccount[] = [];
   try {
     for (const account of accounts) {
-      const store = await openStore(accountStoreUrl(account.name, options, accounts.length > 1));
+      const url = accountStoreUrl(account.name, options, accounts.length > 1);
+      const store = await openStore(url, options.pages === undefined ? {} : { pages: options.pages });
       served.push({ ...account, store });
     }
   } catch (err) {

@@ -213,7 +213,8 @@ describe("import window and exact resume", () => {
       }),
       { numRuns: 100 },
     );
-  });
+    // 100 generated files, each killed at every commit: 5 s alone, past 30 s beside the tarball test's compiles.
+  }, 120_000);
 
   it("interleaved partitions fill whole transactions inside the window", async () => {
     const lines = Array.from({ length: 500 }, (_, i) => ({ pk: `p${i % 5}`, rk: `r${i}`, multiLine: false }));

@@ -196,6 +196,46 @@ describe("DateTime where a Date is used (code ported from @azure/data-tables)", 
     expect(exact.toLocaleDateString("en-GB", { timeZone: "UTC" })).toBe("22/11/2026");
   });
 
+  it("gives one millisecond however it is read as a number or a Date, at the ends of the range and just before 1970", () => {
+    for (const iso of [
+      "1601-01-01T00:00:00.0000001Z",
+      "1969-12-31T23:59:59.9995000Z", // floored, as new Date reads the text: -1, not 0
+      "1970-01-01T00:00:00.0000000Z",
+      "2026-11-22T02:49:12.9327936Z",
+      "9999-12-31T23:59:59.9999999Z",
+    ]) {
+      const dt = DateTime.parse(iso);
+      const ms = new Date(iso).getTime();
+      const asNumber = dt as unknown as number;
+      expect([dt.getTime(), +dt, Number(dt), asNumber - 0, Math.max(asNumber, -Infinity)], iso).toEqual(
+        Array(5).fill(ms),
+      );
+      expect(new Date(dt as unknown as string).getTime(), iso).toBe(ms);
+      expect(dt.toDate().getTime(), iso).toBe(ms);
+    }
+  });
+
+  it("differs from a Date only where docs/api.md says: seven-digit text, no Date tag, no structured clone", () => {
+    const asDate = exact.toDate();
+    // Text: JSON, String(), templates and + "" give the seven-digit ISO text (a Date: three digits, local time).
+    expect([JSON.stringify(exact), JSON.stringify(asDate)]).toEqual([
+      '"2026-11-22T02:49:12.9327936Z"',
+      '"2026-11-22T02:49:12.932Z"',
+    ]);
+    expect([`${exact}`, String(exact), `${exact}` === exact + ""]).toEqual([
+      exact.toISOString(),
+      exact.toISOString(),
+      true,
+    ]);
+    expect(`${asDate}`).toBe(asDate.toString());
+    // Libraries that test for a Date by its tag (lodash's isDate, util.types.isDate) see none.
+    expect(Object.prototype.toString.call(exact)).toBe("[object Object]");
+    // A structured clone (postMessage to a worker) keeps a Date, not a class instance.
+    expect(structuredClone(asDate).getTime()).toBe(asDate.getTime());
+    expect(structuredClone(exact)).not.toBeInstanceOf(DateTime);
+    expect(structuredClone({ when: exact.toDate() }).when.getTime()).toBe(exact.getTime());
+  });
+
   it("stays immutable and exact: no setters, and the ticks are untouched by Date's methods", () => {
     expect((exact as unknown as { setTime?: unknown }).setTime).toBeUndefined();
     exact.getUTCHours();

@@ -29,11 +29,6 @@ function as(
   return rawRequest(endpoint, { ...request, account: where.name, key: who.key });
 }
 
-/** `who`'s Authorization header names `where`'s account on `where`'s URL but is signed with `who`'s key. */
-function signedFor(who: { key: string }, where: { name: string }, request: RawRequest): Promise<RawResponse> {
-  return rawRequest(endpoint, { ...request, account: where.name, key: who.key });
-}
-
 function batchBody(account: string, table: string, rowKeys: string[]): { body: string; type: string } {
   const parts = rowKeys.map((rk) =>
     [
@@ -238,26 +233,56 @@ describe("tablekit serve: each account has its own tables", () => {
       { path: "?restype=service&comp=properties" },
       { method: "PUT", path: "?restype=service&comp=properties", body: "<StorageServiceProperties/>" },
       { method: "POST", path: "Tables", body: '{"TableName":"Intruder"}' },
+      { method: "POST", path: "$batch", body: "", headers: { "content-type": "" } },
+      { path: "?restype=service&comp=stats" },
     ];
     for (const [who, where] of [
       [B, A],
       [A, B],
     ] as const) {
+      const batch = batchBody(where.name, TABLE, ["x"]);
+      // The header names the URL's account or the key's own; the path names the account in any case.
+      const upper = where.name.toUpperCase();
+      const mixed = `${where.name[0]!.toUpperCase()}${where.name.slice(1)}`;
+      const impostors = [
+        { account: where.name, signingAccount: where.name },
+        { account: where.name, signingAccount: who.name },
+        { account: upper, signingAccount: upper },
+        { account: mixed, signingAccount: where.name },
+        { account: mixed, signingAccount: who.name },
+        { account: `${where.name}-secondary`, signingAccount: where.name },
+      ];
       for (const auth of ["lite", "key"] as const) {
-        for (const request of requests) {
-          // The header names the URL's account, signed with the other account's key.
-          const r = await signedFor(who, where, { ...request, auth });
-          expect([who.name, request.method ?? "GET", request.path, r.status, r.code]).toEqual([
-            who.name,
-            request.method ?? "GET",
-            request.path,
-            403,
-            "AuthenticationFailed",
-          ]);
+        for (const plain of requests) {
+          const request =
+            plain.path === "$batch"
+              ? { ...plain, body: batch.body, headers: { "content-type": batch.type } }
+              : plain;
+          const read = request.method === undefined;
+          // The secondary serves reads only (a write there is refused before any key is looked at).
+          for (const impostor of impostors.filter((i) => read || !i.account.endsWith("-secondary"))) {
+            const r = await rawRequest(endpoint, { ...request, ...impostor, key: who.key, auth });
+            expect([who.name, impostor, request.method ?? "GET", request.path, r.status, r.code]).toEqual([
+              who.name,
+              impostor,
+              request.method ?? "GET",
+              request.path,
+              403,
+              "AuthenticationFailed",
+            ]);
+          }
         }
       }
     }
     await aIsIntact();
+    // A's own key does what the others could not: the refusals were for the key, not the request.
+    const stats = await rawRequest(endpoint, {
+      path: "?restype=service&comp=stats",
+      account: `${A.name}-secondary`,
+      signingAccount: A.name,
+      key: A.key,
+    });
+    expect(stats.status).toBe(200);
   });
 
   it("a token one account signed is refused at the other's URL, table and account tokens alike", async () => {

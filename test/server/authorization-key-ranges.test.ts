@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
 import { handMadeTableSas } from "../support/hand-made-sas.js";
-import { rawRequest } from "../support/raw-table-client.js";
+import { nextPageQuery, rawRequest } from "../support/raw-table-client.js";
 
 const account = { name: AZURITE_ACCOUNT, key: AZURITE_KEY };
 const TABLE = "Halves";
@@ -51,12 +51,8 @@ async function keys(sas?: string): Promise<string[]> {
     for (const e of (r.json() as { value: { PartitionKey: string; RowKey: string }[] }).value) {
       found.push(`${e.PartitionKey}${e.RowKey}`);
     }
-    const pk = r.headers["x-ms-continuation-nextpartitionkey"];
-    const rk = r.headers["x-ms-continuation-nextrowkey"];
-    next =
-      typeof pk === "string"
-        ? `?NextPartitionKey=${encodeURIComponent(pk)}&NextRowKey=${encodeURIComponent(String(rk))}`
-        : "";
+    const query = nextPageQuery(r);
+    next = query === undefined ? "" : `?${query}`;
   } while (next !== "");
   return found;
 }
@@ -115,6 +111,38 @@ describe("tablekit serve: a row bound without its partition bound", () => {
     for (const sas of [token({ epk: "" }), token({ epk: "" }).replace("epk=&", "")]) {
       expect(await keys(sas)).toEqual(["a1", "a9", "b1", "b9"]);
     }
+  });
+
+  it("a row bound with its partition bound and the other end open keeps its row bound, for reads and writes", async () => {
+    const entity = (pk: string, rk: string) => `${TABLE}(PartitionKey='${pk}',RowKey='${rk}')`;
+    for (const [bounds, visible, outside] of [
+      [{ spk: "a", srk: "5", epk: "b" }, ["a9", "b1", "b9"], ["a", "1"]],
+      [{ spk: "b", srk: "5" }, ["b9"], ["b", "1"]],
+      [{ epk: "b", erk: "5" }, ["a1", "a9", "b1"], ["b", "9"]],
+      [{ spk: "a", epk: "b", erk: "5" }, ["a1", "a9", "b1"], ["b", "9"]],
+    ] as const) {
+      const sas = token(bounds);
+      expect(await keys(sas), JSON.stringify(bounds)).toEqual(visible);
+      const [pk, rk] = outside;
+      const auth = { sas };
+      for (const r of [
+        await rawRequest(endpoint, { path: entity(pk, rk), auth }),
+        await rawRequest(endpoint, { method: "PUT", path: entity(pk, rk), body: '{"x":1}', auth }),
+        await rawRequest(endpoint, {
+          method: "DELETE",
+          path: entity(pk, rk),
+          auth,
+          headers: { "if-match": "*" },
+        }),
+      ]) {
+        expect([JSON.stringify(bounds), r.status, r.code]).toEqual([
+          JSON.stringify(bounds),
+          403,
+          "AuthorizationFailure",
+        ]);
+      }
+    }
+    expect(await keys()).toEqual(["a1", "a9", "b1", "b9"]);
   });
 
   it("a complete range still works, and its bounds cannot be removed or moved", async () => {

@@ -162,15 +162,52 @@ describe("tablekit serve: a Shared Key request cannot be replayed", () => {
           );
           expect(replay).toEqual(REFUSED);
         }
+        // The same fresh signed value twice: which line was signed is still unknowable.
+        const now = new Date();
+        const twice = await attempt(
+          "GET",
+          auth,
+          { date: now, dateHeader: "x-ms-date" },
+          { "x-ms-date": [now.toUTCString(), now.toUTCString()] },
+        );
+        expect(twice).toEqual(REFUSED);
+      });
+
+      it("Date sent twice (the signed old one and a fresh one) is refused, in either order", async () => {
+        const old = minutesAgo(20);
+        for (const verb of ["GET", "DELETE"] as const) {
+          for (const values of [
+            [old.toUTCString(), new Date().toUTCString()],
+            [new Date().toUTCString(), old.toUTCString()],
+          ]) {
+            const replay = await attempt(verb, auth, { date: old, dateHeader: "date" }, { date: values });
+            expect(replay, `${verb} ${values.join(" | ")}`).toEqual(REFUSED);
+          }
+          // Twice the same fresh signed value: still not one date, still refused.
+          const now = new Date();
+          const twice = await attempt(
+            verb,
+            auth,
+            { date: now, dateHeader: "date" },
+            { date: [now.toUTCString(), now.toUTCString()] },
+          );
+          expect(twice, verb).toEqual(REFUSED);
+        }
       });
 
       it("an empty x-ms-date leaves the signed Date in charge, which must still be fresh", async () => {
-        expect(
-          await attempt("DELETE", auth, { date: minutesAgo(20), dateHeader: "date" }, { "x-ms-date": "" }),
-        ).toEqual(REFUSED);
-        expect(
-          await attempt("DELETE", auth, { date: new Date(), dateHeader: "date" }, { "x-ms-date": "" }),
-        ).toMatchObject({ effect: true });
+        for (const verb of ["GET", "DELETE"] as const) {
+          for (const empty of ["", " "]) {
+            expect(
+              await attempt(verb, auth, { date: minutesAgo(20), dateHeader: "date" }, { "x-ms-date": empty }),
+              verb,
+            ).toEqual(REFUSED);
+            expect(
+              await attempt(verb, auth, { date: new Date(), dateHeader: "date" }, { "x-ms-date": empty }),
+              verb,
+            ).toMatchObject({ effect: true });
+          }
+        }
       });
     });
   }

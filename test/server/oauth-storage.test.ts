@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.js";
 import { entraToken } from "../support/entra-token.js";
+import { storageRequest } from "../support/raw-storage-client.js";
 import { type RawRequest, type RawResponse, rawRequest } from "../support/raw-table-client.js";
 import { makeTestCertificate, type TestCertificate } from "../support/test-certificate.js";
 
@@ -127,6 +128,47 @@ describe("tablekit serve --oauth basic: the Blob service", () => {
   });
 });
 
+/** Tokens each check refuses: another audience or issuer, a lifetime not begun, over or not given. */
+function refusedTokens(service: Service): [string, string][] {
+  const now = Math.floor(Date.now() / 1000);
+  return [
+    ["another account's endpoint", entraToken({ aud: `https://accountb.${service}.core.windows.net` })],
+    ["another audience", entraToken({ aud: "https://management.azure.com" })],
+    ["another issuer", entraToken({ iss: "https://sts.windows.net.attacker.example/t/" })],
+    ["nbf ahead", entraToken({ nbf: now + 120 })],
+    ["exp past", entraToken({ exp: now - 5 })],
+    ["no exp", entraToken({ exp: undefined })],
+    ["no nbf", entraToken({ nbf: undefined })],
+  ];
+}
+
+describe("tablekit serve --oauth basic: every check, at every service", () => {
+  it.each(["table", "queue", "blob"] as const)(
+    "%s: each refused token lists nothing and creates nothing",
+    async (service) => {
+      const create: RawRequest =
+        service === "table"
+          ? { method: "POST", path: "Tables", body: '{"TableName":"Refusedtokens"}' }
+          : {
+              method: "PUT",
+              path: service === "queue" ? "refusedtokens" : "refusedtokens?restype=container",
+            };
+      for (const [what, bearer] of refusedTokens(service)) {
+        const list = await at(service, bearer, { path: service === "table" ? "Tables" : "?comp=list" });
+        expect([what, list.status, list.code]).toEqual([what, 403, "AuthenticationFailed"]);
+        const made = await at(service, bearer, create);
+        expect([what, made.status, made.code]).toEqual([what, 403, "AuthenticationFailed"]);
+      }
+      if (service === "table") {
+        const tables = await at(service, entraToken(), { path: "Tables" });
+        expect(tables.text).not.toContain("Refusedtokens");
+      } else {
+        await expectNotListed(service, "refusedtokens");
+      }
+    },
+  );
+});
+
 describe("bearer tokens for queues and blobs where OAuth is not on", () => {
   it("over HTTP with --oauth basic, and over HTTPS without it, every service refuses them", async () => {
     const plain = await startServer({ port: 0, oauth: "basic" });
@@ -139,6 +181,19 @@ describe("bearer tokens for queues and blobs where OAuth is not on", () => {
         });
         expectRefused(http);
         expect(http.text).toContain("not allowed with HTTP");
+        // An unsecured token (alg none, no signature) over HTTP: refused, creates nothing.
+        const unsecured = entraToken({}, "", { alg: "none", typ: "JWT" });
+        const path = service === "queue" ? "unsecured" : "unsecured?restype=container";
+        expectRefused(
+          await rawRequest(plain.endpoints[service]!.url, {
+            method: "PUT",
+            path,
+            auth: { bearer: unsecured },
+          }),
+        );
+        const listed = await storageRequest(plain.endpoints[service]!.url, { path: "?comp=list" });
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain("unsecured");
         const off = await rawRequest(noOauth.endpoints[service]!.url, {
           path: "?comp=list",
           auth: { bearer: entraToken() },

@@ -273,6 +273,18 @@ describe("bearer tokens where OAuth is not on", () => {
         auth: { bearer: token() },
       });
       expectRefused(create);
+      // An unsecured token (alg none, no signature): refused over HTTP all the same.
+      const unsecured = entraToken({}, "", { alg: "none", typ: "JWT" });
+      expectRefused(
+        await rawRequest(server.url, { path: "Tables", auth: { bearer: unsecured } }),
+        /not allowed with HTTP/,
+      );
+      const drop = await rawRequest(server.url, {
+        method: "DELETE",
+        path: "Tables('Plain')",
+        auth: { bearer: unsecured },
+      });
+      expectRefused(drop);
       expect(
         ((await rawRequest(server.url, { path: "Tables" })).json() as { value: unknown[] }).value,
       ).toEqual([]);

@@ -87,6 +87,28 @@ describe("tablekit serve (the binary)", { timeout: 60_000 }, () => {
     expect((await third.done).code).toBe(0);
   });
 
+  it("--pages: fill (the default) pages across partitions, partition ends a page at each; another value is refused", async () => {
+    for (const [args, pages] of [
+      [[], 1],
+      [["--pages", "partition"], 3],
+    ] as const) {
+      const { child, connectionString, done } = await serve(["--no-queue", "--no-blob", ...args]);
+      const store = await openStore(`azure:${connectionString}`, { emulator: false });
+      await store.createTable("Paged");
+      for (const pk of ["a", "b", "c"])
+        await store.table("Paged").createEntity({ partitionKey: pk, rowKey: "1" });
+      let seen = 0;
+      for await (const _ of store.table("Paged").listEntities().byPage({ maxPageSize: 100 })) seen++;
+      expect([args, seen]).toEqual([args, pages]);
+      await store.close();
+      child.kill("SIGTERM");
+      expect((await done).code).toBe(0);
+    }
+    const refused = await cli(["serve", "--tablePort", "0", "--pages", "partitions"], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/fill or partition/);
+  });
+
   it("--oauth basic with --cert/--key serves HTTPS and takes a bearer token; another level is refused", async () => {
     const certificate = makeTestCertificate();
     try {

@@ -12,8 +12,8 @@ import {
   StorageSharedKeyCredential,
 } from "@azure/storage-queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAccounts, startServer } from "../../src/server/index.js";
 import { type StorageRequest, storageRequest, xmlValue } from "../support/raw-storage-client.js";
+import { serveStorageAccounts } from "../support/tablekit-server.js";
 
 const A = { name: "accounta", key: randomBytes(64).toString("base64") };
 const B = { name: "accountb", key: randomBytes(64).toString("base64") };
@@ -22,14 +22,7 @@ let blobUrl: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = await startServer({
-    port: 0,
-    services: ["queue", "blob"],
-    accounts: parseAccounts(`${A.name}:${A.key};${B.name}:${B.key}`),
-  });
-  queueUrl = server.endpoints.queue!.url;
-  blobUrl = server.endpoints.blob!.url;
-  stop = server.stop;
+  ({ queueUrl, blobUrl, stop } = await serveStorageAccounts([A, B]));
 });
 afterAll(() => stop?.());
 

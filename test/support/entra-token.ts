@@ -4,9 +4,14 @@ export const TEST_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
 /**
  * An unsigned Microsoft Entra access token for storage, as `--oauth basic` reads it (no signature
  * is checked): the storage resource as audience, the public cloud's v1 token service as issuer,
- * valid from a minute ago for an hour. Each claim can be overridden; `undefined` leaves it out.
+ * valid from a minute ago for an hour. Each claim can be overridden; `undefined` leaves it out;
+ * the header too (`{ alg: "none" }` with an empty signature makes an unsecured token).
  */
-export function entraToken(claims: Record<string, unknown> = {}, signature = "c2lnbmF0dXJl"): string {
+export function entraToken(
+  claims: Record<string, unknown> = {},
+  signature = "c2lnbmF0dXJl",
+  header: Record<string, unknown> = { alg: "RS256", typ: "JWT" },
+): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const now = Math.floor(Date.now() / 1000);
   const body: Record<string, unknown> = {
@@ -20,5 +25,5 @@ export function entraToken(claims: Record<string, unknown> = {}, signature = "c2
     ...claims,
   };
   for (const [name, value] of Object.entries(body)) if (value === undefined) delete body[name];
-  return `${part({ alg: "RS256", typ: "JWT" })}.${part(body)}.${signature}`;
+  return `${part(header)}.${part(body)}.${signature}`;
 }

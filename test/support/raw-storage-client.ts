@@ -13,8 +13,8 @@ export interface StorageRequest {
   /** Path after the account, with any query string: `q1/messages?peekonly=true`. */
   readonly path: string;
   readonly headers?: Record<string, string>;
-  /** Headers added after signing (a replay's fresh date the signature does not cover). */
-  readonly unsignedHeaders?: Record<string, string>;
+  /** Headers added after signing (a replay's fresh date the signature does not cover); an array sends one line per value. */
+  readonly unsignedHeaders?: Record<string, string | string[]>;
   readonly body?: string | Buffer;
   /** `"key"` (default, SharedKey), `"lite"` (SharedKeyLite), `"none"`, or a SAS query string. */
   readonly auth?: "key" | "lite" | "none" | { readonly sas: string };
@@ -108,10 +108,17 @@ export async function storageRequest(endpoint: string, request: StorageRequest):
     const text = stringToSign(auth, method, url, signer, headers);
     headers.authorization = `${auth === "key" ? "SharedKey" : "SharedKeyLite"} ${signer}:${sign(request.key ?? AZURITE_KEY, text)}`;
   }
-  Object.assign(headers, request.unsignedHeaders);
+  const sent: Record<string, string | string[]> = { ...headers, ...request.unsignedHeaders };
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers, agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers: sent,
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));

@@ -146,3 +146,11 @@ export function signedHeaders(
     authorization: `SharedKeyLite ${account}:${sign(key, `${date}\n${resource}`)}`,
   };
 }
+
+/** The query parameters that ask for the page after `response` (its continuation echoed), or undefined on the last page. */
+export function nextPageQuery(response: RawResponse): string | undefined {
+  const pk = response.headers["x-ms-continuation-nextpartitionkey"];
+  if (typeof pk !== "string") return undefined;
+  const rk = response.headers["x-ms-continuation-nextrowkey"];
+  return `NextPartitionKey=${encodeURIComponent(pk)}&NextRowKey=${encodeURIComponent(String(rk))}`;
+}

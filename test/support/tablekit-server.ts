@@ -37,3 +37,19 @@ export async function serveTables(
   }
   return { endpoint: server.url, port: server.port, stop: () => server.stop() };
 }
+
+/** The Queue and Blob services of `tablekit serve`, on free ports, serving `accounts` (each its own store). */
+export async function serveStorageAccounts(
+  accounts: readonly { name: string; key: string }[],
+): Promise<{ queueUrl: string; blobUrl: string; stop: () => Promise<void> }> {
+  const server = await startServer({
+    port: 0,
+    services: ["queue", "blob"],
+    accounts: accounts.map(({ name, key }) => ({ name, keys: [key] })),
+  });
+  return {
+    queueUrl: server.endpoints.queue!.url,
+    blobUrl: server.endpoints.blob!.url,
+    stop: () => server.stop(),
+  };
+}

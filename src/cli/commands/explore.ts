@@ -26,7 +26,10 @@ export function registerExplore(program: Command): void {
       "127.0.0.1",
     )
     .option("--port <port>", "port (0 picks a free one)", port, 0)
-    .option("--write", "allow creating, editing and deleting entities (the default for file: and memory:)")
+    .option(
+      "--write",
+      "allow writes: tables, entities, imports, queue messages, blob uploads (the default for file: and memory:)",
+    )
     .option("--read-only", "refuse every write, whatever the store")
     .option("-m, --models <module>", "an ES module whose exported models decode the keys")
     .addHelpText(

@@ -28,11 +28,18 @@ interface ServeOptions {
   silent?: boolean;
   debug?: string;
   explorer?: boolean;
+  pages?: "fill" | "partition";
 }
 
 /** `--oauth`: the one level Azurite has, `basic`. */
 function oauthLevel(text: string): OAuthLevel {
   if (text !== "basic") throw new InvalidArgumentError("the only OAuth level is basic");
+  return text;
+}
+
+/** `--pages`: where a query page ends, `fill` (the default) or `partition`. */
+function pagePolicy(text: string): "fill" | "partition" {
+  if (text !== "fill" && text !== "partition") throw new InvalidArgumentError("pages are fill or partition");
   return text;
 }
 
@@ -68,6 +75,11 @@ export function registerServe(program: Command): void {
     .option("--no-blob", "do not start the Blob service")
     .option("-l, --location <dir>", "directory to keep the tables in (default: in memory)")
     .option("--inMemoryPersistence", "keep the tables in memory (the default without --location)")
+    .option(
+      "--pages <mode>",
+      "where query pages end: fill (default: across partitions, as the service usually pages) or partition (also at every partition boundary)",
+      pagePolicy,
+    )
     .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
     .option("--key <file>", "private key of a PEM certificate")
     .option("--pwd <password>", "password of a PFX certificate")
@@ -107,6 +119,7 @@ export function registerServe(program: Command): void {
         ...(opts.blobPort === undefined ? {} : { blobPort: opts.blobPort }),
         services: (["table", "queue", "blob"] as const).filter((s) => opts[s] !== false),
         ...(opts.location ? { location: opts.location } : {}),
+        ...(opts.pages ? { pages: opts.pages } : {}),
         ...(opts.cert ? { cert: opts.cert } : {}),
         ...(opts.key ? { key: opts.key } : {}),
         ...(opts.pwd ? { pwd: opts.pwd } : {}),

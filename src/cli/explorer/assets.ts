@@ -45,7 +45,7 @@ button.danger { color: var(--bad); }
 .grid th.pk, .grid th.rk { background: #f0f2f5; z-index: 3; }
 .grid .pk { left: 0; min-width: 160px; max-width: 160px; overflow: hidden; text-overflow: ellipsis; }
 .grid .rk { left: 160px; min-width: 160px; box-shadow: 2px 0 0 var(--line); }
-.create-table, .delete-table { margin: 14px 0; }
+.create-table, .delete-table, .import, .upload { margin: 14px 0; }
 `;
 
 /** Confirms deletes and puts the cursor where a $filter error is. */

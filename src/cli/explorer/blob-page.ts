@@ -1,6 +1,6 @@
 /** The store's blob containers, and a container's blobs one level below a prefix, with downloads. */
 import { href, html, type SafeHtml } from "./html.js";
-import { type PageContext, page } from "./layout.js";
+import { errorBox, type PageContext, page } from "./layout.js";
 
 export function containersPage(ctx: PageContext, names: readonly string[]): SafeHtml {
   const body = html`<h1>Blob containers</h1>
@@ -18,6 +18,8 @@ export interface BlobListView {
   readonly directories: readonly string[];
   readonly blobs: readonly { name: string; size: number; modified: Date; type: string }[];
   readonly more: boolean;
+  readonly notice?: string;
+  readonly error?: { code: string; message: string };
 }
 
 export function blobsPage(ctx: PageContext, v: BlobListView): SafeHtml {
@@ -34,6 +36,19 @@ ${v.blobs.map(
   (b) =>
     html`<tr><td><a href="${href(`${base}/download`, { name: b.name })}" data-test="blob">${b.name}</a></td><td>${b.size.toLocaleString("en-US")} B</td><td>${b.modified.toISOString()}</td><td>${b.type}</td></tr>`,
 )}</tbody></table>
-${v.more ? html`<p class="empty">More below this prefix: narrow it to see them.</p>` : ""}`;
+${v.more ? html`<p class="empty">More below this prefix: narrow it to see them.</p>` : ""}
+${v.notice ? html`<p class="notice" data-test="blob-notice">${v.notice}</p>` : ""}
+${v.error ? errorBox(v.error.code, v.error.message, "blob-error") : ""}
+${ctx.writable ? uploadForm(ctx, base, v.prefix) : ""}`;
   return page(ctx, v.container, body);
+}
+
+/** Upload a file to a path: a name ending in "/" (the listing's prefix by default) is a folder. */
+function uploadForm(ctx: PageContext, base: string, prefix: string): SafeHtml {
+  return html`<form method="post" action="${base}/upload" enctype="multipart/form-data" class="upload" data-test="upload">
+<input type="hidden" name="csrf" value="${ctx.csrf}"><input type="hidden" name="prefix" value="${prefix}">
+<label>Upload <input type="file" name="file" required data-test="upload-file"></label>
+<label>to <input name="name" value="${prefix}" size="40" placeholder="folder/ or folder/name.ext" data-test="upload-name" autocomplete="off"></label>
+<label><input type="checkbox" name="overwrite" value="1" data-test="upload-overwrite"> replace a blob of that name</label>
+<button type="submit">Upload</button></form>`;
 }

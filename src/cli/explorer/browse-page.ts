@@ -1,8 +1,9 @@
 /** The table list, and a table's partitions and entities in key order, a page at a time. */
-import type { CompareOp } from "../../filter/index.js";
 import { EDM_TYPES } from "../../model/index.js";
 import type { EntityRow } from "../formats/entity-row.js";
+import { COMPARE_OPS } from "./browse-query.js";
 import { href, html, type SafeHtml } from "./html.js";
+import type { ImportOutcome } from "./import-route.js";
 import { errorBox, keyCell, type PageContext, page, valueCell } from "./layout.js";
 
 export function tablesPage(
@@ -52,6 +53,8 @@ export interface BrowseView {
   readonly builderError: string;
   /** The matching entities, when the page was asked to count them. */
   readonly count?: { n: number; capped: boolean };
+  /** The import just made: what it wrote, or the error that stopped it. */
+  readonly imported?: ImportOutcome;
   readonly error?: { code: string; message: string; position?: number };
 }
 
@@ -87,6 +90,7 @@ ${v.partition ? html`<span class="chip">PartitionKey eq ${v.partition}</span>` :
 ${conditionBuilder(base, v)}
 ${v.builderError ? errorBox("Condition", v.builderError, "builder-error") : ""}
 ${v.error ? errorBox(v.error.code, v.error.message, "filter-error", v.error.position) : ""}
+${v.imported ? importResult(v.imported) : ""}
 <p class="actions"><a href="${href(`${base}/export`, { ...query, format: "ndjson" })}" data-test="export-ndjson">export NDJSON</a>
 <a href="${href(`${base}/export`, { ...query, format: "csv" })}" data-test="export-csv">export CSV</a>
 ${ctx.writable ? html`<a href="${href(`${base}/new`, { pk: v.partition })}" data-test="new-entity">new entity</a>` : ""}</p>
@@ -105,6 +109,7 @@ ${
     ? html`<span data-test="count">${v.count.capped ? "more than " : ""}${v.count.n.toLocaleString("en-US")} matching ${v.count.n === 1 ? "entity" : "entities"}</span>`
     : html`<a href="${href(base, { ...query, ...(v.pageToken ? { page: v.pageToken, trail: v.trail } : {}), count: "1" })}" data-test="count-link">count all</a>`
 }</p>
+${ctx.writable ? importForm(ctx, base) : ""}
 ${ctx.writable ? deleteTableForm(ctx, v.table) : ""}
 </section></div>`;
   return page(ctx, v.table, body, v.table);
@@ -117,9 +122,6 @@ function previousPage(trail: string): { page?: string; trail?: string } {
   return { ...(page ? { page } : {}), ...(tokens.length > 0 ? { trail: tokens.join("~") } : {}) };
 }
 
-/** The comparison operators of the Table service's $filter, as the query builder offers them. */
-export const COMPARE_OPS: readonly CompareOp[] = ["eq", "ne", "gt", "ge", "lt", "le"];
-
 /** A form that adds `property op value` of a chosen type to the $filter, quoted by the server. */
 function conditionBuilder(base: string, v: BrowseView): SafeHtml {
   return html`<form method="get" action="${base}" class="builder" data-test="builder">
@@ -129,4 +131,32 @@ function conditionBuilder(base: string, v: BrowseView): SafeHtml {
 <select name="add-type" data-test="builder-type">${EDM_TYPES.map((t) => html`<option>${t}</option>`)}</select>
 <input name="add-value" placeholder="value, as typed" size="24" data-test="builder-value" autocomplete="off">
 <button type="submit">Add</button></form>`;
+}
+
+/** An NDJSON or typed CSV file into this table, with `tablekit import`'s options. */
+function importForm(ctx: PageContext, base: string): SafeHtml {
+  return html`<form method="post" action="${base}/import" enctype="multipart/form-data" class="import" data-test="import">
+<input type="hidden" name="csrf" value="${ctx.csrf}">
+<label>Import <input type="file" name="file" accept=".ndjson,.jsonl,.json,.csv" required data-test="import-file"></label>
+<select name="format" data-test="import-format"><option value="">format from the extension</option><option value="ndjson">NDJSON</option><option value="csv">typed CSV</option></select>
+<select name="mode" data-test="import-mode"><option value="replace">replace entities that exist</option><option value="merge">merge into entities that exist</option></select>
+<label><input type="checkbox" name="check" value="1" data-test="import-check"> check only (write nothing)</label>
+<button type="submit">Import</button></form>`;
+}
+
+/** What the import did, as `tablekit import` says it; a stopped import says what it wrote first. */
+function importResult(r: ImportOutcome): SafeHtml {
+  const entities = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "entity" : "entities"}`;
+  if (r.error) {
+    const before =
+      r.check || r.entities === 0
+        ? "Nothing was written."
+        : `${entities(r.entities)} before it were written.`;
+    return errorBox(r.error.code, `${r.file}: ${r.error.message}\n${before}`, "import-error");
+  }
+  return html`<p class="notice" data-test="import-notice">${
+    r.check
+      ? `Checked ${entities(r.entities)} in ${r.file}: the file is valid; nothing was written.`
+      : `Imported ${entities(r.entities)} from ${r.file}.`
+  }</p>`;
 }

@@ -1,6 +1,9 @@
 /** What a browse page asks of a table: its request, its $filter, and a count of what matches. */
-import { odata } from "../../filter/index.js";
+import { type CompareOp, comparison, filterToString, odata } from "../../filter/index.js";
+import { isTableKitError, type TableEntityResult, TableKitError, toTyped } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
+import { requireEdmType } from "../formats/value-text.js";
+import type { ImportOutcome } from "./import-route.js";
 
 /** A count reads every matching entity's keys: it stops here and says "more than". */
 const COUNT_LIMIT = 1_000_000;
@@ -19,6 +22,8 @@ export interface BrowseRequest {
   readonly count: boolean;
   /** Why the query builder's last condition was refused ("" when it was not). */
   readonly builderError: string;
+  /** The import just made, to report above the grid. */
+  readonly imported?: ImportOutcome;
 }
 
 /** The entities matching `filter`, counted by reading their keys only, up to COUNT_LIMIT. */
@@ -44,4 +49,77 @@ export function browseFilter(partition: string, filter: string): string | undefi
     filter.trim() ? `(${filter})` : "",
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(" and ") : undefined;
+}
+
+/** How many of the store's pages one browse page may read while it fills (a sparse filter reads on and on). */
+const PAGES_PER_VIEW = 20;
+
+/**
+ * Up to `size` entities matching `filter` from `pageToken` on, read from as many of the store's
+ * pages as it takes: a store, or the service, may end a page at any partition boundary, and a view
+ * across partitions must not show one partition (or one entity) a page. The token continues after
+ * the last entity shown.
+ */
+export async function fillPage(
+  table: ReturnType<Store["table"]>,
+  filter: string | undefined,
+  pageToken: string | undefined,
+  size: number,
+): Promise<{ entities: TableEntityResult[]; nextToken: string | undefined }> {
+  const entities: TableEntityResult[] = [];
+  let token = pageToken;
+  for (let read = 0; read < PAGES_PER_VIEW && entities.length < size; read++) {
+    const pages = table
+      .listEntities({ queryOptions: filter ? { filter } : {} })
+      .byPage({ maxPageSize: size - entities.length, ...(token ? { continuationToken: token } : {}) });
+    const page = (await pages.next()).value;
+    await pages.return?.(undefined);
+    entities.push(...(page ?? []));
+    token = page?.continuationToken;
+    if (!token) break;
+  }
+  return { entities, nextToken: token };
+}
+
+/** The browse request of a table's first page, nothing asked. */
+export const FIRST_PAGE: BrowseRequest = {
+  partition: "",
+  filter: "",
+  pageToken: "",
+  trail: "",
+  after: "",
+  count: false,
+  builderError: "",
+};
+
+/** The import an import's redirect reports (`imported`, `file`, `check`). */
+export function importedFromQuery(url: URL): ImportOutcome {
+  const q = (name: string) => url.searchParams.get(name) ?? "";
+  return { file: q("file"), entities: Number(q("imported")) || 0, check: q("check") === "1" };
+}
+
+/** The comparison operators of the Table service's $filter, as the query builder offers them. */
+export const COMPARE_OPS: readonly CompareOp[] = ["eq", "ne", "gt", "ge", "lt", "le"];
+
+/**
+ * The query builder: the condition its form describes (`add-prop`, `add-op`, `add-type`,
+ * `add-value`), written by the filter layer (quotes doubled, `L`, `datetime'…'`, `guid'…'`,
+ * `X'…'`) and joined to the current $filter with `and`; or the filter unchanged and why not.
+ */
+export function filterWithCondition(query: URLSearchParams): { filter: string; problem?: string } {
+  const q = (name: string) => query.get(name) ?? "";
+  const current = q("filter").trim();
+  try {
+    const type = requireEdmType(`Edm.${q("add-type")}`, "the condition's type");
+    const op = q("add-op");
+    if (!COMPARE_OPS.includes(op as CompareOp))
+      throw new TableKitError("InvalidInput", `Unknown operator ${op}`);
+    const clause = filterToString(
+      comparison(q("add-prop"), op as CompareOp, toTyped(q("add-prop"), type, q("add-value"))),
+    );
+    return { filter: current ? `${current} and ${clause}` : clause };
+  } catch (err) {
+    if (!isTableKitError(err)) throw err;
+    return { filter: current, problem: `${err.code}: ${err.message}` };
+  }
 }

@@ -5,31 +5,42 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { adviseTable } from "../../advisor/index.js";
-import { type CompareOp, comparison, filterToString, odata, parseFilter } from "../../filter/index.js";
-import { ERROR_STATUS, isTableKitError, TableKitError, toTyped } from "../../model/index.js";
+import { odata, parseFilter } from "../../filter/index.js";
+import { ERROR_STATUS, isTableKitError } from "../../model/index.js";
 import type { Model } from "../../patterns/index.js";
 import type { Store } from "../../store/index.js";
 import { rowFromResult } from "../formats/entity-row.js";
-import { requireEdmType } from "../formats/value-text.js";
 import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
 import { blobRoute } from "./blob-route.js";
-import { browsePage, COMPARE_OPS, tablesPage } from "./browse-page.js";
-import { type BrowseRequest, browseFilter, countMatching } from "./browse-query.js";
+import { browsePage, tablesPage } from "./browse-page.js";
+import {
+  type BrowseRequest,
+  browseFilter,
+  countMatching,
+  FIRST_PAGE,
+  fillPage,
+  filterWithCondition,
+  importedFromQuery,
+} from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
 import { cookieToken, hostAllowed, newAccessToken, sameToken, tokenCookie } from "./explorer-auth.js";
 import { exportEntities } from "./export-route.js";
 import { href, html, type SafeHtml } from "./html.js";
-import { errorBox, type PageContext, page, storeLabel } from "./layout.js";
+import { importUpload } from "./import-route.js";
+import { errorBox, type PageContext, page, type RouteAnswer, storeLabel } from "./layout.js";
 import { queueRoute } from "./queue-route.js";
+import { MAX_UPLOAD_BYTES, readUploadForm } from "./upload-form.js";
 import { readForm, writeEntity } from "./write-route.js";
 
 export interface ExplorerOptions {
   readonly store: Store;
   /** Path prefix ("" for a server of its own; "/_explorer" under `tablekit serve`). */
   readonly base?: string;
-  /** Allow creating, editing and deleting entities. */
+  /** Allow writes (entities, tables, imports, messages, uploads); read-only refuses every POST. */
   readonly writable: boolean;
+  /** The largest upload (import file or blob, with its form) in bytes; default 64 MiB. */
+  readonly maxUploadBytes?: number;
   /** The access token; default a new random one. */
   readonly token?: string;
   /** Models whose keys the explorer decodes, and whose index copies the advisor checks. */
@@ -47,6 +58,7 @@ export interface Explorer {
 }
 
 const PAGE_SIZE = 50;
+const READ_ONLY = "This explorer is read-only (start it with --write).";
 const PARTITIONS_SHOWN = 25;
 
 const SECURITY_HEADERS = {
@@ -80,6 +92,18 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type });
     res.end(String(body));
   };
+  const reply = (res: ServerResponse, answer: RouteAnswer) => {
+    if ("redirect" in answer) {
+      res.writeHead(303, { ...SECURITY_HEADERS, location: answer.redirect });
+      return void res.end();
+    }
+    if ("refused" in answer) return send(res, answer.status, answer.refused, "text/plain");
+    send(res, answer.status ?? 200, answer.page);
+  };
+  /** Why a form's token is refused, or undefined when it is this explorer's. */
+  const checkToken = (given: string | null | undefined) =>
+    sameToken(given, token) ? undefined : "The form's token is missing or wrong.";
+  const maxUploadBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   const failPage = (res: ServerResponse, err: unknown) => {
     if (!isTableKitError(err))
       return send(
@@ -98,35 +122,30 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     if (req.method === "GET" && (path === "/" || path === "")) {
       return send(res, 200, tablesPage(baseCtx, await tableNames()));
     }
+    // Every POST writes: a read-only explorer refuses them all here, before any route reads a form.
+    if (req.method === "POST" && !options.writable) {
+      req.resume();
+      return send(res, 403, READ_ONLY, "text/plain");
+    }
     if (req.method === "POST" && (path === "/tables" || /^\/t\/[^/]+\/delete$/.test(path))) {
       const form = await readForm(req);
-      if (!sameToken(form.get("csrf"), token))
-        return send(res, 403, "The form's token is missing or wrong.", "text/plain");
-      if (!options.writable)
-        return send(res, 403, "This explorer is read-only (start it with --write).", "text/plain");
+      if (checkToken(form.get("csrf"))) return send(res, 403, checkToken(form.get("csrf"))!, "text/plain");
       return tableChange(res, path, form);
     }
     if (path === "/b" || path.startsWith("/b/")) {
-      const answer = await blobRoute(store, baseCtx, req, res, url, path, SECURITY_HEADERS);
+      const answer = await blobRoute(store, baseCtx, req, res, url, path, {
+        headers: SECURITY_HEADERS,
+        checkToken,
+        maxUploadBytes,
+      });
       if (answer === "sent") return;
-      if (answer) return send(res, 200, answer);
+      if (answer) return reply(res, answer);
     }
     if (path === "/q" || path.startsWith("/q/")) {
-      const answer = await queueRoute(store, baseCtx, req, url, path, (form) =>
-        !sameToken(form.get("csrf"), token)
-          ? "The form's token is missing or wrong."
-          : !options.writable
-            ? "This explorer is read-only (start it with --write)."
-            : undefined,
-      );
-      if (answer && "redirect" in answer) {
-        res.writeHead(303, { ...SECURITY_HEADERS, location: answer.redirect });
-        return void res.end();
-      }
-      if (answer && "refused" in answer) return send(res, answer.status, answer.refused, "text/plain");
-      if (answer) return send(res, answer.status ?? 200, answer.page);
+      const answer = await queueRoute(store, baseCtx, req, url, path, checkToken);
+      if (answer) return reply(res, answer);
     }
-    const m = /^\/t\/([^/]+)(\/e|\/new|\/advise|\/export)?$/.exec(path);
+    const m = /^\/t\/([^/]+)(\/e|\/new|\/advise|\/export|\/import)?$/.exec(path);
     if (!m) return send(res, 404, page(baseCtx, "Not found", errorBox("NotFound", `No page at ${path}`)));
     const tableName = decodeURIComponent(m[1]!);
     const table = store.table(tableName);
@@ -135,12 +154,30 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     );
     const ctx = { ...baseCtx, models: models.map((model) => model.compiled) };
     const q = (name: string) => url.searchParams.get(name) ?? "";
+    if (req.method === "POST" && m[2] === "/import") {
+      const form = await readUploadForm(req, maxUploadBytes);
+      const refused = checkToken(form.field("csrf"));
+      if (refused) return send(res, 403, refused, "text/plain");
+      const outcome = await importUpload(store, tableName, form);
+      if (outcome.error)
+        return send(
+          res,
+          ERROR_STATUS[outcome.error.code] ?? 400,
+          await browse(ctx, tableName, { ...FIRST_PAGE, imported: outcome }),
+        );
+      const { file, entities, check } = outcome;
+      return reply(res, {
+        redirect: href(`${base}/t/${encodeURIComponent(tableName)}`, {
+          imported: String(entities),
+          file,
+          ...(check ? { check: "1" } : {}),
+        }),
+      });
+    }
     if (req.method === "POST" && m[2] === "/e") {
       const form = await readForm(req);
-      if (!sameToken(form.get("csrf"), token))
-        return send(res, 403, "The form's token is missing or wrong.", "text/plain");
-      if (!options.writable)
-        return send(res, 403, "This explorer is read-only (start it with --write).", "text/plain");
+      const refused = checkToken(form.get("csrf"));
+      if (refused) return send(res, 403, refused, "text/plain");
       const outcome = await writeEntity(table, form);
       if (outcome.ok) {
         const to = outcome.deleted
@@ -175,8 +212,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
         );
       }
       case "/new":
-        if (!options.writable)
-          return send(res, 403, "This explorer is read-only (start it with --write).", "text/plain");
+        if (!options.writable) return send(res, 403, READ_ONLY, "text/plain");
         return send(
           res,
           200,
@@ -209,37 +245,19 @@ export function createExplorer(options: ExplorerOptions): Explorer {
             after: q("after"),
             count: q("count") === "1",
             builderError: q("add-error"),
+            ...(q("imported") ? { imported: importedFromQuery(url) } : {}),
           }),
         );
     }
   }
 
-  /**
-   * The query builder: the condition the form describes, written by the filter layer (quotes
-   * doubled, `L`, `datetime'…'`, `guid'…'`, `X'…'`), joined to the current $filter with `and`.
-   */
+  /** The query builder's form, added to the $filter (or refused with why): back to the table. */
   function addCondition(res: ServerResponse, tableName: string, url: URL): void {
-    const q = (name: string) => url.searchParams.get(name) ?? "";
-    const current = q("filter").trim();
-    let filter = current;
-    let problem: TableKitError | undefined;
-    try {
-      const type = requireEdmType(`Edm.${q("add-type")}`, "the condition's type");
-      const op = q("add-op");
-      if (!COMPARE_OPS.includes(op as CompareOp))
-        throw new TableKitError("InvalidInput", `Unknown operator ${op}`);
-      const clause = filterToString(
-        comparison(q("add-prop"), op as CompareOp, toTyped(q("add-prop"), type, q("add-value"))),
-      );
-      filter = current ? `${current} and ${clause}` : clause;
-    } catch (err) {
-      if (!isTableKitError(err)) throw err;
-      problem = err;
-    }
+    const { filter, problem } = filterWithCondition(url.searchParams);
     const to = href(`${base}/t/${encodeURIComponent(tableName)}`, {
-      pk: q("pk"),
+      pk: url.searchParams.get("pk") ?? "",
       filter,
-      ...(problem ? { "add-error": `${problem.code}: ${problem.message}` } : {}),
+      ...(problem ? { "add-error": problem } : {}),
     });
     res.writeHead(303, { ...SECURITY_HEADERS, location: to });
     res.end();
@@ -311,19 +329,15 @@ export function createExplorer(options: ExplorerOptions): Explorer {
       partitions,
       morePartitionsAfter: more,
       builderError: request.builderError,
+      ...(request.imported ? { imported: request.imported } : {}),
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
-      const pages = table
-        .listEntities({
-          queryOptions: browseFilter(partition, filter) ? { filter: browseFilter(partition, filter)! } : {},
-        })
-        .byPage({ maxPageSize: PAGE_SIZE, ...(pageToken ? { continuationToken: pageToken } : {}) });
-      const result = (await pages.next()).value;
+      const shown = await fillPage(table, browseFilter(partition, filter), pageToken || undefined, PAGE_SIZE);
       return browsePage(ctx, {
         ...view,
-        rows: (result ?? []).map(rowFromResult),
-        nextToken: result?.continuationToken,
+        rows: shown.entities.map(rowFromResult),
+        nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
     } catch (err) {

@@ -17,6 +17,12 @@ export interface PageContext {
   readonly models: readonly CompiledModel[];
 }
 
+/** What a route answers: a page (with its status), where to go next, or a refusal in plain text. */
+export type RouteAnswer =
+  | { page: SafeHtml; status?: number }
+  | { redirect: string }
+  | { refused: string; status: number };
+
 /** A whole page: header with the store and the table, then the body. */
 export function page(ctx: PageContext, title: string, body: SafeHtml, table?: string): SafeHtml {
   return html`<!doctype html>

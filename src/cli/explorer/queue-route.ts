@@ -3,15 +3,9 @@ import type { IncomingMessage } from "node:http";
 import { isTableKitError } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import type { SafeHtml } from "./html.js";
-import type { PageContext } from "./layout.js";
+import type { PageContext, RouteAnswer } from "./layout.js";
 import { queuePage, queuesPage } from "./queue-page.js";
 import { readForm } from "./write-route.js";
-
-/** What the route answers: a page, or where to go next. */
-export type QueueAnswer =
-  | { page: SafeHtml; status?: number }
-  | { redirect: string }
-  | { refused: string; status: number };
 
 /** Peeks at most this many messages (the service's maximum per call). */
 const PEEKED = 32;
@@ -22,8 +16,9 @@ export async function queueRoute(
   req: IncomingMessage,
   url: URL,
   path: string,
-  checkForm: (form: URLSearchParams) => string | undefined,
-): Promise<QueueAnswer | undefined> {
+  /** Why a form's token is refused, or undefined when it is the explorer's. */
+  checkToken: (given: string | null) => string | undefined,
+): Promise<RouteAnswer | undefined> {
   if (path === "/q" && req.method === "GET") {
     const names: string[] = [];
     for await (const q of store.listQueues()) names.push(q.name);
@@ -36,7 +31,7 @@ export async function queueRoute(
   const self = `${ctx.base}/q/${encodeURIComponent(name)}`;
   if (req.method === "POST" && m[2]) {
     const form = await readForm(req);
-    const refused = checkForm(form);
+    const refused = checkToken(form.get("csrf"));
     if (refused) return { refused, status: 403 };
     try {
       if (m[2] === "/send") await queue.sendMessage(form.get("text") ?? "");

@@ -13,6 +13,8 @@ export interface StartExplorerOptions {
   /** Default 0: a free port. */
   readonly port?: number;
   readonly writable: boolean;
+  /** The largest upload (import file or blob, with its form) in bytes; default 64 MiB. */
+  readonly maxUploadBytes?: number;
   // biome-ignore lint/suspicious/noExplicitAny: any model, whatever its fields.
   readonly models?: readonly Model<any, any, any, any, any>[];
 }
@@ -35,6 +37,7 @@ export async function startExplorer(options: StartExplorerOptions): Promise<Runn
     writable: options.writable,
     loopbackOnly: isLoopback(host),
     ...(options.models ? { models: options.models } : {}),
+    ...(options.maxUploadBytes === undefined ? {} : { maxUploadBytes: options.maxUploadBytes }),
   });
   const server = http.createServer((req, res) => void explorer.handle(req, res));
   await new Promise<void>((resolve, reject) => {

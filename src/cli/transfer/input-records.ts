@@ -30,7 +30,7 @@ export function formatOfPath(path: string): InputFormat {
 
 /** Every record of `source` in the given format. */
 export async function* inputRecords(
-  source: AsyncIterable<Buffer>,
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
   format: InputFormat,
 ): AsyncGenerator<InputRecord> {
   const lines = readLines(source);

@@ -20,12 +20,14 @@ export interface QueryPlan {
 }
 
 /**
- * Plans of filter texts seen lately, by key order, comparison limit and text. A plan is a pure
- * function of those (its objects are never changed), so every table and store shares them: a
- * query repeated with the same text (a log tail, a page of a listing) is parsed and planned once.
+ * Plans of filter texts seen lately (at most MAX_PLANS each), by key order, comparison limit and
+ * text. A plan is a pure function of those (its objects are never changed), so every table and
+ * store shares them: a query repeated with the same text (a log tail, a page of a listing) is
+ * parsed and planned once. Looked up by the caller's filter string itself, whose hash V8 keeps in
+ * the string, not by a key concatenated (and hashed again) on every query.
  */
-const plans = new Map<string, QueryPlan>();
 const MAX_PLANS = 256;
+const plansBySettings = new Map<string, Map<number, Map<string, QueryPlan>>>();
 
 /** Unrestricted queries of every entity. */
 const EVERYTHING: QueryPlan = Object.freeze({ filterNames: Object.freeze([]) as readonly string[] });
@@ -58,16 +60,25 @@ export function planQuery(
     return plan(parsed ? { kind: "and", left: parsed, right: restriction } : restriction, keyOrder);
   }
   if (filterText === undefined) return EVERYTHING;
-  const key = `${keyOrder}\n${limits.maxFilterComparisons}\n${filterText}`;
-  let found = plans.get(key);
+  let byLimit = plansBySettings.get(keyOrder);
+  if (!byLimit) {
+    byLimit = new Map();
+    plansBySettings.set(keyOrder, byLimit);
+  }
+  let byText = byLimit.get(limits.maxFilterComparisons);
+  if (!byText) {
+    byText = new Map();
+    byLimit.set(limits.maxFilterComparisons, byText);
+  }
+  let found = byText.get(filterText);
   if (!found) {
     const parsed = parseFilter(filterText, { maxComparisons: limits.maxFilterComparisons });
     // `$filter=true` reads everything; `$filter=false` matches nothing and reads nothing.
     found = parsed.kind === "constant" ? (parsed.value ? EVERYTHING : NOTHING) : plan(parsed, keyOrder);
     // The oldest plan goes first. (A hit is not moved to the end: a Map written on every query
     // keeps every query's key alive through young-generation collections.)
-    if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
-    plans.set(key, found);
+    if (byText.size >= MAX_PLANS) byText.delete(byText.keys().next().value!);
+    byText.set(filterText, found);
   }
   return found;
 }

@@ -79,27 +79,34 @@ export function partitionInterval(pk: string): Interval {
   return { lower: { pk, side: -1 }, upper: { pk, side: 1 } };
 }
 
-/** A WHERE fragment selecting the interval's keys with index range scans; `shape` names the SQL text. */
-export function intervalSql(i: Interval): { sql: string; params: string[]; shape: string } {
-  const parts: string[] = [];
+/**
+ * The interval's bounds as statement parameters, and its shape: a number from 0 to 24 naming which
+ * bounds it has and how they compare (`intervalWhere` gives the SQL of a shape). Queries look their
+ * statements up by shape, so the SQL text is built only when a statement is prepared.
+ */
+export function intervalBounds(i: Interval): { shape: number; params: string[] } {
   const params: string[] = [];
-  let shape = "";
+  let lower = 0;
+  let upper = 0;
   if (i.lower) {
-    const op = i.lower.side < 0 ? ">=" : ">";
-    shape += i.lower.rk === undefined ? `p${op}` : `k${op}`;
-    parts.push(cutSql(i.lower, op, params));
+    params.push(toStoredKey(i.lower.pk));
+    if (i.lower.rk !== undefined) params.push(toStoredKey(i.lower.rk));
+    lower = (i.lower.rk === undefined ? 1 : 3) + (i.lower.side < 0 ? 0 : 1);
   }
   if (i.upper) {
-    const op = i.upper.side > 0 ? "<=" : "<";
-    shape += i.upper.rk === undefined ? `p${op}` : `k${op}`;
-    parts.push(cutSql(i.upper, op, params));
+    params.push(toStoredKey(i.upper.pk));
+    if (i.upper.rk !== undefined) params.push(toStoredKey(i.upper.rk));
+    upper = (i.upper.rk === undefined ? 1 : 3) + (i.upper.side > 0 ? 0 : 1);
   }
-  return { sql: parts.length ? parts.join(" AND ") : "1", params, shape };
+  return { shape: lower * 5 + upper, params };
 }
 
-function cutSql(cut: Cut, op: string, params: string[]): string {
-  params.push(toStoredKey(cut.pk));
-  if (cut.rk === undefined) return `pk ${op} ?`;
-  params.push(toStoredKey(cut.rk));
-  return `(pk, rk) ${op} (?, ?)`;
+/** Bound kinds by the numbers of `intervalBounds`' shape: none, partition (>=, >), key (>=, >). */
+const LOWER_SQL = ["", "pk >= ?", "pk > ?", "(pk, rk) >= (?, ?)", "(pk, rk) > (?, ?)"];
+const UPPER_SQL = ["", "pk <= ?", "pk < ?", "(pk, rk) <= (?, ?)", "(pk, rk) < (?, ?)"];
+
+/** The WHERE fragment of an interval shape: index range scans between its bounds. */
+export function intervalWhere(shape: number): string {
+  const parts = [LOWER_SQL[Math.floor(shape / 5)]!, UPPER_SQL[shape % 5]!].filter((p) => p !== "");
+  return parts.length ? parts.join(" AND ") : "1";
 }

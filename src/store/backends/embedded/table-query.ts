@@ -11,8 +11,9 @@ import {
   type Cut,
   type Interval,
   intersectIntervals,
+  intervalBounds,
   intervalOf,
-  intervalSql,
+  intervalWhere,
   isEmptyInterval,
   laterCut,
   partitionInterval,
@@ -299,12 +300,16 @@ class PageReader {
   /** The key `offset` rows into the interval, if it holds that many. */
   private keyAt(interval: Interval, offset: number): Key | undefined {
     this.beforeStatement();
-    const b = intervalSql(interval);
+    const b = intervalBounds(interval);
     // LIMIT and OFFSET are part of the SQL text: SQLite re-prepares a statement whose LIMIT or
     // OFFSET is a bound parameter on every execution (it plans with the bound value).
-    const statement = this.h.query(`k|${b.shape}|${offset}`, (table) => {
-      return `SELECT pk, rk FROM ${table} WHERE ${b.sql} ORDER BY pk, rk LIMIT 1 OFFSET ${offset}`;
-    });
+    const key = statementKey(KEY_AT, b.shape, offset, -1);
+    const statement =
+      this.h.cachedQuery(key) ??
+      this.h.prepareQuery(
+        key,
+        `SELECT pk, rk FROM ${this.h.sqlName} WHERE ${intervalWhere(b.shape)} ORDER BY pk, rk LIMIT 1 OFFSET ${offset}`,
+      );
     const row = statement.get(...b.params) as KeyRow | undefined;
     return row && { partitionKey: fromStoredKey(row[0]), rowKey: fromStoredKey(row[1]) };
   }
@@ -312,22 +317,41 @@ class PageReader {
   /** Up to `wanted` rows (possibly a few more) of the interval that pass the filter. */
   private fetch(interval: Interval, filter: RangeFilter, wanted: number, onePartition: boolean): Row[] {
     this.beforeStatement();
-    const b = intervalSql(interval);
+    const b = intervalBounds(interval);
     const sql = typeof filter.sql === "boolean" ? undefined : filter.sql;
     // The LIMIT is in the SQL text (see keyAt): exact for a page's first read, rounded up to a
     // power of two for later ones, so that few distinct statements are prepared and cached. A
     // filter's statements are cached by its plan's id, not by its (possibly long) SQL text.
     const limit = this.entities.length === 0 ? wanted : 2 ** Math.ceil(Math.log2(wanted));
-    const columns = onePartition ? "rk, p, ts, etag" : "pk, rk, p, ts, etag";
-    const statement = this.h.query(
-      `r${onePartition ? 1 : ""}|${b.shape}|${limit}|${sql ? filter.id : ""}`,
-      (table) => {
-        const where = sql ? `${b.sql} AND ${sql.sql}` : b.sql;
-        return `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY pk, rk LIMIT ${limit}`;
-      },
-    );
+    const key = statementKey(onePartition ? ROWS_OF_PARTITION : ROWS, b.shape, limit, sql ? filter.id : -1);
+    let statement = this.h.cachedQuery(key);
+    if (!statement) {
+      const columns = onePartition ? "rk, p, ts, etag" : "pk, rk, p, ts, etag";
+      const bounds = intervalWhere(b.shape);
+      const where = sql ? `${bounds} AND ${sql.sql}` : bounds;
+      statement = this.h.prepareQuery(
+        key,
+        `SELECT ${columns} FROM ${this.h.sqlName} WHERE ${where} ORDER BY pk, rk LIMIT ${limit}`,
+      );
+    }
     return (sql ? statement.all(...b.params, ...sql.params) : statement.all(...b.params)) as Row[];
   }
+}
+
+/** What a cached statement reads: the key at an offset, rows, or rows of one partition (no pk column). */
+const KEY_AT = 0;
+const ROWS = 1;
+const ROWS_OF_PARTITION = 2;
+
+/**
+ * What a query statement is cached by: what it reads, its interval's shape (0..24), its LIMIT or
+ * OFFSET and its filter's id (-1: none). A number, so a page's lookups build and hash no key text,
+ * while the LIMIT or OFFSET is below 2^16 (pages hold at most 1,001 rows unless a store's limits
+ * raise maxPageSize, chunks 8,192 rows); text past that.
+ */
+function statementKey(kind: number, shape: number, n: number, filterId: number): number | string {
+  if (n >= 65_536) return `${kind}|${shape}|${n}|${filterId}`;
+  return (((filterId + 1) * 65_536 + n) * 25 + shape) * 3 + kind;
 }
 
 function point(value: string): StringRange {

@@ -10,7 +10,7 @@ const MAX_CACHED_QUERIES = 128;
  */
 export class EmbeddedTableStatements {
   readonly sqlName: string;
-  private readonly queries = new Map<string, SqliteStatement>();
+  private readonly queries = new Map<number | string, SqliteStatement>();
   private getStatement?: SqliteStatement;
   private insertStatement?: SqliteStatement;
   private updateStatement?: SqliteStatement;
@@ -68,16 +68,19 @@ export class EmbeddedTableStatements {
     this.commitStatement.run();
   }
 
+  /** The query statement cached under `key` (table-query.ts), if any. */
+  cachedQuery(key: number | string): SqliteStatement | undefined {
+    return this.queries.get(key);
+  }
+
   /**
-   * A cached statement for a query shape; `sql` builds its text given the table's SQL name. Rows
-   * come back as arrays, integers as bigints.
+   * Prepares `sql` (a query of this table, `sqlName`) and caches it under `key`. Rows come back as
+   * arrays, integers as bigints.
    */
-  query(shape: string, sql: (table: string) => string): SqliteStatement {
-    let statement = this.queries.get(shape);
-    if (statement) return statement;
-    statement = this.db.prepare(sql(this.sqlName)).raw(true).safeIntegers(true);
+  prepareQuery(key: number | string, sql: string): SqliteStatement {
+    const statement = this.db.prepare(sql).raw(true).safeIntegers(true);
     if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.delete(this.queries.keys().next().value!);
-    this.queries.set(shape, statement);
+    this.queries.set(key, statement);
     return statement;
   }
 }
