@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { openStore, type Store } from "../src/index.js";
 import { step, TransactionQueue, type TransactionStep } from "../src/patterns/index.js";
 import { startAzurite } from "../test/support/azurite.js";
-import { rounds, SMOKE, sized } from "./support/bench-mode.js";
+import { rounds, SMOKE, sized, verdict } from "./support/bench-mode.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-bench-"));
 const WORKERS = [1, 4, 16] as const;
@@ -130,11 +130,11 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
     const ratio = cpu("direct") / cpu("worker");
     const evidenceCost = 1 - cpu("plain") / cpu("worker");
     goals.push(
-      `evidence cost < ${100 * GOAL_EVIDENCE}% with ${workers} worker(s): ${evidenceCost < GOAL_EVIDENCE ? "met" : "NOT MET"} (${(100 * evidenceCost).toFixed(1)}%)`,
+      `evidence cost < ${100 * GOAL_EVIDENCE}% with ${workers} worker(s): ${verdict(evidenceCost < GOAL_EVIDENCE)} (${(100 * evidenceCost).toFixed(1)}%)`,
     );
     if (workers === GOAL_WORKERS)
       goals.unshift(
-        `worker >= ${GOAL_RATIO}x direct with ${workers} workers: ${ratio >= GOAL_RATIO ? "met" : "NOT MET"} (${ratio.toFixed(2)}x)`,
+        `worker >= ${GOAL_RATIO}x direct with ${workers} workers: ${verdict(ratio >= GOAL_RATIO)} (${ratio.toFixed(2)}x)`,
       );
     rows.push({
       world: "embedded (file)",
