@@ -17,10 +17,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "../src/index.js";
-import { fileBackend } from "../src/store/backends/embedded/index.js";
 import { printTop } from "./support/cpu-profile.js";
-import { loadPartition, type Op, RawStore, workload } from "./support/store-workload.js";
+import { loadPartition, type Op, openSides } from "./support/store-workload.js";
 
 const args = process.argv.slice(2);
 const topAt = args.indexOf("--top");
@@ -36,13 +34,7 @@ if (!ROWS.includes(row) || !["ours", "raw", "backend"].includes(side) || !(count
 }
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-store-profile-"));
-const raw = new RawStore(join(dir, "raw.db"));
-const store = await openStore(`file:${join(dir, "tablekit.db")}`);
-await store.createTable("Bench");
-const table = store.table("Bench");
-const backend = await fileBackend.open(join(dir, "tablekit.db"), {});
-const backendTable = backend.tables.table("Bench");
-const work = workload(table, raw);
+const { raw, table, backendTable, work, close } = await openSides(dir);
 
 let op: Op;
 if (row === "insert") op = work.insert[side === "raw" ? "raw" : "ours"];
@@ -103,9 +95,7 @@ if (alloc > 0) {
 }
 session.disconnect();
 
-await store.close();
-await backend.close();
-raw.db.close();
+await close();
 rmSync(dir, { recursive: true, force: true });
 
 /** The `n` functions that allocate the most bytes per operation (sampled: an estimate). */

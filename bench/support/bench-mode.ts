@@ -16,3 +16,12 @@ export function sized<T>(full: T, tiny: T): T {
 export function rounds(full: number): number {
   return SMOKE ? 1 : full;
 }
+
+/**
+ * A goal's verdict as a benchmark prints it. A smoke run's numbers mean nothing, so it judges no
+ * goal: a "NOT met" printed on every CI run would teach readers to skip the real one.
+ */
+export function verdict(met: boolean): string {
+  if (SMOKE) return "not judged (smoke run)";
+  return met ? "met" : "NOT met";
+}

@@ -3,9 +3,11 @@
  * row on one side, for `node --cpu-prof` or valgrind): the entities, raw better-sqlite3 doing the
  * same work as the store, and each row's operation on both sides.
  */
+import { join } from "node:path";
 import Database from "better-sqlite3";
-import { odata, type Table } from "../../src/index.js";
+import { odata, openStore, type Table } from "../../src/index.js";
 import { FILE_PRAGMAS } from "../../src/store/backends/embedded/connection.js";
+import { fileBackend } from "../../src/store/backends/embedded/index.js";
 
 export const rowKey = (i: number) => String(i).padStart(10, "0");
 const properties = (i: number) => ({
@@ -183,4 +185,23 @@ export function workload(table: Table, raw: RawStore) {
       ours: () => table.submitTransaction(txBatch("tx").map((e) => ["create", e] as const)),
     },
   } satisfies Record<string, WorkloadRow | ((pk: string) => WorkloadRow) | (() => string)>;
+}
+
+/**
+ * Both sides in `dir`: raw SQLite, the store through the public API with its table "Bench", the
+ * embedded backend on the same file (rows marked "backend layer"), and the rows' operations.
+ */
+export async function openSides(dir: string) {
+  const raw = new RawStore(join(dir, "raw.db"));
+  const store = await openStore(`file:${join(dir, "tablekit.db")}`);
+  await store.createTable("Bench");
+  const table = store.table("Bench");
+  const backend = await fileBackend.open(join(dir, "tablekit.db"), {});
+  const backendTable = backend.tables.table("Bench");
+  const close = async () => {
+    await store.close();
+    await backend.close();
+    raw.db.close();
+  };
+  return { raw, table, backendTable, work: workload(table, raw), close };
 }

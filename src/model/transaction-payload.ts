@@ -136,7 +136,9 @@ export function transactionPayloadBound(
     // The keys in the URL (at most 9 bytes a UTF-16 unit percent-encoded) and in the body (at most 6).
     bytes +=
       (KEY_PATH_BYTES_PER_UNIT + JSON_BYTES_PER_UNIT) * keyUnits + '{"PartitionKey":"","RowKey":""}'.length;
-    for (const [name, tv] of entity.properties) {
+    // By key, then get: destructuring a Map's entries makes an array per property.
+    for (const name of entity.properties.keys()) {
+      const tv = entity.properties.get(name)!;
       // ,"name@odata.type":"Edm.DateTime" and ,"name":value, each name at most 6 bytes a unit.
       bytes += 2 * (JSON_BYTES_PER_UNIT * name.length + 2) + 21 + "DateTime".length;
       if (tv.type === "String") bytes += JSON_BYTES_PER_UNIT * tv.value.length + 2;

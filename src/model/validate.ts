@@ -14,8 +14,17 @@ export function encodedLength(s: string, encoding: "utf16" | "utf8"): number {
   return encoding === "utf16" ? s.length * 2 : Buffer.byteLength(s, "utf8");
 }
 
+/**
+ * The last PartitionKey found valid and its rules (frozen: they cannot change): a transaction's
+ * actions all carry one, usually one string, checked once instead of per action. (Row keys differ
+ * from action to action: remembering them too would only displace it.)
+ */
+let lastValidKey: string | undefined;
+let lastKeyLimits: Limits | undefined;
+
 /** Checks a PartitionKey or RowKey against the backend's rules and returns it. */
 export function validateKey(kind: KeyName, value: unknown, limits: Limits): string {
+  if (value === lastValidKey && limits === lastKeyLimits) return value as string;
   if (typeof value !== "string") {
     throw new TableKitError(
       "InvalidInput",
@@ -46,6 +55,10 @@ export function validateKey(kind: KeyName, value: unknown, limits: Limits): stri
       `${kind} is ${size} bytes (${limits.keyEncoding}); the limit is ${limits.maxKeyBytes}`,
       { details: { key: kind, size, limit: limits.maxKeyBytes } },
     );
+  }
+  if (kind === "PartitionKey" && Object.isFrozen(limits)) {
+    lastValidKey = value;
+    lastKeyLimits = limits;
   }
   return value;
 }
@@ -177,13 +190,20 @@ export function utf8ItemSize(entity: NormalizedEntity): number {
 const acceptedByLimits = new WeakMap<Limits, Set<string>>();
 const MAX_ACCEPTED_NAMES = 10_000;
 
+/** The last rules object asked about and its names: a store checks entity after entity under one. */
+let lastLimits: Limits | undefined;
+let lastAccepted: Set<string> | undefined;
+
 function acceptedNames(limits: Limits): Set<string> | undefined {
+  if (limits === lastLimits) return lastAccepted;
   if (!Object.isFrozen(limits)) return undefined;
   let names = acceptedByLimits.get(limits);
   if (!names) {
     names = new Set();
     acceptedByLimits.set(limits, names);
   }
+  lastLimits = limits;
+  lastAccepted = names;
   return names;
 }
 
@@ -201,8 +221,9 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const properties = new Map<string, TypedValue>();
   const accepted = acceptedNames(limits);
   let size = 4 + 2 * (partitionKey.length + rowKey.length); // entitySize, added up on the way
-  for (const name of Object.keys(record)) {
-    if (METADATA_NAMES.has(name)) continue;
+  // Own enumerable names in Object.keys's order, without the array Object.keys makes.
+  for (const name in record) {
+    if (!Object.hasOwn(record, name) || METADATA_NAMES.has(name)) continue;
     if (!accepted?.has(name)) {
       validatePropertyName(name, limits);
       if (accepted && accepted.size >= MAX_ACCEPTED_NAMES) accepted.clear();

@@ -118,6 +118,19 @@ export function denormalizationSuite(target: PatternsRef): void {
           "John",
           "john@contoso.com",
         ]);
+        // The same crash; then a writer changes the source side while a worker runs the follow-up.
+        await createAndDie(target(), table, transactions, employee("Legal", 11, "Eve"), 1);
+        const employees = Employee.on(table, { with: [ManagerCopy.companions.source] });
+        const [stats] = await Promise.all([
+          transactions.worker({ pollIntervalMs: 20 }).drain(),
+          employees.patch({ department: "Legal", id: 11 }, { firstName: "Evelyn" }),
+        ]);
+        expect(stats).toMatchObject({ poisoned: 0 });
+        expect(copyOf(await departments.get({ department: "Legal" }))).toEqual([
+          11,
+          "Evelyn",
+          "eve@contoso.com",
+        ]);
         // The same crash; this time a writer touches the department before a worker runs.
         await createAndDie(target(), table, transactions, employee("Marketing", 7, "Ann"), 60);
         const withCopies = Department.on(table, { with: [ManagerCopy.companions.target] });

@@ -2,12 +2,15 @@
  * Chained transfers under worker crashes (docs/patterns/eventually-consistent-transactions.md):
  * money moves among a few accounts through the transaction queue; each transfer is built by one
  * of several concurrent producers on the accounts as they are visible — so on the in-between
- * states of earlier transfers — while a depositor writes the accounts through their model. The
- * first delivery of every other transfer dies at a planned step boundary (a SIGKILLed worker
- * process where the store can be shared, a halted worker otherwise), every boundary in turn; one
- * transfer in ten also writes a table that is missing until the end (an injected permanent
- * failure). Invariants: the total balance, every transfer applied exactly once (each account's
- * balance is what its transfers and deposits make it), poison only for the injected failures.
+ * states of earlier transfers — while a depositor writes the accounts through their model and a
+ * raw writer merges another property of them through `Table` (outside tablekit: it keeps the
+ * evidence, moves the ETag). The first delivery of every other transfer dies at a planned step
+ * boundary (a SIGKILLed worker process where the store can be shared, a halted worker otherwise),
+ * every boundary in turn; one transfer in ten also writes a table that is missing until the end
+ * (an injected permanent failure) and dies at a planned boundary of its first delivery after the
+ * replay too, one replay having crashed after sending it back. Invariants: the total balance,
+ * every transfer applied exactly once (each account's balance is what its transfers and deposits
+ * make it), poison only for the injected failures.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -170,12 +173,17 @@ export function transactionsChainSuite(target: PatternsRef): void {
         }
       })();
       const produce = async () => {
+        let waitingSince = Date.now();
         while (transfers.length < size) {
           const pair = take(2);
           if (!pair) {
+            // Accounts stay busy only while a transfer is on its way: a parked one holds them for good.
+            if (Date.now() - waitingSince > 120_000)
+              throw new Error(`seed ${seed}: no two accounts free for 2 minutes (a transfer parked?)`);
             await sleep(10);
             continue;
           }
+          waitingSince = Date.now();
           const [from, to] = pair as [(typeof keys)[0], (typeof keys)[0]];
           const [a, b] = [await table.getEntity(from.bank, from.id), await table.getEntity(to.bank, to.id)];
           const amount = 1 + Math.floor(random() * 100);
@@ -198,8 +206,15 @@ export function transactionsChainSuite(target: PatternsRef): void {
           if (random() < 0.5) steps.reverse();
           // The injected failure comes last: the money moves, the audit row waits for its table.
           if (injected) steps.push(step.upsert(audit, { partitionKey: "x", rowKey: `t${n}` }));
-          // Every other transfer's first delivery dies at a planned boundary, each in turn.
-          const plan = n % 2 === 0 ? `-b${(n / 2) % (2 * steps.length + 1)}` : "";
+          // Every other transfer's first delivery dies at a planned boundary, each in turn; an
+          // injected one's too, from its last boundary down (past the failing step, only the first
+          // delivery after the replay reaches it; at `step 2` both do).
+          const boundaries = 2 * steps.length + 1;
+          const plan = injected
+            ? `-b${boundaries - 1 - (((n - 9) / 10) % boundaries)}`
+            : n % 2 === 0
+              ? `-b${(n / 2) % boundaries}`
+              : "";
           const id = `xfer-${n}${plan}`;
           transfers.push({ id, from: name(from), to: name(to), amount, injected });
           await transactions.enqueue(steps, { id });
@@ -223,6 +238,26 @@ export function transactionsChainSuite(target: PatternsRef): void {
         }
       };
 
+      // A writer outside tablekit: a merge of another property (it keeps the evidence, moves the ETag).
+      let rawWrites = 0;
+      const rawWrite = async () => {
+        while (producing) {
+          const [k] = take(1) ?? [];
+          if (k) {
+            try {
+              await table.updateEntity(
+                { partitionKey: k.bank, rowKey: k.id, note: `raw ${rawWrites}` },
+                "Merge",
+              );
+              rawWrites++;
+            } finally {
+              busy.delete(name(k));
+            }
+          }
+          await sleep(5 + Math.floor(random() * 20));
+        }
+      };
+
       const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-chain-"));
       const killLog = join(dir, "kills.log");
       writeFileSync(killLog, "");
@@ -230,43 +265,74 @@ export function transactionsChainSuite(target: PatternsRef): void {
       const queueEmpty = async () =>
         (await transactions.queue.getProperties()).approximateMessagesCount === 0;
       const sharedUrl = target().sharedUrl;
-      const workers =
-        sharedUrl && store.capabilities.multiProcess
-          ? killedProcesses(sharedUrl, transactions, killLog, () => drained)
-          : haltingWorkers(transactions, kills);
-      try {
-        const depositor = deposit();
-        await Promise.all(Array.from({ length: PRODUCERS }, produce));
-        producing = false;
-        await depositor;
-        const deadline = Date.now() + 600_000;
-        while (!(await queueEmpty())) {
-          if (Date.now() > deadline) throw new Error(`seed ${seed}: the queue did not drain`);
-          await sleep(100);
+      const shared = sharedUrl !== undefined && store.capabilities.multiProcess;
+      /** Killing workers until the queue is empty; the kills they logged. */
+      const killingRun = async (during: () => Promise<void>): Promise<string[]> => {
+        let done = false;
+        const logged: string[] = [];
+        writeFileSync(killLog, "");
+        const workers = shared
+          ? killedProcesses(sharedUrl!, transactions, killLog, () => done)
+          : haltingWorkers(transactions, logged);
+        try {
+          await during();
+          const deadline = Date.now() + 600_000;
+          while (!(await queueEmpty())) {
+            if (Date.now() > deadline) throw new Error(`seed ${seed}: the queue did not drain`);
+            await sleep(100);
+          }
+        } finally {
+          done = true;
+          await workers.stop();
         }
-        drained = true;
-        await workers.stop();
-        await release;
-        kills.push(
+        logged.push(
           ...readFileSync(killLog, "utf8")
             .split("\n")
             .filter(Boolean)
             .map((line) => line.split(" ").slice(0, 3).join(" ")),
         );
+        return logged;
+      };
+      const injected: string[] = [];
+      let replayKills: string[] = [];
+      try {
+        kills.push(
+          ...(await killingRun(async () => {
+            const writers = [deposit(), rawWrite()];
+            try {
+              await Promise.all(Array.from({ length: PRODUCERS }, produce));
+            } finally {
+              producing = false;
+              await Promise.all(writers);
+            }
+          })),
+        );
+        drained = true;
+        await release;
+        injected.push(...transfers.filter((t) => t.injected).map((t) => t.id));
+
+        // Poison holds the injected failures, and only them.
+        const parked = await transactions.poison.list();
+        expect(parked.map((p) => p.id).sort(), `seed ${seed}`).toEqual([...injected].sort());
+        expect(new Set(parked.map((p) => p.reason)), `seed ${seed}`).toEqual(new Set(["dequeue-count"]));
+        // The fix, then the replay under kills: one replay crashed after sending its transfer back
+        // (before removing it from the poison queue), so that one is in the queue twice.
+        await store.createTable(audit);
+        await transactions.queue.sendMessage(parked[0]!.messageText);
+        replayKills = await killingRun(async () => {
+          expect(await transactions.poison.replay()).toBe(injected.length);
+        });
+        kills.push(...replayKills);
       } finally {
         drained = true;
         rmSync(dir, { recursive: true, force: true });
       }
-
-      // Poison holds the injected failures, and only them; fixed and replayed, they complete.
-      const injected = transfers.filter((t) => t.injected).map((t) => t.id);
-      const parked = await transactions.poison.list();
-      expect(parked.map((p) => p.id).sort(), `seed ${seed}`).toEqual([...injected].sort());
-      expect(new Set(parked.map((p) => p.reason)), `seed ${seed}`).toEqual(new Set(["dequeue-count"]));
-      await store.createTable(audit);
-      expect(await transactions.poison.replay()).toBe(injected.length);
-      await transactions.worker({ retryDelay: 0 }).drain({ timeoutMs: 120_000 });
       expect(await transactions.poison.list()).toEqual([]);
+      // A replay continues after the steps done (the two transfers'), so its first delivery reaches
+      // the boundaries from `step 2` on: each injected transfer planned there died there again.
+      const pastDone = injected.filter((id) => Number(/-b(\d+)$/.exec(id)![1]) >= 4);
+      expect(pastDone.length, `seed ${seed}`).toBeGreaterThanOrEqual(Math.min(3, injected.length));
+      expect(new Set(replayKills.map((k) => k.split(" ")[0])), `seed ${seed}`).toEqual(new Set(pastDone));
 
       // Every boundary of a two-step transfer was a kill point, and every planned death happened.
       const planned = transfers.filter((t) => t.id.includes("-b")).map((t) => t.id);
@@ -295,7 +361,7 @@ export function transactionsChainSuite(target: PatternsRef): void {
       expect(total, `seed ${seed}`).toBe(ACCOUNTS * OPENING + depositsMade);
       for (const t of transfers) expect(await transactions.status(t.id)).toMatchObject({ completed: true });
       console.log(
-        `chained transfers (seed ${seed}): ${transfers.length} transfers, ${depositsMade} deposits, ${kills.length} kills, ${injected.length} injected failures`,
+        `chained transfers (seed ${seed}): ${transfers.length} transfers, ${depositsMade} deposits, ${rawWrites} raw writes, ${kills.length} kills (${replayKills.length} after the replay), ${injected.length} injected failures`,
       );
     }, 900_000);
   });

@@ -116,6 +116,43 @@ export function transactionsEvidenceSuite(target: PatternsRef): void {
       expect(await balances(table)).toEqual({ X: 900, Y: 1100 });
     }, 60_000);
 
+    // KNOWN DEFECT (issue 22, found by this test; `it.fails` until fixed): an entity tablekit created
+    // and has not written since carries no lineage yet, so after a write outside tablekit (a merge of
+    // another property keeps the evidence but moves the ETag) a redelivered delete cannot tell "this
+    // life, changed" from "deleted, then created again by tablekit", and counts the delete done.
+    it.fails("a raw write of another property over an entity tablekit created: a redelivered delete is never counted done while its entity stays", async () => {
+      const table = await target().freshTable();
+      const accounts = Account.on(table);
+      const transactions = await freshTransactions(target());
+      const t = table.tableName;
+      // X born through the model (tablekit created it, never wrote it since), Z through a step.
+      const x = await accounts.create({ bank: "b", id: "X", balance: 1000 });
+      await transactions.enqueue([step.insertIfAbsent(t, account("Z", 5))], { id: "t0" });
+      await transactions.worker().drain();
+      const z = await table.getEntity("b", "Z");
+      await transactions.enqueue(
+        [
+          step.deleteIfPresent(t, "b", "X", { etag: x.etag }),
+          step.deleteIfPresent(t, "b", "Z", { etag: z.etag }),
+          step.upsert(t, account("Y", 1)),
+        ],
+        { id: "t1" },
+      );
+      // The first delivery dies before its first step; then a raw merge of another property of each.
+      await crashAt(target(), transactions, { transactionId: "t1", point: "step", step: 0 }, 2);
+      await table.updateEntity({ partitionKey: "b", rowKey: "X", note: "raw" }, "Merge");
+      await table.updateEntity({ partitionKey: "b", rowKey: "Z", note: "raw" }, "Merge");
+      await transactions.worker({ retryDelay: 0 }).drain();
+      const parked = await transactions.poison.list();
+      const left = await balances(table);
+      // Either the deletes ran (X and Z gone, Y there) or the transaction is parked with nothing after its step.
+      if (parked.length === 0) expect(left).toEqual({ Y: 1 });
+      else {
+        expect(parked).toMatchObject([{ id: "t1", step: 0 }]);
+        expect(left).toEqual({ X: 1000, Z: 5 });
+      }
+    }, 60_000);
+
     it("the transactions of a batch on one partition: one refused leaves the others applied", async () => {
       const table = await target().freshTable();
       const transactions = await freshTransactions(target());

@@ -215,6 +215,36 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(await transactions.poison.list()).toEqual([]);
     });
 
+    it("a discard a crash interrupted (journal recorded, message still parked) never runs the transaction again", async () => {
+      const present = await target().freshTable();
+      const missing = target().freshTableName();
+      const transactions = await freshTransactions(target());
+      const steps = [
+        step.upsert(present.tableName, { partitionKey: "p", rowKey: "one", v: 1 }),
+        step.upsert(missing, { partitionKey: "p", rowKey: "two", v: 2 }),
+      ];
+      const sent = await transactions.enqueue(steps);
+      expect(await transactions.worker({ retryDelay: 0, maxDequeueCount: 1 }).drain()).toMatchObject({
+        poisoned: 1,
+      });
+      // discard's first write, then the crash: the journal says discarded, the message stays parked.
+      await transactions.journal.discard(sent.id, {});
+      await target().store.createTable(missing);
+      // A replay of everything finishes the discard instead of sending it back…
+      expect(await transactions.poison.replay()).toBe(0);
+      expect(await transactions.poison.list()).toEqual([]);
+      // …and a copy of it still in the queue (a duplicate send) ends without running a step.
+      await transactions.enqueue(steps, { id: sent.id });
+      expect(await transactions.worker().drain()).toMatchObject({
+        processed: 1,
+        duplicates: 1,
+        stepsApplied: 0,
+        poisoned: 0,
+      });
+      expect(await rows(target().store.table(missing))).toEqual([]);
+      expect(await transactions.status(sent.id)).toMatchObject({ done: 1, completed: false });
+    });
+
     it("parks a malformed message with its text", async () => {
       const transactions = await freshTransactions(target());
       await transactions.queue.sendMessage("not a transaction");

@@ -62,7 +62,9 @@ export class Delivery {
     this.etag = entry.etag;
     this.reached = entry.done;
     let total = entry.done;
-    if (entry.completed) {
+    if (entry.completed || entry.discarded) {
+      // Discarded: it must not run again (its marks may be gone); a copy that survived a discard
+      // interrupted by a crash, or a duplicate send, ends here like a completed one's.
       host.stats.duplicates++;
     } else {
       const steps = await tq.load(envelope, call);

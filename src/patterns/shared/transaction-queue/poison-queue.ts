@@ -112,21 +112,28 @@ export class PoisonQueue {
    * them from the poison queue. A replayed transaction keeps its id, so its journal still records
    * the steps done: the worker continues after them. With `assumeApplied`, the step that parked it
    * ("conflict", "unverifiable") is recorded as done first: for a step you have found applied, or
-   * applied or made moot by hand. Returns how many were replayed.
+   * applied or made moot by hand. A transaction whose journal records it discarded is removed, not
+   * sent (a discard a crash interrupted). Returns how many were replayed.
    */
   async replay(
     options: OperationOptions & { readonly ids?: readonly string[]; readonly assumeApplied?: boolean } = {},
   ): Promise<number> {
     const wanted = options.ids ? new Set(options.ids) : undefined;
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-    return this.sweep(options, Number.POSITIVE_INFINITY, async (item) => {
+    let replayed = 0;
+    await this.sweep(options, Number.POSITIVE_INFINITY, async (item) => {
       if (wanted && (item.id === undefined || !wanted.has(item.id))) return "keep";
+      // A discard interrupted between its journal record and this message's removal: finish it.
+      if (item.id !== undefined && (await this.transactions.journal.read(item.id, call)).discarded)
+        return "remove";
       const refused = item.reason === "conflict" || item.reason === "unverifiable";
       if (options.assumeApplied && refused && item.id !== undefined && item.step !== undefined)
         await this.transactions.journal.progress(item.id, item.step + 1, call);
       await this.transactions.queue.sendMessage(item.messageText, call);
+      replayed++;
       return "remove";
     });
+    return replayed;
   }
 
   /**

@@ -51,7 +51,7 @@ export interface WorkerStats {
   received: number;
   /** Transactions carried out to the end and deleted by this worker (duplicates included). */
   processed: number;
-  /** Deliveries that found the transaction already completed (a redelivery or a duplicate). */
+  /** Deliveries that found the transaction already completed or discarded (a redelivery or a duplicate). */
   duplicates: number;
   /** Deliveries that failed and were put back for another try. */
   retried: number;

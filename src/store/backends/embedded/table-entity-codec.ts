@@ -38,29 +38,72 @@ export function storedPropertyKey(type: EdmType, name: string): string {
 
 /** `"<code>:<name>":` by name, then by type, memoised: property names repeat across entities. */
 const quotedKeys = new Map<string, Partial<Record<EdmType, string>>>();
+const storedKeys = new Map<string, Partial<Record<EdmType, string>>>();
 const MAX_QUOTED_KEYS = 10_000;
 
-function quotedKey(type: EdmType, name: string): string {
-  let byType = quotedKeys.get(name);
+function memoisedKey(
+  cache: Map<string, Partial<Record<EdmType, string>>>,
+  type: EdmType,
+  name: string,
+  make: (stored: string) => string,
+): string {
+  let byType = cache.get(name);
   if (byType === undefined) {
-    if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+    if (cache.size >= MAX_QUOTED_KEYS) cache.clear();
     byType = {};
-    quotedKeys.set(name, byType);
+    cache.set(name, byType);
   }
-  let quoted = byType[type];
-  if (quoted === undefined) {
-    quoted = `${JSON.stringify(storedPropertyKey(type, name))}:`;
-    byType[type] = quoted;
+  let key = byType[type];
+  if (key === undefined) {
+    key = make(storedPropertyKey(type, name));
+    byType[type] = key;
   }
-  return quoted;
+  return key;
 }
 
-/** The JSON text of a property map. */
+const quoted = (stored: string) => `${JSON.stringify(stored)}:`;
+const asIs = (stored: string) => stored;
+
+/**
+ * The JSON text of a property map: one `JSON.stringify` of an object keyed by stored key, which
+ * writes one flat string (concatenating per property made a string per piece, most of what a
+ * transaction allocated). A Double that JSON would not write as REAL (integral, -0, NaN,
+ * Infinity) takes the hand-written form instead.
+ */
 export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): string {
+  const stored: Record<string, unknown> = {};
+  for (const name of properties.keys()) {
+    const tv = properties.get(name)!;
+    const value = jsonValue(tv);
+    if (value === undefined) return encodePropertiesByHand(properties);
+    stored[memoisedKey(storedKeys, tv.type, name, asIs)] = value;
+  }
+  return JSON.stringify(stored);
+}
+
+/** What `JSON.stringify` writes as `encodeValue` would; undefined for a Double it would not. */
+function jsonValue(tv: TypedValue): unknown {
+  switch (tv.type) {
+    case "Double": {
+      const x = tv.value;
+      return Number.isFinite(x) && !Number.isInteger(x) ? x : undefined;
+    }
+    case "Int64":
+      return String(tv.value);
+    case "DateTime":
+      return String(tv.value.ticks);
+    case "Binary":
+      return Buffer.from(tv.value.buffer, tv.value.byteOffset, tv.value.byteLength).toString("hex");
+    default:
+      return tv.value;
+  }
+}
+
+function encodePropertiesByHand(properties: ReadonlyMap<string, TypedValue>): string {
   let out = "{";
   for (const [name, tv] of properties) {
     if (out.length > 1) out += ",";
-    out += quotedKey(tv.type, name);
+    out += memoisedKey(quotedKeys, tv.type, name, quoted);
     out += encodeValue(tv);
   }
   return out + "}";

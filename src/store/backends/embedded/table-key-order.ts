@@ -10,16 +10,20 @@
  * above U+D800 (nearly all keys, and every key a tablekit codec emits) are stored unchanged.
  */
 
-const NEEDS_REMAP = /[\ud800-\uffff]/;
+/** True when `s` has a unit at or above U+D800 (a loop: a regular expression's call costs more on short keys). */
+function needsRemap(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
+  return false;
+}
 
 /** The stored (code-point-ordered) form of a well-formed key. */
 export function toStoredKey(key: string): string {
-  return NEEDS_REMAP.test(key) ? remap(key, toStoredCodePoint) : key;
+  return needsRemap(key) ? remap(key, toStoredCodePoint) : key;
 }
 
 /** The key a stored form came from. */
 export function fromStoredKey(stored: string): string {
-  return NEEDS_REMAP.test(stored) ? remap(stored, fromStoredCodePoint) : stored;
+  return needsRemap(stored) ? remap(stored, fromStoredCodePoint) : stored;
 }
 
 function toStoredCodePoint(c: number): number {
@@ -46,7 +50,7 @@ function remap(s: string, map: (c: number) => number): string {
 export function ordersAgreeAgainst(s: string): boolean {
   // If `s` has no unit at or above U+D800, the first difference with any string involves a unit
   // of `s` below U+D800, which both orders place below every surrogate and U+E000+ character.
-  return !NEEDS_REMAP.test(s);
+  return !needsRemap(s);
 }
 
 /** A string's UTF-16 code units as hex (4 digits each): passes lone surrogates through SQLite intact. */
