@@ -368,8 +368,6 @@ if (goals.length > 0) {
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
-  console.log(
-    `\nGoals (issue 25)${sized("", " (smoke sizes: the verdicts mean nothing)")}, load average ${load}:`,
-  );
+  console.log(`\nGoals (issue 25), load average ${load}:`);
   console.table(goals);
 }

@@ -14,6 +14,7 @@ import { loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { BlobServiceClient } from "@azure/storage-blob";
 import { QueueClient } from "@azure/storage-queue";
+import { verdict } from "./bench-mode.js";
 import { processTreeCpuMicros } from "./process-cpu.js";
 
 export interface StorageServer {
@@ -282,7 +283,7 @@ export function storageRows(
 export interface Goal {
   readonly goal: string;
   readonly measured: string;
-  readonly verdict: "met" | "NOT met";
+  readonly verdict: string;
 }
 
 /**
@@ -297,7 +298,7 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
     goals.push({
       goal,
       measured: `${bound ? "> " : ""}${ratio.toFixed(1)}x`,
-      verdict: ratio >= atLeast ? "met" : "NOT met",
+      verdict: verdict(ratio >= atLeast),
     });
   const n = Math.max(...sizes.queueSizes);
   const a = ours.queues[n]!;
@@ -321,7 +322,7 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
   goals.push({
     goal: `serve's RSS flat while streaming ${mib} MiB (peak within ${mib / 8} MiB of before)`,
     measured: `+${growth.toFixed(0)} MiB (peak ${ours.rssPeak.toFixed(0)} MiB)`,
-    verdict: growth <= mib / 8 ? "met" : "NOT met",
+    verdict: verdict(growth <= mib / 8),
   });
   return goals;
 }
