@@ -27,6 +27,8 @@ async function rowKeys(table: string): Promise<string[]> {
   return keys;
 }
 
+// Skipped only on a developer machine without /usr/bin/chromium (chromiumAvailable says how to install
+// it); in CI a missing browser throws instead, so CI always runs these tests.
 describe.skipIf(!chromiumAvailable())("explorer uploads in Chromium", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     store = await openStore("memory:");

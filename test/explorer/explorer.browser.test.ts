@@ -28,6 +28,8 @@ const cells = (column: number) =>
   page.locator(`[data-test=entities] tbody tr td:nth-child(${column}) .key`).allTextContents();
 const readings = () => page.locator(".decoded").allTextContents();
 
+// Skipped only on a developer machine without /usr/bin/chromium (chromiumAvailable says how to install
+// it); in CI a missing browser throws instead, so CI always runs these tests.
 describe.skipIf(!chromiumAvailable())("explorer in Chromium", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     store = await openStore("memory:");
