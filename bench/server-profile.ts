@@ -18,16 +18,16 @@
  * a time and deleted, 8 requests in flight; it prints the server's and this client's CPU per
  * message beside the wall time (on a busy machine the wall time is mostly waiting for a core).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TableClient } from "@azure/data-tables";
 import { QueueClient } from "@azure/storage-queue";
-import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../test/support/azurite.js";
+import { startAzurite } from "../test/support/azurite.js";
 import { type CpuProfile, printTop } from "./support/cpu-profile.js";
 import { processTreeCpuMicros } from "./support/process-cpu.js";
+import { type Served, startServed } from "./support/served-process.js";
 
 const args = process.argv.slice(2);
 const queueAt = args.indexOf("--queue");
@@ -49,12 +49,6 @@ if (!["tablekit", "azurite", "bare"].includes(target) || !(count > 0) || (queueR
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const WARM_UP = 300;
 
-interface Served {
-  readonly connectionString: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
-
 /** The server's CPU time so far (every thread, nanosecond accounting), in µs. */
 function cpuMicros(pid: number): number {
   const micros = processTreeCpuMicros(pid);
@@ -62,38 +56,10 @@ function cpuMicros(pid: number): number {
   return micros;
 }
 
-/** A server in a node child process that prints `PORT <n>` or a connection string when it listens. */
-async function startNode(nodeArgs: string[], profileDir: string | undefined): Promise<Served> {
+/** A server in a node child process (under the profiler when `profileDir` is given). */
+function startNode(nodeArgs: string[], profileDir: string | undefined): Promise<Served> {
   const flags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
-  const child: ChildProcess = spawn(process.execPath, [...flags, ...nodeArgs], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const connectionString = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const served = /Connection string: (\S+)/.exec(out);
-      if (served) resolve(served[1]!);
-      const port = /PORT (\d+)/.exec(out);
-      if (port) {
-        const endpoint = `http://127.0.0.1:${port[1]}/${AZURITE_ACCOUNT}`;
-        resolve(
-          `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};TableEndpoint=${endpoint};`,
-        );
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return {
-    connectionString,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  return startServed([...flags, ...nodeArgs]);
 }
 
 /**

@@ -8,7 +8,6 @@
  * server-storage.ts): messages sent, received and deleted; small blobs; a large blob streamed. Smoke mode (`--smoke` / TABLEKIT_BENCH_SMOKE=1) runs tiny sizes.
  * Run: npx tsx bench/server.bench.ts
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +16,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized } from "./support/bench-mode.js";
+import { type Served, startServed } from "./support/served-process.js";
 import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
 import { measureStorage, storageGoals, storageRows as storageTable } from "./support/server-storage.js";
 
@@ -32,12 +32,6 @@ const READS = sized(2_000, 50);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
-interface Served {
-  readonly connectionString: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
-
 /** The server's CPU time (user + system) so far, in milliseconds. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -49,31 +43,16 @@ function rssMiB(pid: number): number {
 }
 
 /** `tablekit serve` in its own process, from the sources. */
-async function startTablekit(args: string[]): Promise<Served> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", join(root, "src", "cli", "main.ts"), "serve", "--tablePort", "0", ...args],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const connectionString = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const match = /Connection string: (\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`tablekit serve exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return {
-    connectionString,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+function startTablekit(args: string[]): Promise<Served> {
+  return startServed([
+    "--import",
+    "tsx",
+    join(root, "src", "cli", "main.ts"),
+    "serve",
+    "--tablePort",
+    "0",
+    ...args,
+  ]);
 }
 
 function client(served: Served, table: string): TableClient {

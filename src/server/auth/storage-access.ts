@@ -1,6 +1,12 @@
 import { TableKitError } from "../../model/index.js";
 import { signString } from "../../store/access/sas-token.js";
-import { checkIp, checkProtocol, sameSignature } from "../../store/access/verify-sas.js";
+import {
+  authenticationFailed,
+  checkIp,
+  checkProtocol,
+  sameSignature,
+  sasTerms,
+} from "../../store/access/verify-sas.js";
 import type { AccountKeys, StoredAccessPolicy } from "../../store/index.js";
 import { verifySasToken } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
@@ -52,13 +58,6 @@ export interface StorageAuthOptions {
   readonly oauth?: OAuthLevel;
 }
 
-function failed(detail: string): TableKitError {
-  return new TableKitError(
-    "AuthenticationFailed",
-    `Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. ${detail}`,
-  );
-}
-
 function refuse(
   code:
     | "AuthorizationPermissionMismatch"
@@ -102,9 +101,9 @@ function bearerCaller(
   options: StorageAuthOptions,
 ): StorageCaller {
   if (!options.oauth) {
-    throw failed("Bearer tokens are accepted only with --oauth basic (over HTTPS).");
+    throw authenticationFailed("Bearer tokens are accepted only with --oauth basic (over HTTPS).");
   }
-  if (!account) throw failed(`The account '${ctx.account}' is unknown.`);
+  if (!account) throw authenticationFailed(`The account '${ctx.account}' is unknown.`);
   verifyBearerToken(token, {
     account: account.name,
     service: options.service,
@@ -126,7 +125,7 @@ function bearerCaller(
 
 function inTime(startsOn: Date | undefined, expiresOn: Date | undefined, now: number): void {
   if ((startsOn && now < startsOn.getTime()) || (expiresOn && now > expiresOn.getTime())) {
-    throw failed(
+    throw authenticationFailed(
       `Signature not valid in the specified time frame: Start [${startsOn?.toUTCString() ?? ""}] - Expiry [${expiresOn?.toUTCString() ?? ""}] - Current [${new Date(now).toUTCString()}]`,
     );
   }
@@ -141,7 +140,7 @@ function accountSas(
 ): StorageCaller {
   const policy = verifySasToken(fields, { account, clientIp: ctx.clientIp, protocol: ctx.protocol, now });
   const scope = policy.scope;
-  if (scope.kind !== "account") throw failed("The token is not an account SAS.");
+  if (scope.kind !== "account") throw authenticationFailed("The token is not an account SAS.");
   inTime(scope.startsOn, scope.expiresOn, now());
   const letter = options.service === "queue" ? "q" : "b";
   return {
@@ -173,7 +172,8 @@ function accountSas(
 function parseTime(text: string | undefined, name: string): Date | undefined {
   if (text === undefined || text === "") return undefined;
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw failed(`The ${name} time '${text}' is not a valid ISO 8601 time.`);
+  if (Number.isNaN(ms))
+    throw authenticationFailed(`The ${name} time '${text}' is not a valid ISO 8601 time.`);
   return new Date(ms);
 }
 
@@ -201,8 +201,8 @@ function serviceSas(
   now: () => number,
 ): StorageCaller {
   const sig = fields.sig;
-  if (!sig || !fields.sv) throw failed("The token has no signature or no version.");
-  if (!account) throw failed("The account is unknown.");
+  if (!sig || !fields.sv) throw authenticationFailed("The token has no signature or no version.");
+  if (!account) throw authenticationFailed("The account is unknown.");
   const { container, blob } = options.resource;
   if (container === undefined) {
     throw new TableKitError(
@@ -212,7 +212,7 @@ function serviceSas(
   }
   const containerLevel = options.service === "blob" && fields.sr === "c";
   if (options.service === "blob" && fields.sr !== "c" && fields.sr !== "b") {
-    throw failed(`The signed resource '${fields.sr ?? ""}' is not served (c or b).`);
+    throw authenticationFailed(`The signed resource '${fields.sr ?? ""}' is not served (c or b).`);
   }
   // The token names its resource only through the signature: sign for what the request addresses.
   const canonical =
@@ -221,26 +221,11 @@ function serviceSas(
       : `/blob/${account.name}/${container}${containerLevel || blob === undefined ? "" : `/${blob}`}`;
   const text = serviceStringToSign(options.service, fields, canonical);
   if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
-    throw failed("Signature did not match.");
+    throw authenticationFailed("Signature did not match.");
   }
   checkProtocol(fields.spr, ctx.protocol);
   checkIp(fields.sip, ctx.clientIp);
-  let { sp, st, se } = fields;
-  if (fields.si !== undefined) {
-    const policy = options.storedPolicy(container, fields.si);
-    if (!policy)
-      throw new TableKitError(
-        "AuthorizationFailure",
-        `The stored access policy '${fields.si}' does not exist.`,
-      );
-    if ((sp && policy.permission) || (st && policy.start) || (se && policy.expiry)) {
-      throw failed("Access policy fields can be associated with signature or SAS identifier but not both.");
-    }
-    sp = sp || policy.permission;
-    st = st || policy.start;
-    se = se || policy.expiry;
-  }
-  if (!sp || !se) throw failed("The token lacks its permissions or expiry.");
+  const { sp, st, se } = sasTerms(fields, (id) => options.storedPolicy(container, id));
   const startsOn = parseTime(st, "start");
   const expiresOn = parseTime(se, "expiry");
   inTime(startsOn, expiresOn, now());

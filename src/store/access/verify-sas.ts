@@ -41,7 +41,38 @@ export interface VerifySasOptions {
   readonly now?: () => number;
 }
 
-function failed(detail: string): TableKitError {
+/**
+ * A service SAS's permissions, start and expiry: the token's own, or those of the stored access
+ * policy its `si` names — each field from one of them, never both, as the service requires.
+ */
+export function sasTerms(
+  fields: { readonly sp?: string; readonly st?: string; readonly se?: string; readonly si?: string },
+  storedPolicy: (id: string) => StoredAccessPolicy | undefined,
+): { sp: string; st: string | undefined; se: string } {
+  let { sp, st, se } = fields;
+  if (fields.si !== undefined) {
+    const policy = storedPolicy(fields.si);
+    if (!policy) {
+      throw new TableKitError(
+        "AuthorizationFailure",
+        `The stored access policy '${fields.si}' does not exist.`,
+      );
+    }
+    if ((sp && policy.permission) || (st && policy.start) || (se && policy.expiry)) {
+      throw authenticationFailed(
+        "Access policy fields can be associated with signature or SAS identifier but not both.",
+      );
+    }
+    sp = sp || policy.permission;
+    st = st || policy.start;
+    se = se || policy.expiry;
+  }
+  if (!sp || !se) throw authenticationFailed("The token lacks its permissions or expiry.");
+  return { sp, st, se };
+}
+
+/** AuthenticationFailed with the service's message and `detail`. */
+export function authenticationFailed(detail: string): TableKitError {
   return new TableKitError(
     "AuthenticationFailed",
     `Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. ${detail}`,
@@ -57,7 +88,8 @@ export function sameSignature(expected: string, given: string): boolean {
 function parseTime(text: string | undefined, name: string): Date | undefined {
   if (text === undefined || text === "") return undefined;
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw failed(`The ${name} time '${text}' is not a valid ISO 8601 time.`);
+  if (Number.isNaN(ms))
+    throw authenticationFailed(`The ${name} time '${text}' is not a valid ISO 8601 time.`);
   return new Date(ms);
 }
 
@@ -71,22 +103,22 @@ function parseTime(text: string | undefined, name: string): Date | undefined {
 export function verifySasToken(fields: SasFields, options: VerifySasOptions): AccessPolicy {
   const { account } = options;
   const sig = fields.sig;
-  if (!sig || !fields.sv) throw failed("The token has no signature or no version.");
-  if (!account) throw failed("The account is unknown.");
+  if (!sig || !fields.sv) throw authenticationFailed("The token has no signature or no version.");
+  if (!account) throw authenticationFailed("The account is unknown.");
   const isAccount = fields.ss !== undefined || fields.srt !== undefined;
-  if (!isAccount && !fields.tn) throw failed("A table token must name its table (tn).");
+  if (!isAccount && !fields.tn) throw authenticationFailed("A table token must name its table (tn).");
   const stringToSign = isAccount
     ? accountStringToSign(account.name, fields)
     : tableStringToSign(account.name, fields);
   if (!account.keys.some((key) => sameSignature(signString(key, stringToSign), sig))) {
-    throw failed("Signature did not match.");
+    throw authenticationFailed("Signature did not match.");
   }
   checkProtocol(fields.spr, options.protocol);
   checkIp(fields.sip, options.clientIp);
   const now = options.now ?? Date.now;
   if (isAccount) {
     if (!fields.sp || !fields.se || !fields.ss || !fields.srt)
-      throw failed("The token lacks sp, se, ss or srt.");
+      throw authenticationFailed("The token lacks sp, se, ss or srt.");
     return new AccessPolicy(
       withTimes(
         { kind: "account", services: fields.ss, resourceTypes: fields.srt, permissions: fields.sp },
@@ -96,28 +128,12 @@ export function verifySasToken(fields: SasFields, options: VerifySasOptions): Ac
       now,
     );
   }
-  let { sp, st, se } = fields;
-  if (fields.si !== undefined) {
-    const policy = options.storedPolicy?.(fields.tn!, fields.si);
-    if (!policy) {
-      throw new TableKitError(
-        "AuthorizationFailure",
-        `The stored access policy '${fields.si}' does not exist.`,
-      );
-    }
-    if ((sp && policy.permission) || (st && policy.start) || (se && policy.expiry)) {
-      throw failed("Access policy fields can be associated with signature or SAS identifier but not both.");
-    }
-    sp = sp || policy.permission;
-    st = st || policy.start;
-    se = se || policy.expiry;
-  }
-  if (!sp || !se) throw failed("The token lacks its permissions or expiry.");
+  const { sp, st, se } = sasTerms(fields, (id) => options.storedPolicy?.(fields.tn!, id));
   let permissions: TablePermissions;
   try {
     permissions = tablePermissionsFromString(sp);
   } catch {
-    throw failed(`The permissions '${sp}' are not valid.`);
+    throw authenticationFailed(`The permissions '${sp}' are not valid.`);
   }
   return new AccessPolicy(
     withTimes({ kind: "table", tableName: fields.tn!, permissions, keyRange: keyRangeOf(fields) }, st, se),
@@ -135,7 +151,7 @@ function keyRangeOf(fields: SasFields): EntityKeyRange {
   const bound = (name: "spk" | "srk" | "epk" | "erk") => (fields[name] === "" ? undefined : fields[name]);
   const [spk, srk, epk, erk] = [bound("spk"), bound("srk"), bound("epk"), bound("erk")];
   if ((srk !== undefined && spk === undefined) || (erk !== undefined && epk === undefined)) {
-    throw failed(
+    throw authenticationFailed(
       "Signature fields not well formed: a row key bound (srk, erk) needs its partition key bound (spk, epk).",
     );
   }
@@ -155,7 +171,7 @@ function withTimes<T extends object>(scope: T, st: string | undefined, se: strin
 
 export function checkProtocol(spr: string | undefined, protocol: "http" | "https"): void {
   if (spr === undefined || spr === "" || spr === "https,http" || spr === "http,https") return;
-  if (spr !== "https") throw failed(`The protocol '${spr}' is not valid.`);
+  if (spr !== "https") throw authenticationFailed(`The protocol '${spr}' is not valid.`);
   if (protocol !== "https") {
     throw new TableKitError(
       "AuthorizationProtocolMismatch",
@@ -175,7 +191,8 @@ export function checkIp(sip: string | undefined, clientIp: string): void {
   const [startText, endText] = sip.split("-");
   const start = ipv4Number(startText ?? "");
   const end = endText === undefined ? start : ipv4Number(endText);
-  if (start === undefined || end === undefined) throw failed(`The IP range '${sip}' is not valid.`);
+  if (start === undefined || end === undefined)
+    throw authenticationFailed(`The IP range '${sip}' is not valid.`);
   const client = ipv4Number(clientIp);
   if (client === undefined || client < start || client > end) {
     throw new TableKitError(
