@@ -2,7 +2,7 @@ import { isTableKitError, type TableEntityResult, TableKitError } from "../../mo
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
 import {
   EVIDENCE_PROPERTY,
-  entityLineageStart,
+  entityLife,
   keptEvidence,
   parseEvidence,
 } from "../shared/evidence/evidence.js";
@@ -354,8 +354,7 @@ export class Repository<
   private async leaveEvidence(entity: TableEntityResult, call: OperationOptions): Promise<void> {
     const evidence = parseEvidence(entity[EVIDENCE_PROPERTY]);
     if (!evidence || evidence.marks.length === 0) return;
-    const lineage = entityLineageStart(evidence, entity.etag)?.toString() ?? "0";
-    await recordDeletedMarks((name) => this.table.sibling(name), evidence, lineage, call);
+    await recordDeletedMarks((name) => this.table.sibling(name), evidence, entityLife(evidence, entity.etag), call);
   }
 
   private async readEtag(

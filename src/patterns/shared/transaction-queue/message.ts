@@ -262,5 +262,10 @@ export function decodeSteps(
     }
     return raw as unknown as TransactionStep;
   });
-  return checkSteps(steps, store, handlers);
+  return checkSteps(steps, store, handlers).map((s, i) => {
+    const found = (json[i] as { found?: unknown }).found;
+    if (found === undefined || s.kind !== "deleteIfPresent" || s.etag === undefined) return s;
+    if (typeof found !== "string" && found !== false) throw malformed("a delete's found is not text or false");
+    return { ...s, found };
+  });
 }

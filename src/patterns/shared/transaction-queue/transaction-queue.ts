@@ -7,6 +7,7 @@ import { type JournalEntry, TransactionJournal } from "./journal.js";
 import { checkSteps, decodeSteps, type Envelope, encodeEnvelope, encodeSteps } from "./message.js";
 import { PoisonQueue } from "./poison-queue.js";
 import type { CheckedStep, TransactionStep } from "./steps.js";
+import { foundVersion } from "./table-steps.js";
 import { TransactionWorker, type WorkerOptions } from "./worker.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -128,7 +129,7 @@ export class TransactionQueue {
       options.id === undefined
         ? randomUUID()
         : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
-    return this.send(id, checked, options);
+    return this.send(id, await this.observed(checked, options), options);
   }
 
   /**
@@ -142,7 +143,8 @@ export class TransactionQueue {
   ): Promise<PendingTransaction> {
     const checked = checkSteps(steps, this.store, this.handlers);
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-    const sent = await this.send(randomUUID(), checked, {
+    const observed = await this.observed(checked, call);
+    const sent = await this.send(randomUUID(), observed, {
       ...call,
       visibilityTimeout: options.holdSeconds ?? DEFAULT_HOLD_SECONDS,
     });
@@ -154,7 +156,7 @@ export class TransactionQueue {
         } catch (err) {
           if (!isTableKitError(err, "MessageNotFound", "PopReceiptMismatch")) throw err;
           // Delivered before the write landed: run it again (under a new id, as a new transaction).
-          await this.send(randomUUID(), checked, more ?? {});
+          await this.send(randomUUID(), observed, more ?? {});
         }
       },
       cancel: async (more) => {
@@ -207,6 +209,22 @@ export class TransactionQueue {
       journal++;
     }
     return { journal, payloads };
+  }
+
+  /**
+   * The steps with what each ETag-guarded delete's version holds (CheckedStep.found), read once
+   * before the message is sent: the evidence a redelivery needs to tell whether the delete ran.
+   */
+  private async observed(steps: readonly CheckedStep[], options: OperationOptions): Promise<CheckedStep[]> {
+    if (!this.evidence) return [...steps];
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    return Promise.all(
+      steps.map(async (s) =>
+        s.kind === "deleteIfPresent" && s.etag !== undefined
+          ? { ...s, found: await foundVersion(this.store, s, call) }
+          : s,
+      ),
+    );
   }
 
   /** @internal The message of a transaction: inline, or a pointer to a payload blob when too large. */
