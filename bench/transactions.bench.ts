@@ -7,7 +7,8 @@
  *
  * The embedded engine runs in this process, so its cost is this process's CPU time: the ratios
  * there are of CPU seconds (a shared, loaded machine moves the wall clock far more), measured in
- * alternating rounds (direct, worker, worker without evidence), the median of each. Each worker
+ * rounds in alternating order (direct, worker, worker without evidence, then the reverse) after
+ * an unmeasured warm-up round, the median of each. Each worker
  * count is also measured with the steps' evidence turned off (an internal switch of the queue, for
  * this comparison only): what the evidence costs. Azurite is another process: wall clock there.
  * Run: npx tsx bench/transactions.bench.ts (or npm run bench -- transactions; --smoke for tiny sizes).
@@ -22,7 +23,9 @@ import { rounds, SMOKE, sized, verdict } from "./support/bench-mode.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-bench-"));
 const WORKERS = [1, 4, 16] as const;
-const ROUNDS = rounds(3);
+const ROUNDS = rounds(7);
+/** Transactions of the unmeasured warm-up round of each worker count. */
+const WARM_UP = sized(500, 4);
 /** The goals of issue 22: the worker at least this share of direct writes (embedded, 4 workers)… */
 const GOAL_RATIO = 0.35;
 const GOAL_WORKERS = 4;
@@ -119,12 +122,19 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
   const rows: Record<string, string>[] = [];
   for (const workers of WORKERS) {
     const runs: { direct: Cost; worker: Cost; plain: Cost }[] = [];
+    // An unmeasured round first (the code warms up), then rounds in alternating order, so neither
+    // the warm-up nor a drift of the machine falls on one side of a comparison.
+    await direct(store, WARM_UP, workers);
+    await worker(store, WARM_UP, workers, true);
+    await worker(store, WARM_UP, workers, false);
     for (let r = 0; r < ROUNDS; r++) {
-      runs.push({
-        direct: await direct(store, n, workers),
-        worker: await worker(store, n, workers, true),
-        plain: await worker(store, n, workers, false),
-      });
+      const run: Partial<Record<"direct" | "worker" | "plain", Cost>> = {};
+      const order =
+        r % 2 === 0 ? (["direct", "worker", "plain"] as const) : (["plain", "worker", "direct"] as const);
+      for (const k of order)
+        run[k] =
+          k === "direct" ? await direct(store, n, workers) : await worker(store, n, workers, k === "worker");
+      runs.push(run as Required<typeof run>);
     }
     const cpu = (k: "direct" | "worker" | "plain") => median(runs.map((r) => r[k].cpu));
     const ratio = cpu("direct") / cpu("worker");
@@ -191,7 +201,7 @@ try {
   console.log(
     "\neventually consistent transactions (2 steps: insert into Archive, ETag-guarded delete from Current):\n" +
       "worker transactions vs the same steps written directly by as many writers; embedded: per CPU second,\n" +
-      `median of ${ROUNDS} alternating rounds; evidence cost: the share of the worker's throughput the steps' evidence takes`,
+      `median of ${ROUNDS} rounds in alternating order after a warm-up; evidence cost: the share of the worker's throughput the steps' evidence takes`,
   );
   console.table(out);
   const load = loadavg().map((l) => l.toFixed(2));

@@ -122,9 +122,13 @@ export function etagTicks(etag: string): string | undefined {
   return timestampOfEtag(etag)?.ticks.toString();
 }
 
+/** This process's life ids: a random prefix (72 bits), then a counter — unique without a random draw per create. */
+const LIFE_PREFIX = `i${randomBytes(9).toString("base64url")}`;
+let lives = 0;
+
 /** A new life id: what a create through tablekit writes as its entity's lineage (never all digits, unlike ticks). */
 export function newLifeId(): string {
-  return `i${randomBytes(9).toString("base64url")}`;
+  return `${LIFE_PREFIX}${(lives++).toString(36)}`;
 }
 
 /** True when `lineage` is a life id drawn by a create (not the ticks of an adopted version). */
