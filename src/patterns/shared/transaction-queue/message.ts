@@ -265,7 +265,8 @@ export function decodeSteps(
   return checkSteps(steps, store, handlers).map((s, i) => {
     const found = (json[i] as { found?: unknown }).found;
     if (found === undefined || s.kind !== "deleteIfPresent" || s.etag === undefined) return s;
-    if (typeof found !== "string" && found !== false) throw malformed("a delete's found is not text or false");
+    if (typeof found !== "string" && found !== false)
+      throw malformed("a delete's found is not text or false");
     return { ...s, found };
   });
 }

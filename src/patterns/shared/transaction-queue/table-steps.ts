@@ -183,7 +183,9 @@ export async function foundVersion(
   call: StepContext["call"],
 ): Promise<string | false> {
   try {
-    const e = await store.table(s.table).getEntity(s.partitionKey, s.rowKey, { ...call, queryOptions: ONLY_EVIDENCE });
+    const e = await store
+      .table(s.table)
+      .getEntity(s.partitionKey, s.rowKey, { ...call, queryOptions: ONLY_EVIDENCE });
     if (e.etag !== s.etag) return false;
     const text = e[EVIDENCE_PROPERTY];
     return typeof text === "string" ? text : "";
@@ -230,7 +232,11 @@ async function deleteStep(s: DeleteStep, ctx: StepContext): Promise<StepResult |
 }
 
 /** Deletes exactly the version `etag` names: gone counts as done, another version as AGAIN (read and decide). */
-async function removeVersion(s: DeleteStep, ctx: StepContext, etag: string): Promise<StepResult | typeof AGAIN> {
+async function removeVersion(
+  s: DeleteStep,
+  ctx: StepContext,
+  etag: string,
+): Promise<StepResult | typeof AGAIN> {
   try {
     await ctx.writer.write(s.table, ["delete", keysOf(s), { etag }]);
     return APPLIED;
@@ -255,9 +261,14 @@ function otherVersion(s: DeleteStep, ctx: StepContext, etag: string, current: Cu
     // Born through tablekit: the same life id as the version named is the same life.
     const named = s.found === undefined ? undefined : parseEvidence(s.found);
     if (s.found === undefined)
-      throw stepRefused(s, "UpdateConditionNotSatisfied", `${changed}; the message does not say which life it named`, {
-        unverifiable: true,
-      });
+      throw stepRefused(
+        s,
+        "UpdateConditionNotSatisfied",
+        `${changed}; the message does not say which life it named`,
+        {
+          unverifiable: true,
+        },
+      );
     if (named?.lineage === ev.lineage) throw stepRefused(s, "UpdateConditionNotSatisfied", changed);
     return ALREADY;
   }
