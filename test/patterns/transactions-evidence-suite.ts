@@ -172,7 +172,7 @@ export function transactionsEvidenceSuite(target: PatternsRef): void {
           step.deleteIfPresent(t, "b", "R", { etag: r.etag }),
           step.deleteIfPresent(t, "b", "S", { etag: s.etag }),
           // …before the message is sent: what enqueue found ("no such version") is its own, not the caller's.
-          { ...step.deleteIfPresent(t, "b", "U", { etag: u.etag }), found: "" } as TransactionStep,
+          { ...step.deleteIfPresent(t, "b", "U", { etag: u.etag }), found: "" } as unknown as TransactionStep,
         ],
         { id: "t1" },
       );
