@@ -8,7 +8,8 @@
  * The embedded engine runs in this process, so its cost is this process's CPU time: the ratios
  * there are of CPU seconds (a shared, loaded machine moves the wall clock far more), measured in
  * rounds in alternating order (direct, worker, worker without evidence, then the reverse) after
- * an unmeasured warm-up round, the median of each. Each worker
+ * an unmeasured warm-up round, the least of each (other processes only ever add CPU time: caches,
+ * shared cores), the median beside it. Each worker
  * count is also measured with the steps' evidence turned off (an internal switch of the queue, for
  * this comparison only): what the evidence costs. Azurite is another process: wall clock there.
  * Run: npx tsx bench/transactions.bench.ts (or npm run bench -- transactions; --smoke for tiny sizes).
@@ -117,7 +118,7 @@ async function worker(store: Store, n: number, workers: number, evidence: boolea
   return cost;
 }
 
-/** The embedded engine: CPU seconds, alternating rounds, medians. */
+/** The embedded engine: CPU seconds, alternating rounds, the least of each (and the median). */
 async function embedded(store: Store, n: number): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
   for (const workers of WORKERS) {
@@ -136,7 +137,10 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
           k === "direct" ? await direct(store, n, workers) : await worker(store, n, workers, k === "worker");
       runs.push(run as Required<typeof run>);
     }
-    const cpu = (k: "direct" | "worker" | "plain") => median(runs.map((r) => r[k].cpu));
+    // The least CPU of the rounds: other processes on a shared machine only ever add to it (caches,
+    // shared cores), so the least is the closest to the work's own cost; the median is shown too.
+    const cpu = (k: "direct" | "worker" | "plain") => Math.min(...runs.map((r) => r[k].cpu));
+    const mid = (k: "direct" | "worker" | "plain") => median(runs.map((r) => r[k].cpu));
     const ratio = cpu("direct") / cpu("worker");
     const evidenceCost = 1 - cpu("plain") / cpu("worker");
     goals.push(
@@ -155,6 +159,8 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
       "worker / direct": `${ratio.toFixed(2)}x`,
       "no evidence tx/CPU s": rate(n, cpu("plain")),
       "evidence cost": `${(100 * evidenceCost).toFixed(1)}%`,
+      "median: worker / direct": `${(mid("direct") / mid("worker")).toFixed(2)}x`,
+      "median: evidence cost": `${(100 * (1 - mid("plain") / mid("worker"))).toFixed(1)}%`,
       "worker tx/s (wall)": rate(n, median(runs.map((r) => r.worker.wall))),
     });
   }
@@ -201,7 +207,7 @@ try {
   console.log(
     "\neventually consistent transactions (2 steps: insert into Archive, ETag-guarded delete from Current):\n" +
       "worker transactions vs the same steps written directly by as many writers; embedded: per CPU second,\n" +
-      `median of ${ROUNDS} rounds in alternating order after a warm-up; evidence cost: the share of the worker's throughput the steps' evidence takes`,
+      `the least CPU of ${ROUNDS} rounds in alternating order after a warm-up (and the median); evidence cost: the share of the worker's throughput the steps' evidence takes`,
   );
   console.table(out);
   const load = loadavg().map((l) => l.toFixed(2));
