@@ -125,11 +125,9 @@ export class TransactionQueue {
     options: EnqueueOptions = {},
   ): Promise<EnqueuedTransaction> {
     const checked = checkSteps(steps, this.store, this.handlers);
-    const id =
-      options.id === undefined
-        ? randomUUID()
-        : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
-    return this.send(id, await this.observed(checked, options), options);
+    const fresh = options.id === undefined;
+    const id = fresh ? randomUUID() : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
+    return this.send(id, await this.observed(checked, options), { ...options, fresh });
   }
 
   /**
@@ -147,6 +145,7 @@ export class TransactionQueue {
     const sent = await this.send(randomUUID(), observed, {
       ...call,
       visibilityTimeout: options.holdSeconds ?? DEFAULT_HOLD_SECONDS,
+      fresh: true,
     });
     return {
       id: sent.id,
@@ -156,7 +155,7 @@ export class TransactionQueue {
         } catch (err) {
           if (!isTableKitError(err, "MessageNotFound", "PopReceiptMismatch")) throw err;
           // Delivered before the write landed: run it again (under a new id, as a new transaction).
-          await this.send(randomUUID(), observed, more ?? {});
+          await this.send(randomUUID(), observed, { ...more, fresh: true });
         }
       },
       cancel: async (more) => {
@@ -231,14 +230,15 @@ export class TransactionQueue {
   async send(
     id: string,
     steps: readonly CheckedStep[],
-    options: EnqueueOptions,
+    options: EnqueueOptions & { readonly fresh?: boolean },
   ): Promise<EnqueuedTransaction> {
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    const fresh = options.fresh === true;
     const sendOptions = {
       ...call,
       ...(options.visibilityTimeout === undefined ? {} : { visibilityTimeout: options.visibilityTimeout }),
     };
-    let text = encodeEnvelope({ id, steps });
+    let text = encodeEnvelope({ id, fresh, steps });
     const limit = this.inlineLimit();
     let offloaded = false;
     if (text.length > limit) {
@@ -255,7 +255,7 @@ export class TransactionQueue {
         .container(payload.container)
         .getBlockBlobClient(payload.name)
         .upload(body, body.length, { ...call, blobHTTPHeaders: { blobContentType: "application/json" } });
-      text = encodeEnvelope({ id, payload });
+      text = encodeEnvelope({ id, fresh, payload });
       offloaded = true;
     }
     const sent = await this.queue.sendMessage(text, sendOptions);
