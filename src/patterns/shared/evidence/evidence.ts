@@ -70,6 +70,11 @@ export function formatEvidence(evidence: Evidence): string {
   return `${FORMAT}|${evidence.origin === "born" ? "b" : "a"}|${evidence.lineage ?? ""}|${journal}|${marks.join("/")}`;
 }
 
+/** `formatEvidence` of a create's evidence (born, life id `lineage`, its one mark), without the objects. */
+export function formatBorn(lineage: string, mark: Mark): string {
+  return `${FORMAT}|b|${lineage}|${mark.journal}|${mark.step}:${mark.at}:${mark.id}`;
+}
+
 /** The evidence a stored value holds; undefined when there is none, or it is not tablekit's. */
 export function parseEvidence(value: unknown): Evidence | undefined {
   if (typeof value !== "string") return undefined;

@@ -6,11 +6,13 @@ import {
   entityLife,
   entityLineageStart,
   etagTicks,
+  formatBorn,
   formatEvidence,
   hasMark,
   isLifeId,
   MAX_ENTITY_EVIDENCE_CHARS,
   markOf,
+  newLifeId,
   parseEvidence,
 } from "../evidence/evidence.js";
 import { addMark, recordDeletedMarks, type TableOf } from "../evidence/evidence-upkeep.js";
@@ -46,6 +48,17 @@ interface Current {
 export async function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
   if (!ctx.evidence) return runWithoutEvidence(s, ctx);
   if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined) return ALREADY;
+  if (s.kind === "insertIfAbsent") return insert(s, ctx); // a create lands or finds an entity: no race to lose
+  if (
+    s.kind === "deleteIfPresent" &&
+    s.etag !== undefined &&
+    s.found !== undefined &&
+    !othersMarked(s.found, ctx.ref)
+  ) {
+    // Nothing to hand on: delete that version without a read; another version is read and decided below.
+    const done = await removeVersion(s, ctx, s.etag);
+    if (done !== AGAIN) return done;
+  }
   for (let round = 1; ; round++) {
     try {
       const result = await attempt(s, ctx);
@@ -110,20 +123,28 @@ async function create(
   s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
   ctx: StepContext,
 ): Promise<StepResult> {
-  const born: Evidence = { ...carryEntityEvidence(undefined, undefined), marks: [markOf(ctx.ref)] };
-  const etag = await ctx.writer.write(s.table, ["create", entityWith(s, born)]);
-  return { outcome: "applied", created: { etag: etag!, lineage: born.lineage! } };
+  const lineage = newLifeId();
+  const entity = { ...writableEntity(s.entity), [EVIDENCE_PROPERTY]: formatBorn(lineage, markOf(ctx.ref)) };
+  const etag = await ctx.writer.write(s.table, ["create", entity]);
+  return { outcome: "applied", created: { etag: etag!, lineage } };
+}
+
+async function insert(
+  s: Extract<TableStep, { kind: "insertIfAbsent" }>,
+  ctx: StepContext,
+): Promise<StepResult> {
+  try {
+    return await create(s, ctx);
+  } catch (err) {
+    if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
+    throw err;
+  }
 }
 
 async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
   switch (s.kind) {
     case "insertIfAbsent":
-      try {
-        return await create(s, ctx);
-      } catch (err) {
-        if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
-        throw err;
-      }
+      return insert(s, ctx);
     case "upsert": {
       const current = await read(s, ctx);
       if (!current) return create(s, ctx);
@@ -212,10 +233,6 @@ function othersMarked(found: string | false, ref: StepContext["ref"]): boolean {
  * of the key knows the delete ran.
  */
 async function deleteStep(s: DeleteStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
-  if (s.etag !== undefined && s.found !== undefined && !othersMarked(s.found, ctx.ref)) {
-    const done = await removeVersion(s, ctx, s.etag);
-    if (done !== AGAIN) return done;
-  }
   const current = await read(s, ctx);
   if (!current) return ALREADY;
   const ev = current.evidence;
