@@ -2,7 +2,9 @@ import {
   DateTime,
   dateTimeWithText,
   type EdmType,
+  EntityProperties,
   fromTypedValue,
+  isInt32Number,
   isoOfEtag,
   type PropertyWriter,
   type StoredEntity,
@@ -71,12 +73,55 @@ const asIs = (stored: string) => stored;
  * Infinity) takes the hand-written form instead.
  */
 export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): string {
+  if (properties instanceof EntityProperties) return encodeChecked(properties);
   const stored: Record<string, unknown> = {};
   for (const name of properties.keys()) {
     const tv = properties.get(name)!;
     const value = jsonValue(tv);
     if (value === undefined) return encodePropertiesByHand(properties);
     stored[memoisedKey(storedKeys, tv.type, name, asIs)] = value;
+  }
+  return JSON.stringify(stored);
+}
+
+/** Stored keys of the types a caller writes as plain values, one map each: a lookup by name alone. */
+const stringKeys = new Map<string, string>();
+const int32Keys = new Map<string, string>();
+const doubleKeys = new Map<string, string>();
+const booleanKeys = new Map<string, string>();
+
+function plainKey(cache: Map<string, string>, type: EdmType, name: string): string {
+  let key = cache.get(name);
+  if (key === undefined) {
+    if (cache.size >= MAX_QUOTED_KEYS) cache.clear();
+    key = storedPropertyKey(type, name);
+    cache.set(name, key);
+  }
+  return key;
+}
+
+/**
+ * `encodeProperties` of the core's checked properties, read from their flat array: a plain value's
+ * type is the one it infers (no typed value to read it from), any other value is a TypedValue.
+ */
+function encodeChecked(properties: EntityProperties): string {
+  const { flat } = properties;
+  const stored: Record<string, unknown> = {};
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i] as string;
+    const value = flat[i + 1]!;
+    if (typeof value === "string") stored[plainKey(stringKeys, "String", name)] = value;
+    else if (typeof value === "number") {
+      if (isInt32Number(value)) stored[plainKey(int32Keys, "Int32", name)] = value;
+      else if (Number.isFinite(value) && !Number.isInteger(value)) {
+        stored[plainKey(doubleKeys, "Double", name)] = value;
+      } else return encodePropertiesByHand(properties);
+    } else if (typeof value === "boolean") stored[plainKey(booleanKeys, "Boolean", name)] = value;
+    else {
+      const json = jsonValue(value);
+      if (json === undefined) return encodePropertiesByHand(properties);
+      stored[memoisedKey(storedKeys, value.type, name, asIs)] = json;
+    }
   }
   return JSON.stringify(stored);
 }
