@@ -84,19 +84,21 @@ export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): s
   return JSON.stringify(stored);
 }
 
-/** Stored keys of the types a caller writes as plain values, one map each: a lookup by name alone. */
-const stringKeys = new Map<string, string>();
-const int32Keys = new Map<string, string>();
-const doubleKeys = new Map<string, string>();
-const booleanKeys = new Map<string, string>();
+/**
+ * The stored keys of the last entity encoded, by position: the entities of a table, and all those of
+ * a transaction, mostly share one shape, so a key is found by comparing a name and a type (by
+ * identity) instead of looking it up.
+ */
+const lastNames: string[] = [];
+const lastTypes: EdmType[] = [];
+const lastKeys: string[] = [];
 
-function plainKey(cache: Map<string, string>, type: EdmType, name: string): string {
-  let key = cache.get(name);
-  if (key === undefined) {
-    if (cache.size >= MAX_QUOTED_KEYS) cache.clear();
-    key = storedPropertyKey(type, name);
-    cache.set(name, key);
-  }
+function storedKeyAt(position: number, type: EdmType, name: string): string {
+  if (lastNames[position] === name && lastTypes[position] === type) return lastKeys[position]!;
+  const key = memoisedKey(storedKeys, type, name, asIs);
+  lastNames[position] = name;
+  lastTypes[position] = type;
+  lastKeys[position] = key;
   return key;
 }
 
@@ -110,17 +112,18 @@ function encodeChecked(properties: EntityProperties): string {
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i] as string;
     const value = flat[i + 1]!;
-    if (typeof value === "string") stored[plainKey(stringKeys, "String", name)] = value;
+    const position = i >> 1;
+    if (typeof value === "string") stored[storedKeyAt(position, "String", name)] = value;
     else if (typeof value === "number") {
-      if (isInt32Number(value)) stored[plainKey(int32Keys, "Int32", name)] = value;
+      if (isInt32Number(value)) stored[storedKeyAt(position, "Int32", name)] = value;
       else if (Number.isFinite(value) && !Number.isInteger(value)) {
-        stored[plainKey(doubleKeys, "Double", name)] = value;
+        stored[storedKeyAt(position, "Double", name)] = value;
       } else return encodePropertiesByHand(properties);
-    } else if (typeof value === "boolean") stored[plainKey(booleanKeys, "Boolean", name)] = value;
+    } else if (typeof value === "boolean") stored[storedKeyAt(position, "Boolean", name)] = value;
     else {
       const json = jsonValue(value);
       if (json === undefined) return encodePropertiesByHand(properties);
-      stored[memoisedKey(storedKeys, value.type, name, asIs)] = json;
+      stored[storedKeyAt(position, value.type, name)] = json;
     }
   }
   return JSON.stringify(stored);
