@@ -22,53 +22,70 @@ export function typedValueOf(value: CheckedValue): TypedValue {
 }
 
 /**
+ * A read-only property Map built when a reader first asks for one: what a property form that is not
+ * a Map (checked values, a stored row's JSON) gives the readers of `ReadonlyMap`.
+ */
+export abstract class LazyPropertyMap implements ReadonlyMap<string, TypedValue> {
+  private built: Map<string, TypedValue> | undefined;
+
+  /** The properties as a Map (called once). */
+  protected abstract build(): Map<string, TypedValue>;
+
+  private get map(): Map<string, TypedValue> {
+    this.built ??= this.build();
+    return this.built;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+  get(name: string): TypedValue | undefined {
+    return this.map.get(name);
+  }
+  has(name: string): boolean {
+    return this.map.has(name);
+  }
+  forEach(callback: (value: TypedValue, key: string, map: ReadonlyMap<string, TypedValue>) => void): void {
+    for (const [name, value] of this.map) callback(value, name, this);
+  }
+  entries(): MapIterator<[string, TypedValue]> {
+    return this.map.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.map.keys();
+  }
+  values(): MapIterator<TypedValue> {
+    return this.map.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, TypedValue]> {
+    return this.map.entries();
+  }
+}
+
+/**
  * A validated entity's properties, as `normalizeEntity` makes them: names and checked values in one
  * flat array, in the caller's order, plus the payload bound's share of the properties, added up in
  * the same walk. A write spends no Map and no typed value per property; a backend that reads it as a
  * Map gets one, built on first use (other backends, merges). Immutable: what it holds was checked.
  */
-export class EntityProperties implements ReadonlyMap<string, TypedValue> {
-  private map: Map<string, TypedValue> | undefined;
-
+export class EntityProperties extends LazyPropertyMap {
   constructor(
     /** `[name0, value0, name1, value1, …]`. */
     readonly flat: readonly (string | CheckedValue)[],
     /** The properties' part of `transactionPayloadBound`, counted as it counts them. */
     readonly payloadBound: number,
-  ) {}
-
-  private get asMap(): Map<string, TypedValue> {
-    if (this.map === undefined) {
-      const map = new Map<string, TypedValue>();
-      const flat = this.flat;
-      for (let i = 0; i < flat.length; i += 2) map.set(flat[i] as string, typedValueOf(flat[i + 1]!));
-      this.map = map;
-    }
-    return this.map;
+  ) {
+    super();
   }
 
-  get size(): number {
+  protected build(): Map<string, TypedValue> {
+    const map = new Map<string, TypedValue>();
+    const flat = this.flat;
+    for (let i = 0; i < flat.length; i += 2) map.set(flat[i] as string, typedValueOf(flat[i + 1]!));
+    return map;
+  }
+
+  override get size(): number {
     return this.flat.length / 2;
-  }
-  get(name: string): TypedValue | undefined {
-    return this.asMap.get(name);
-  }
-  has(name: string): boolean {
-    return this.asMap.has(name);
-  }
-  forEach(callback: (value: TypedValue, key: string, map: ReadonlyMap<string, TypedValue>) => void): void {
-    for (const [name, value] of this.asMap) callback(value, name, this);
-  }
-  entries(): MapIterator<[string, TypedValue]> {
-    return this.asMap.entries();
-  }
-  keys(): MapIterator<string> {
-    return this.asMap.keys();
-  }
-  values(): MapIterator<TypedValue> {
-    return this.asMap.values();
-  }
-  [Symbol.iterator](): MapIterator<[string, TypedValue]> {
-    return this.asMap.entries();
   }
 }

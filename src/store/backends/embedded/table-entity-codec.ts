@@ -6,6 +6,7 @@ import {
   fromTypedValue,
   isInt32Number,
   isoOfEtag,
+  LazyPropertyMap,
   type PropertyWriter,
   type StoredEntity,
   setOwn,
@@ -215,13 +216,13 @@ function decodeParsed(
  * (`toEntityResult`, through `writeProperties`) makes no typed value and no map at all, which
  * halves what a page of entities allocates.
  */
-class StoredProperties implements ReadonlyMap<string, TypedValue>, PropertyWriter {
-  private decoded: Map<string, TypedValue> | undefined;
-
+class StoredProperties extends LazyPropertyMap implements PropertyWriter {
   constructor(
     private readonly raw: Record<string, unknown>,
     private readonly select: ReadonlySet<string> | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   writeProperties(out: Record<string, unknown>): void {
     const { raw, select } = this;
@@ -234,34 +235,8 @@ class StoredProperties implements ReadonlyMap<string, TypedValue>, PropertyWrite
     }
   }
 
-  private get map(): Map<string, TypedValue> {
-    this.decoded ??= decodeParsed(this.raw, this.select);
-    return this.decoded;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-  get(name: string): TypedValue | undefined {
-    return this.map.get(name);
-  }
-  has(name: string): boolean {
-    return this.map.has(name);
-  }
-  forEach(callback: (value: TypedValue, key: string, map: ReadonlyMap<string, TypedValue>) => void): void {
-    for (const [name, value] of this.map) callback(value, name, this);
-  }
-  entries(): MapIterator<[string, TypedValue]> {
-    return this.map.entries();
-  }
-  keys(): MapIterator<string> {
-    return this.map.keys();
-  }
-  values(): MapIterator<TypedValue> {
-    return this.map.values();
-  }
-  [Symbol.iterator](): MapIterator<[string, TypedValue]> {
-    return this.map.entries();
+  protected build(): Map<string, TypedValue> {
+    return decodeParsed(this.raw, this.select);
   }
 }
 
