@@ -300,15 +300,17 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
       measured: `${bound ? "> " : ""}${ratio.toFixed(1)}x`,
       verdict: verdict(ratio >= atLeast),
     });
-  const n = Math.max(...sizes.queueSizes);
-  const a = ours.queues[n]!;
-  const b = theirs.queues[n]!;
-  judge(
-    `queues: send, receive, delete ${n.toLocaleString("en")} ≥ 20x Azurite (wall)`,
-    b.seconds / a.seconds,
-    20,
-    !!b.capped,
-  );
+  if (sizes.queueSizes.length > 0) {
+    const n = Math.max(...sizes.queueSizes);
+    const a = ours.queues[n]!;
+    const b = theirs.queues[n]!;
+    judge(
+      `queues: send, receive, delete ${n.toLocaleString("en")} ≥ 20x Azurite (wall)`,
+      b.seconds / a.seconds,
+      20,
+      !!b.capped,
+    );
+  }
   judge(`blobs: ${sizes.blobs} uploads of 4 KiB ≥ 2x`, theirs.uploads.seconds / ours.uploads.seconds, 2);
   judge(
     `blobs: ${sizes.blobs} downloads of 4 KiB ≥ 2x`,

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  copyFileSync,
   createReadStream,
   fdatasyncSync,
+  fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   rmSync,
@@ -31,7 +34,17 @@ export interface EmbeddedBlobContent {
   writeAt(id: string, offset: number, bytes: Uint8Array): void;
   /** Forgets content no row refers to any more. */
   remove(id: string): void;
+  /**
+   * File content only: new content, one per source, durable once this returns — a hard link to a
+   * durable file or to existing content (so removing either name leaves the other's bytes), or bytes.
+   */
+  adopt?(sources: readonly AdoptedSource[]): string[];
 }
+
+export type AdoptedSource =
+  | { readonly path: string }
+  | { readonly id: string }
+  | { readonly bytes: Uint8Array };
 
 export interface ContentWriter {
   readonly id: string;
@@ -65,13 +78,18 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
     return join(this.root, id.slice(0, 2), id);
   }
 
-  create(): ContentWriter {
-    const id = newId();
+  private dirOf(id: string): string {
     const dir = join(this.root, id.slice(0, 2));
     if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
+    return dir;
+  }
+
+  create(): ContentWriter {
+    const id = newId();
+    this.dirOf(id);
     const path = this.path(id);
     const handle = open(path, "wx");
     let written = 0;
@@ -146,6 +164,59 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
+  }
+
+  adopt(sources: readonly AdoptedSource[]): string[] {
+    // One directory for them all, so one directory sync makes every new name durable.
+    const prefix = newId().slice(0, 2);
+    const dir = this.dirOf(prefix);
+    const ids: string[] = [];
+    try {
+      for (const source of sources) {
+        const id = prefix + newId().slice(2);
+        const path = this.path(id);
+        ids.push(id);
+        if ("bytes" in source) writeDurably(path, source.bytes);
+        else linkOrCopy("path" in source ? source.path : this.path(source.id), path);
+      }
+      const fd = openSync(dir, "r");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      for (const id of ids) this.remove(id);
+      throw err;
+    }
+    return ids;
+  }
+}
+
+/** A hard link; a durable copy when the two are on different file systems. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+    copyFileSync(from, to);
+    const fd = openSync(to, "r+");
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function writeDurably(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, "wx");
+  try {
+    let done = 0;
+    while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -3,6 +3,7 @@ import { TableKitError } from "../../../model/index.js";
 import type {
   BackendAppend,
   BackendAppendResult,
+  BackendCompose,
   BackendConditions,
   BackendDownload,
   BackendListPage,
@@ -10,6 +11,7 @@ import type {
   BackendRange,
   BackendUpload,
   BackendWriteResult,
+  BlobPart,
   ContainerBackend,
   StoredBlobProperties,
   StoredContainer,
@@ -18,7 +20,9 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import type { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
+import { composedRow } from "./blob-compose.js";
 import type { ContentWriter, EmbeddedBlobContent } from "./blob-content.js";
+import { isComposed, openComposed } from "./blob-extents.js";
 import { listPage } from "./blob-listing.js";
 import { toTableKitError } from "./errors.js";
 
@@ -36,7 +40,8 @@ export interface EmbeddedContainerHost {
   immediate<T>(work: () => T): T;
   read<T>(work: () => T): T;
   guard<T>(work: () => T): T;
-  removeContent(id: string): void;
+  /** Removes the files of a row's content (once no row names it). */
+  removeContent(content: string): void;
 }
 
 /**
@@ -123,6 +128,48 @@ export class EmbeddedContainer implements ContainerBackend {
     }
   }
 
+  async composeBlocks(
+    name: string,
+    parts: readonly BlobPart[],
+    compose: BackendCompose,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult | undefined> {
+    const { catalogue, content } = this.service;
+    if (!content.adopt) return undefined;
+    this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), compose.conditions));
+    let replaced: string | undefined;
+    let made: string | undefined;
+    const row = {
+      name,
+      etag: newEtag(),
+      modified: Date.now(),
+      type: "BlockBlob" as const,
+      blocks: 0,
+      content_type: compose.contentType ?? null,
+      metadata: JSON.stringify(compose.metadata),
+    };
+    try {
+      // Under the write lock: the current row's files stay while its `current` parts are linked.
+      this.service.immediate(() => {
+        const container = this.containerId();
+        const current = catalogue.blob(container, name);
+        checkWrite(current, compose.conditions);
+        if (parts.some((p) => p.kind === "current") && current?.etag !== compose.basedOn) {
+          throw conditionNotMet(name);
+        }
+        const stored = composedRow(content, parts, current);
+        made = stored.content;
+        catalogue.upsert({ ...row, ...stored, container });
+        replaced = current?.content;
+      });
+    } catch (err) {
+      if (made) this.service.removeContent(made);
+      throw err;
+    }
+    if (replaced) this.service.removeContent(replaced);
+    return { etag: row.etag, lastModified: propertiesOf({ ...row, container: 0 } as BlobRow).lastModified };
+  }
+
   async download(
     name: string,
     range: BackendRange | undefined,
@@ -143,9 +190,12 @@ export class EmbeddedContainer implements ContainerBackend {
       }
       const offset = range?.offset ?? 0;
       const count = Math.min(size - offset, range?.count ?? size);
+      const { content } = this.service;
       const body = row.data
         ? Readable.from([row.data.subarray(offset, offset + count)])
-        : this.service.content.open(row.content, offset, count);
+        : isComposed(row.content)
+          ? openComposed(content, row.content, offset, count)
+          : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
       return { properties: propertiesOf(row), body, ...(range ? { range: { offset, count } } : {}) };
     }

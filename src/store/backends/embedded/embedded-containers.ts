@@ -4,6 +4,7 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
+import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
 import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
@@ -97,12 +98,14 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  /** Content no row names any more; a failure leaves an orphan, never a wrong blob. */
-  removeContent(id: string): void {
-    try {
-      this.content.remove(id);
-    } catch {
-      // An orphan file costs disk space only; the blob itself is already gone or replaced.
+  /** The files of content no row names any more; a failure leaves an orphan, never a wrong blob. */
+  removeContent(content: string): void {
+    for (const id of contentIds(content)) {
+      try {
+        this.content.remove(id);
+      } catch {
+        // An orphan file costs disk space only; the blob itself is already gone or replaced.
+      }
     }
   }
 }

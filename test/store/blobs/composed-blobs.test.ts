@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BlobPart, openStore, type Store } from "../../../src/index.js";
+import { patternBytes, readAll } from "../../conformance/blobs/factory.js";
+
+/**
+ * The embedded file store commits a block list by linking the block files (no copy): each row owns
+ * its links, so replacing, deleting or dropping a blob frees exactly its files, and a read that
+ * started before keeps the bytes it opened.
+ */
+describe("embedded file store: blobs committed from block files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-composed-"));
+  const db = join(dir, "blobs.db");
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(`file:${db}`);
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const contentFiles = () =>
+    existsSync(`${db}.blobs`)
+      ? readdirSync(`${db}.blobs`, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
+      : 0;
+  let made = 0;
+  const file = (bytes: Buffer): BlobPart => {
+    const path = join(dir, `block-${made++}`);
+    writeFileSync(path, bytes);
+    return { kind: "file", path, size: bytes.length };
+  };
+
+  it("links each part once; a recommit, an overwrite and a delete free exactly the replaced files", async () => {
+    const c = await store.createContainer("links");
+    const blob = c.getBlockBlobClient("b");
+    const before = contentFiles();
+    const a = patternBytes(100_000, 1);
+    const b = patternBytes(100_000, 2);
+    const first = await blob.commitParts([file(a), file(b), file(patternBytes(10, 3))]);
+    expect(contentFiles()).toBe(before + 3);
+    // Keep the second block twice and the first once: three links of its own, the old three gone.
+    await blob.commitParts(
+      [
+        { kind: "current", offset: 100_000, size: 100_000 },
+        { kind: "current", offset: 0, size: 100_000 },
+        { kind: "current", offset: 100_000, size: 100_000 },
+      ],
+      { basedOn: first.etag },
+    );
+    expect(contentFiles()).toBe(before + 3);
+    expect((await blob.downloadToBuffer()).equals(Buffer.concat([b, a, b]))).toBe(true);
+    await blob.upload(patternBytes(200_000, 4), 200_000);
+    expect(contentFiles()).toBe(before + 1);
+    await blob.commitParts([file(a), file(b)]);
+    expect(contentFiles()).toBe(before + 2);
+    await blob.delete();
+    expect(contentFiles()).toBe(before);
+    await c.getBlockBlobClient("x").commitParts([file(a), file(b)]);
+    await store.deleteContainer("links");
+    expect(contentFiles()).toBe(before);
+  });
+
+  it("a read opened before the blob is replaced and deleted returns the bytes it opened", async () => {
+    const c = await store.createContainer("reads");
+    const blob = c.getBlockBlobClient("r");
+    const parts = Array.from({ length: 4 }, (_, i) => patternBytes(300_000, 10 + i));
+    await blob.commitParts(parts.map(file));
+    const reading = await blob.download(150_000, 900_000);
+    await blob.commitParts([file(patternBytes(5, 20))]);
+    await blob.delete();
+    const got = await readAll(reading.readableStreamBody);
+    expect(got.equals(Buffer.concat(parts).subarray(150_000, 1_050_000))).toBe(true);
+    await store.deleteContainer("reads");
+  });
+});
