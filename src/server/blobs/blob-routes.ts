@@ -1,11 +1,9 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { TableKitError } from "../../model/index.js";
 import type { BlobClient, BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
-import { send, standardHeaders } from "../http/responses.js";
+import { send, standardHeaders, streamResponse } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
@@ -169,7 +167,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ctx.res.end();
         return;
       }
-      await pipeline(download.readableStreamBody as Readable, ctx.res);
+      await streamResponse(ctx, download.readableStreamBody);
       return;
     }
     case "PUT ":

@@ -202,6 +202,7 @@ export class BlockStaging {
 
   /** Forgets a blob's staged blocks (after a commit, or when the blob is deleted). */
   discard(blob: { account: string; container: string; blob: string }): void {
+    if (this.staged.size === 0) return; // the common case, without hashing the name
     const key = this.key(blob.account, blob.container, blob.blob);
     for (const b of this.staged.get(key)?.values() ?? []) rmSync(b.file, { force: true });
     this.staged.delete(key);

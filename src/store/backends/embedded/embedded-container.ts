@@ -63,7 +63,7 @@ export class EmbeddedContainer implements ContainerBackend {
   async upload(name: string, upload: BackendUpload, _call: CallOptions): Promise<BackendWriteResult> {
     const { catalogue } = this.service;
     // Fail before reading a large body when the answer is already known.
-    this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), upload.conditions));
+    this.service.guard(() => checkWrite(this.lookup(name).row, upload.conditions));
     const body = await this.store(upload);
     let replaced: string | undefined;
     const row = {
@@ -80,8 +80,7 @@ export class EmbeddedContainer implements ContainerBackend {
     };
     try {
       this.service.immediate(() => {
-        const container = this.containerId();
-        const current = catalogue.blob(container, name);
+        const { container, row: current } = this.lookup(name);
         checkWrite(current, upload.conditions);
         catalogue.upsert({ ...row, container });
         replaced = current?.content;
@@ -136,7 +135,7 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<BackendWriteResult | undefined> {
     const { catalogue, content } = this.service;
     if (!content.adopt) return undefined;
-    this.service.guard(() => checkWrite(catalogue.blob(this.containerId(), name), compose.conditions));
+    this.service.guard(() => checkWrite(this.lookup(name).row, compose.conditions));
     let replaced: string | undefined;
     let made: string | undefined;
     const row = {
@@ -151,8 +150,7 @@ export class EmbeddedContainer implements ContainerBackend {
     try {
       // Under the write lock: the current row's files stay while its `current` parts are linked.
       this.service.immediate(() => {
-        const container = this.containerId();
-        const current = catalogue.blob(container, name);
+        const { container, row: current } = this.lookup(name);
         checkWrite(current, compose.conditions);
         if (parts.some((p) => p.kind === "current") && current?.etag !== compose.basedOn) {
           throw conditionNotMet(name);
@@ -208,7 +206,7 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
     return this.service.guard(() => {
-      const row = this.service.catalogue.blob(this.containerId(), name);
+      const { row } = this.lookup(name);
       if (!row && !conditions.ifMatch) return undefined;
       return propertiesOf(this.checkRead(row, name, conditions));
     });
@@ -217,8 +215,8 @@ export class EmbeddedContainer implements ContainerBackend {
   async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
     let removed: string | undefined;
     this.service.immediate(() => {
-      const container = this.containerId();
-      const row = this.checkRead(this.service.catalogue.blob(container, name), name, conditions);
+      const { container, row: found } = this.lookup(name);
+      const row = this.checkRead(found, name, conditions);
       this.service.catalogue.deleteBlob(container, name);
       removed = row.content;
     });
@@ -232,7 +230,7 @@ export class EmbeddedContainer implements ContainerBackend {
   async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {
     const { catalogue, content, capabilities } = this.service;
     return this.service.immediate(() => {
-      const row = this.checkRead(catalogue.blob(this.containerId(), name), name, append.conditions);
+      const row = this.checkRead(this.lookup(name).row, name, append.conditions);
       if (row.type !== "AppendBlob") {
         throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
           details: { blobName: name, blobType: row.type },
@@ -280,17 +278,26 @@ export class EmbeddedContainer implements ContainerBackend {
   /** The container's id, or ContainerNotFound. */
   private containerId(): number {
     const id = this.service.catalogue.containerId(this.name);
-    if (id === undefined) {
-      throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
-        details: { containerName: this.name },
-      });
-    }
+    if (id === undefined) throw this.containerNotFound();
     return id;
+  }
+
+  /** The container's id and the blob's row (one statement), or ContainerNotFound. */
+  private lookup(name: string): { container: number; row: BlobRow | undefined } {
+    const found = this.service.catalogue.blobIn(this.name, name);
+    if (!found) throw this.containerNotFound();
+    return found;
+  }
+
+  private containerNotFound(): TableKitError {
+    return new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+      details: { containerName: this.name },
+    });
   }
 
   /** The row to read, checked: BlobNotFound, or ConditionNotMet for a stale `ifMatch`. */
   private readable(name: string, conditions: BackendConditions): BlobRow {
-    return this.checkRead(this.service.catalogue.blob(this.containerId(), name), name, conditions);
+    return this.checkRead(this.lookup(name).row, name, conditions);
   }
 
   private checkRead(row: BlobRow | undefined, name: string, conditions: BackendConditions): BlobRow {
