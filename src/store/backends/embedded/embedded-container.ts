@@ -190,7 +190,7 @@ export class EmbeddedContainer implements ContainerBackend {
       const count = Math.min(size - offset, range?.count ?? size);
       const { content } = this.service;
       const body = row.data
-        ? Readable.from([row.data.subarray(offset, offset + count)])
+        ? bytesReadable(row.data.subarray(offset, offset + count))
         : isComposed(row.content)
           ? openComposed(content, row.content, offset, count)
           : content.open(row.content, offset, count);
@@ -311,6 +311,14 @@ export class EmbeddedContainer implements ContainerBackend {
     }
     return row;
   }
+}
+
+/** A stream of bytes already in memory, ended: cheaper per call than Readable.from's async iteration. */
+function bytesReadable(bytes: Buffer): Readable {
+  const readable = new Readable({ read() {} });
+  readable.push(bytes);
+  readable.push(null);
+  return readable;
 }
 
 /** The Blob service's answers to a conditional write: 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`. */
