@@ -7,7 +7,8 @@
  * its RSS is sampled every 20 ms while the large blob streams (peak over the baseline before).
  * The client's own CPU (this process: the SDKs) is reported beside the server's, since on a busy
  * machine the wall time of a queue round is mostly the two processes waiting for a core.
- * `storageGoals` says met / NOT met for each of issue 25's speed goals.
+ * `storageGoals` says met / NOT met for each of issue 25's speed goals; the 4 KiB ones print the
+ * wall ratio and, when the client (the SDK in this process) bounds it, are judged on server CPU.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -299,22 +300,24 @@ export function storageRows(
 }
 
 /**
- * The 4 KiB goal, judged honestly: the wall-clock ratio is always printed; but the bench process
- * (the SDK) spends its own CPU on every request, and since it is one thread, serve's wall time can
- * never be below that CPU — so the wall ratio can be at most Azurite's wall time over the client's
- * CPU on serve's run. When that bound is under the goal, no server could meet the goal on wall
- * time with this client, and the goal is judged on server CPU per operation, with that reason.
+ * The 4 KiB goal, judged honestly. The wall-clock ratio is always printed. But the bench process
+ * (the SDK, one thread) spends CPU on every request, so with requests in flight each side's wall
+ * time per op is at least its busiest process's CPU per op: even a serve that cost nothing would be
+ * bound by the client, reaching at most Azurite's busiest (its server or the client) over our
+ * client's CPU — a ceiling that does not depend on the machine's load, as wall time does. When that
+ * ceiling is under the goal, the goal cannot be met on wall time with this client, and it is judged
+ * on server CPU per operation, with that reason printed.
  */
 function smallBlobGoals(goal: string, ours: Cost, theirs: Cost, count: number): Goal[] {
   const wall = theirs.seconds / ours.seconds;
-  const bound = theirs.seconds / ours.clientCpu;
+  const ceiling = Math.max(theirs.cpu, theirs.clientCpu) / ours.clientCpu;
   const cpu = theirs.cpu / ours.cpu;
   const perOp = (seconds: number) => `${((seconds * 1e6) / count).toFixed(0)} µs`;
-  const clientBound = bound < 2;
+  const clientBound = ceiling < 2;
   return [
     {
       goal: `${goal} (wall)`,
-      measured: `${wall.toFixed(1)}x; at most ${bound.toFixed(1)}x possible: the client (SDK) spends ${perOp(ours.clientCpu)} per op on serve's run`,
+      measured: `${wall.toFixed(1)}x; a serve costing nothing: about ${ceiling.toFixed(1)}x (client ${perOp(ours.clientCpu)} CPU per op, Azurite's busiest process ${perOp(Math.max(theirs.cpu, theirs.clientCpu))})`,
       verdict: clientBound
         ? `${verdict(wall >= 2)} (client-bound: judged on server CPU)`
         : verdict(wall >= 2),
@@ -322,7 +325,7 @@ function smallBlobGoals(goal: string, ours: Cost, theirs: Cost, count: number): 
     {
       goal: `${goal} (server CPU per op)`,
       measured: `${cpu.toFixed(1)}x (serve ${perOp(ours.cpu)}, Azurite ${perOp(theirs.cpu)})`,
-      verdict: clientBound ? verdict(cpu >= 2) : "-",
+      verdict: clientBound ? verdict(cpu >= 2) : "- (judged on wall)",
     },
   ];
 }
