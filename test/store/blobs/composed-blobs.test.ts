@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BlobPart, openStore, type Store } from "../../../src/index.js";
+import { ORPHAN_GRACE_MS } from "../../../src/store/backends/embedded/embedded-containers.js";
 import { patternBytes, readAll } from "../../conformance/blobs/factory.js";
 
 /**
@@ -73,5 +74,36 @@ describe("embedded file store: blobs committed from block files", () => {
     const got = await readAll(reading.readableStreamBody);
     expect(got.equals(Buffer.concat(parts).subarray(150_000, 1_050_000))).toBe(true);
     await store.deleteContainer("reads");
+  });
+
+  it("a store's first blob call sweeps files no row names and nobody touched for the grace period", async () => {
+    const c = await store.createContainer("sweep");
+    const blob = c.getBlockBlobClient("kept");
+    await blob.commitParts([file(patternBytes(100_000, 30)), file(patternBytes(70_000, 31))]);
+    const files = () =>
+      readdirSync(`${db}.blobs`, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name));
+    const long = new Date(Date.now() - ORPHAN_GRACE_MS - 60_000);
+    // The blob's own files, untouched for long, stay; an old orphan goes; a fresh one (a writer's) stays.
+    for (const path of files()) utimesSync(path, long, long);
+    const oldOrphan = join(`${db}.blobs`, "ab", "ab".padEnd(32, "0"));
+    const freshOrphan = join(`${db}.blobs`, "ab", "ab".padEnd(32, "1"));
+    mkdirSync(join(`${db}.blobs`, "ab"), { recursive: true });
+    writeFileSync(oldOrphan, "left by a crash");
+    utimesSync(oldOrphan, long, long);
+    writeFileSync(freshOrphan, "being written");
+    const again = await openStore(`file:${db}`);
+    try {
+      await again.container("sweep").exists();
+      expect(existsSync(oldOrphan)).toBe(false);
+      expect(existsSync(freshOrphan)).toBe(true);
+      const read = await again.container("sweep").getBlobClient("kept").downloadToBuffer();
+      expect(read.equals(Buffer.concat([patternBytes(100_000, 30), patternBytes(70_000, 31)]))).toBe(true);
+    } finally {
+      await again.close();
+    }
+    rmSync(freshOrphan);
+    await store.deleteContainer("sweep");
   });
 });

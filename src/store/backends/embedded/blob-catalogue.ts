@@ -87,6 +87,7 @@ export class EmbeddedBlobCatalogue {
         "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
+      allContents: prepare("SELECT content FROM tk_blobs WHERE content <> ''").pluck(),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
       blob: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name = ?"),
       // One statement for the container's id and the blob's row (columns null when it has none).
@@ -128,6 +129,11 @@ export class EmbeddedBlobCatalogue {
     this.sql.deleteBlobsOf!.run(id);
     this.sql.deleteContainer!.run(id);
     return contents;
+  }
+
+  /** The content of every blob row: what the files beside the database may hold. */
+  allContents(): string[] {
+    return this.sql.allContents!.all() as string[];
   }
 
   /** Containers named `from` or later and after `after`, in name order. */

@@ -3,12 +3,15 @@ import {
   closeSync,
   copyFileSync,
   createReadStream,
+  existsSync,
   fdatasyncSync,
   fsyncSync,
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -39,6 +42,10 @@ export interface EmbeddedBlobContent {
    * durable file or to existing content (so removing either name leaves the other's bytes), or bytes.
    */
   adopt?(sources: readonly AdoptedSource[]): string[];
+  /** Whether content `id` is still there (a writer checks under the write lock before its row names it). */
+  exists(id: string): boolean;
+  /** File content only: removes content not `named` and not written to for `graceMs`; how many it removed. */
+  sweep?(named: ReadonlySet<string>, graceMs: number): number;
 }
 
 export type AdoptedSource =
@@ -166,6 +173,33 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
     }
   }
 
+  exists(id: string): boolean {
+    return existsSync(this.path(id));
+  }
+
+  sweep(named: ReadonlySet<string>, graceMs: number): number {
+    let removed = 0;
+    const before = Date.now() - graceMs;
+    let dirs: string[];
+    try {
+      dirs = readdirSync(this.root);
+    } catch {
+      return 0; // no blob file was ever written
+    }
+    for (const dir of dirs) {
+      if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+      for (const id of readdirSync(join(this.root, dir))) {
+        if (named.has(id)) continue;
+        const path = join(this.root, dir, id);
+        const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+        if (modified === undefined || modified >= before) continue;
+        rmSync(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   adopt(sources: readonly AdoptedSource[]): string[] {
     // One directory for them all, so one directory sync makes every new name durable.
     const prefix = newId().slice(0, 2);
@@ -281,5 +315,9 @@ export class EmbeddedMemoryContent implements EmbeddedBlobContent {
 
   remove(id: string): void {
     this.contents.delete(id);
+  }
+
+  exists(id: string): boolean {
+    return this.contents.has(id);
   }
 }

@@ -82,6 +82,10 @@ export class EmbeddedContainer implements ContainerBackend {
       this.service.immediate(() => {
         const { container, row: current } = this.lookup(name);
         checkWrite(current, upload.conditions);
+        if (body.writer && !this.service.content.exists(body.writer.id)) {
+          // Swept as an orphan while the stream stalled (embedded-containers.ts): nothing to name.
+          throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
+        }
         catalogue.upsert({ ...row, container });
         replaced = current?.content;
       });

@@ -10,6 +10,9 @@ import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-contai
 import { toTableKitError } from "./errors.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
+/** How long a blob file must have been left untouched before a sweep may remove it as an orphan. */
+export const ORPHAN_GRACE_MS = 15 * 60 * 1000;
+
 /** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
 const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
 
@@ -37,10 +40,31 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
-  /** The blob tables, created on first use. */
+  /** The blob tables, created on first use (when files no row names are swept, once per process). */
   get catalogue(): EmbeddedBlobCatalogue {
-    this.catalogueOnce ??= this.guard(() => new EmbeddedBlobCatalogue(this.db));
+    if (!this.catalogueOnce) {
+      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db));
+      this.sweepOrphans(this.catalogueOnce);
+    }
     return this.catalogueOnce;
+  }
+
+  /**
+   * Removes the files a crash left behind: written or linked, but named by no row. Under the write
+   * lock, and only files untouched for ORPHAN_GRACE_MS: a writer still streaming one keeps it fresh,
+   * and checks it is still there under the same lock before its row names it.
+   */
+  private sweepOrphans(catalogue: EmbeddedBlobCatalogue): void {
+    const { content } = this;
+    if (!content.sweep) return;
+    try {
+      this.immediate(() => {
+        const named = new Set(catalogue.allContents().flatMap(contentIds));
+        content.sweep!(named, ORPHAN_GRACE_MS);
+      });
+    } catch {
+      // Orphans cost disk space only: the next process sweeps them.
+    }
   }
 
   async createContainer(name: string, _call: CallOptions): Promise<void> {
