@@ -291,6 +291,9 @@ export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions)
   };
 }
 
+/** Put Blob bodies up to this size are read whole (as the embedded store keeps them, in the row). */
+const SMALL_PUT_BYTES = 64 * 1024;
+
 async function putBlob(
   ctx: BlobContext,
   caller: StorageCaller,
@@ -328,12 +331,22 @@ async function putBlob(
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
   const md5 = expectedMd5(ctx);
+  const blockBlob = container.getBlockBlobClient(name);
+  if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
+    // A small body is read whole first: one upload of bytes, without a stream's machinery.
+    const bytes = await readBodyBytes(ctx.req, SMALL_PUT_BYTES);
+    checkMd5(md5, bytes);
+    const result = await underWriteConditions(grant, conditions, properties, (c) =>
+      blockBlob.upload(bytes, bytes.length, blobOptions(ctx, c)),
+    );
+    deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
+    writeResult(ctx, 201, result);
+    return;
+  }
   const checked = checkedBody(md5, ctx.req);
   const result = await writeChecked(checked, () =>
     underWriteConditions(grant, conditions, properties, (c) =>
-      container
-        .getBlockBlobClient(name)
-        .uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
+      blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
     ),
   );
   deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
