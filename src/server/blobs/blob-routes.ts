@@ -167,7 +167,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ctx.res.end();
         return;
       }
-      await streamResponse(ctx, download.readableStreamBody);
+      await streamResponse(ctx, download.readableStreamBody, download.contentLength);
       return;
     }
     case "PUT ":
