@@ -51,6 +51,12 @@ describe("block blobs committed from staged block files (serve --location)", () 
       expect((await blob.getBlockList("committed")).committedBlocks?.map((b) => b.size)).toEqual([
         300_000, 10, 200_000,
       ]);
+      // Set Blob Metadata keeps the bytes by linking them anew: no copy, the same number of files.
+      await blob.setMetadata({ k: "v" });
+      expect(filesUnder(".blobs")).toBe(content);
+      expect((await blob.downloadToBuffer()).equals(after)).toBe(true);
+      expect((await blob.getProperties()).metadata).toEqual({ k: "v" });
+      expect((await blob.getBlockList("committed")).committedBlocks?.length).toBe(3);
       await blob.delete();
       expect(filesUnder(".blobs")).toBe(content - 3);
     } finally {

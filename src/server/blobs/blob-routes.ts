@@ -1,6 +1,12 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
-import type { BlobClient, BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import type {
+  BlobClient,
+  BlobContainer,
+  BlobPart,
+  BlobProperties,
+  BlobRequestConditions,
+} from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
 import { send, standardHeaders, streamResponse } from "../http/responses.js";
@@ -353,7 +359,7 @@ async function putBlob(
   writeResult(ctx, 201, result);
 }
 
-/** Set Blob Metadata / Properties: the blob rewritten with the new metadata or content type, pinned to its ETag. */
+/** Set Blob Metadata / Properties: the blob recommitted with its own bytes and the new metadata or content type, pinned to its ETag. */
 async function rewriteProperties(
   ctx: BlobContext,
   caller: StorageCaller,
@@ -372,17 +378,17 @@ async function rewriteProperties(
     throw notServed("setting the metadata or properties of an append blob");
   const result = await underConditions(conditions, false, properties, async (c) => {
     const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
-    const download = await client.download(undefined, undefined, { conditions: { ifMatch: now.etag } });
     const contentType = metadata
       ? now.contentType
       : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
-    return container
-      .getBlockBlobClient(name)
-      .uploadStream(download.readableStreamBody, undefined, undefined, {
-        ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
-        metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
-        conditions: { ifMatch: now.etag },
-      });
+    // The same bytes, kept from the blob as it is (linked where the store can: no copy).
+    const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
+    return container.getBlockBlobClient(name).commitParts([whole], {
+      ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+      metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
+      conditions: { ifMatch: now.etag },
+      basedOn: now.etag,
+    });
   });
   // The committed block list describes the same bytes under the new ETag.
   const where = { account: ctx.account, container: container.containerName, blob: name };

@@ -63,6 +63,23 @@ describe("embedded file store: blobs committed from block files", () => {
     expect(contentFiles()).toBe(before);
   });
 
+  it("keeping the whole of a blob that lives in its row keeps it there: no file", async () => {
+    const c = await store.createContainer("inline");
+    const blob = c.getBlockBlobClient("small");
+    const { etag } = await blob.upload("0123456789", 10);
+    const before = contentFiles();
+    await blob.commitParts(
+      [
+        { kind: "current", offset: 5, size: 5 },
+        { kind: "current", offset: 0, size: 5 },
+      ],
+      { basedOn: etag, metadata: { k: "v" } },
+    );
+    expect(contentFiles()).toBe(before);
+    expect((await blob.downloadToBuffer()).toString()).toBe("5678901234");
+    await store.deleteContainer("inline");
+  });
+
   it("a read opened before the blob is replaced and deleted returns the bytes it opened", async () => {
     const c = await store.createContainer("reads");
     const blob = c.getBlockBlobClient("r");

@@ -14,6 +14,11 @@ export function composedRow(
   parts: readonly BlobPart[],
   current: BlobRow | undefined,
 ): { content: string; length: number; data: Buffer | null } {
+  if (current?.data && parts.every((p) => p.kind === "current")) {
+    // Kept bytes of a blob that lives in its row: they stay in the new row.
+    const data = Buffer.concat(parts.map((p) => current.data!.subarray(p.offset, p.offset + p.size)));
+    return { content: "", length: data.length, data };
+  }
   const sources: AdoptedSource[] = [];
   const ranges: { offset: number; length: number }[] = [];
   const currentExtents = current ? extentsOf(current.content, current.length) : [];
