@@ -89,7 +89,6 @@ export class EmbeddedBlobCatalogue {
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       allContents: prepare("SELECT content FROM tk_blobs WHERE content <> ''").pluck(),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
-      blob: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name = ?"),
       // One statement for the container's id and the blob's row (columns null when it has none).
       blobIn: prepare(`SELECT c.id AS container_id, b.* FROM tk_containers c
         LEFT JOIN tk_blobs b ON b.container = c.id AND b.name = ? WHERE c.name = ?`),
@@ -141,10 +140,6 @@ export class EmbeddedBlobCatalogue {
     return (
       this.sql.containersFrom!.all(from, after, limit) as { name: string; etag: string; modified: number }[]
     ).map((r) => ({ name: r.name, etag: r.etag, lastModified: wholeSeconds(r.modified) }));
-  }
-
-  blob(container: number, name: string): BlobRow | undefined {
-    return this.sql.blob!.get(container, name) as BlobRow | undefined;
   }
 
   /** The container's id and the blob's row, in one statement; undefined when the container does not exist. */

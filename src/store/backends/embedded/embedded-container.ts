@@ -141,7 +141,6 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<BackendWriteResult | undefined> {
     const { catalogue, content } = this.service;
     if (!content.adopt) return undefined;
-    this.service.guard(() => checkWrite(this.lookup(name).row, compose.conditions));
     let replaced: string | undefined;
     let made: string | undefined;
     const row = {
