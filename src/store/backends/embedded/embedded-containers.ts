@@ -4,10 +4,14 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
+import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
 import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
+
+/** How long a blob file must have been left untouched before a sweep may remove it as an orphan. */
+export const ORPHAN_GRACE_MS = 15 * 60 * 1000;
 
 /** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
 const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
@@ -36,10 +40,31 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
-  /** The blob tables, created on first use. */
+  /** The blob tables, created on first use (when files no row names are swept, once per process). */
   get catalogue(): EmbeddedBlobCatalogue {
-    this.catalogueOnce ??= this.guard(() => new EmbeddedBlobCatalogue(this.db));
+    if (!this.catalogueOnce) {
+      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db));
+      this.sweepOrphans(this.catalogueOnce);
+    }
     return this.catalogueOnce;
+  }
+
+  /**
+   * Removes the files a crash left behind: written or linked, but named by no row. Under the write
+   * lock, and only files untouched for ORPHAN_GRACE_MS: a writer still streaming one keeps it fresh,
+   * and checks it is still there under the same lock before its row names it.
+   */
+  private sweepOrphans(catalogue: EmbeddedBlobCatalogue): void {
+    const { content } = this;
+    if (!content.sweep) return;
+    try {
+      this.immediate(() => {
+        const named = new Set(catalogue.allContents().flatMap(contentIds));
+        content.sweep!(named, ORPHAN_GRACE_MS);
+      });
+    } catch {
+      // Orphans cost disk space only: the next process sweeps them.
+    }
   }
 
   async createContainer(name: string, _call: CallOptions): Promise<void> {
@@ -97,12 +122,14 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  /** Content no row names any more; a failure leaves an orphan, never a wrong blob. */
-  removeContent(id: string): void {
-    try {
-      this.content.remove(id);
-    } catch {
-      // An orphan file costs disk space only; the blob itself is already gone or replaced.
+  /** The files of content no row names any more; a failure leaves an orphan, never a wrong blob. */
+  removeContent(content: string): void {
+    for (const id of contentIds(content)) {
+      try {
+        this.content.remove(id);
+      } catch {
+        // An orphan file costs disk space only; the blob itself is already gone or replaced.
+      }
     }
   }
 }
