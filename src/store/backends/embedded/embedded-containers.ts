@@ -1,3 +1,4 @@
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { TableKitError } from "../../../model/index.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
@@ -85,7 +86,7 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
       }
       return this.catalogue.deleteContainer(id);
     });
-    for (const id of contents) this.removeContent(id);
+    this.removeContent(...contents);
   }
 
   async listContainers(
@@ -122,14 +123,44 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  /** The files of content no row names any more; a failure leaves an orphan, never a wrong blob. */
-  removeContent(content: string): void {
-    for (const id of contentIds(content)) {
+  /**
+   * The files of content no row names any more; a failure leaves an orphan, never a wrong blob.
+   * The commit that stopped naming them is made durable first: under `synchronous = NORMAL` a power
+   * loss can undo the last commits, and an undone commit must find its files still there.
+   */
+  removeContent(...contents: string[]): void {
+    const ids = contents.flatMap((content) => contentIds(content));
+    if (ids.length === 0 || !this.syncCommits()) return;
+    for (const id of ids) {
       try {
         this.content.remove(id);
       } catch {
         // An orphan file costs disk space only; the blob itself is already gone or replaced.
       }
+    }
+  }
+
+  /**
+   * Flushes the write-ahead log, where the last commits wait for the next checkpoint to be synced.
+   * SQLite takes no lock on the -wal file, so opening and closing it here releases none of its locks.
+   * False when it could not: the files then stay, orphans for a later sweep.
+   */
+  private syncCommits(): boolean {
+    if (this.db.memory) return true;
+    let fd: number;
+    try {
+      fd = openSync(`${this.db.name}-wal`, "r");
+    } catch (err) {
+      // No log: every commit went through a checkpoint, which synced the database file.
+      return (err as NodeJS.ErrnoException).code === "ENOENT";
+    }
+    try {
+      fdatasyncSync(fd);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      closeSync(fd);
     }
   }
 }
