@@ -6,12 +6,14 @@ import { ProtocolError } from "../protocol/protocol-error.js";
 import { escapeXml } from "../protocol/xml.js";
 import type { RequestContext } from "./request-context.js";
 
-/** Headers every response carries: request id, version (echoed), date, client request id. */
+/**
+ * Headers every response carries: request id, version (echoed), client request id. `Date` is
+ * Node's (`sendDate`, on for every response): the same text, formatted once a second, not per response.
+ */
 export function standardHeaders(ctx: RequestContext): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {
     "x-ms-request-id": ctx.requestId,
     "x-ms-version": ctx.version,
-    date: new Date().toUTCString(),
     server: "tablekit",
   };
   const clientId = ctx.req.headers["x-ms-client-request-id"];
