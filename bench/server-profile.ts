@@ -17,12 +17,18 @@
  * bench/server.bench.ts instead, through @azure/storage-queue: N messages sent, then received 32 at
  * a time and deleted, 8 requests in flight; it prints the server's and this client's CPU per
  * message beside the wall time (on a busy machine the wall time is mostly waiting for a core).
+ *
+ *   npx tsx bench/server-profile.ts tablekit 5000 --blob [--top 30]
+ *
+ * `--blob` (tablekit on a `--location` store, or azurite) profiles the small-blob rows instead,
+ * through @azure/storage-blob: N uploads of 4 KiB, then N downloads, 8 requests in flight.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TableClient } from "@azure/data-tables";
+import { BlobServiceClient } from "@azure/storage-blob";
 import { QueueClient } from "@azure/storage-queue";
 import { startAzurite } from "../test/support/azurite.js";
 import { type CpuProfile, printTop } from "./support/cpu-profile.js";
@@ -33,15 +39,23 @@ const args = process.argv.slice(2);
 const queueAt = args.indexOf("--queue");
 const queueRound = queueAt >= 0;
 if (queueRound) args.splice(queueAt, 1);
+const blobAt = args.indexOf("--blob");
+const blobRound = blobAt >= 0;
+if (blobRound) args.splice(blobAt, 1);
+const storageRound = queueRound || blobRound;
 const topAt = args.indexOf("--top");
 const top = topAt < 0 ? 0 : Number(args.splice(topAt, 2)[1]);
 const distAt = args.indexOf("--dist");
 const dist = distAt >= 0 && args.splice(distAt, 1).length > 0;
 const [target = "", countText = "2000"] = args;
 const count = Number(countText);
-if (!["tablekit", "azurite", "bare"].includes(target) || !(count > 0) || (queueRound && target === "bare")) {
+if (
+  !["tablekit", "azurite", "bare"].includes(target) ||
+  !(count > 0) ||
+  (storageRound && target === "bare")
+) {
   console.error(
-    "usage: server-profile.ts <tablekit|azurite|bare> [count] [--top N] | <tablekit|azurite> [count] --queue [--top N]",
+    "usage: server-profile.ts <tablekit|azurite|bare> [count] [--top N] | <tablekit|azurite> [count] --queue|--blob [--top N]",
   );
   process.exit(2);
 }
@@ -101,12 +115,12 @@ server.keepAliveTimeout = 60000;
 
 const profileDir =
   top > 0 && target !== "azurite" ? mkdtempSync(join(tmpdir(), "tablekit-server-profile-")) : undefined;
-const location = queueRound ? mkdtempSync(join(tmpdir(), "tablekit-server-profile-store-")) : undefined;
+const location = storageRound ? mkdtempSync(join(tmpdir(), "tablekit-server-profile-store-")) : undefined;
 let served: Served;
 if (target === "azurite") {
   const azurite = await startAzurite();
   served = {
-    connectionString: queueRound ? azurite.connectionString : azurite.tableConnectionString,
+    connectionString: storageRound ? azurite.connectionString : azurite.tableConnectionString,
     pid: azurite.pid,
     stop: azurite.stop,
   };
@@ -126,6 +140,8 @@ if (target === "azurite") {
 
 if (queueRound) {
   await profileQueueRound(served, count);
+} else if (blobRound) {
+  await profileBlobRound(served, count);
 } else {
   const table = TableClient.fromConnectionString(served.connectionString, "Inserts", {
     allowInsecureConnection: true,
@@ -157,9 +173,46 @@ if (profileDir) {
     printTop(
       JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile,
       top,
-      queueRound ? count : count + WARM_UP,
+      storageRound ? count : count + WARM_UP,
     );
   rmSync(profileDir, { recursive: true, force: true });
+}
+
+/** Runs one phase of `n` operations; prints its wall time and the server's and this client's CPU per operation. */
+async function phase(served: Served, name: string, n: number, work: () => Promise<void>): Promise<void> {
+  const cpu0 = cpuMicros(served.pid);
+  const client0 = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const client = process.cpuUsage(client0);
+  const per = (micros: number) => (micros / n).toFixed(0);
+  console.log(
+    `${target}: ${name} ${n}: ${((performance.now() - started) / 1000).toFixed(1)} s wall; per operation, server CPU ${per(cpuMicros(served.pid) - cpu0)} µs, client CPU ${per(client.user + client.system)} µs`,
+  );
+}
+
+/** `n` uploads of 4 KiB, then `n` downloads, 8 requests in flight; stops the server. */
+async function profileBlobRound(served: Served, n: number): Promise<void> {
+  const container = BlobServiceClient.fromConnectionString(served.connectionString).getContainerClient(
+    "profile",
+  );
+  await container.create();
+  const body = Buffer.alloc(4096, 1);
+  const eightAtOnce = async (op: (i: number) => Promise<unknown>) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < n) await op(next++);
+      }),
+    );
+  };
+  await phase(served, "4 KiB uploads", n, () =>
+    eightAtOnce((i) => container.getBlockBlobClient(`small/${i}`).upload(body, body.length)),
+  );
+  await phase(served, "4 KiB downloads", n, () =>
+    eightAtOnce((i) => container.getBlobClient(`small/${i}`).downloadToBuffer()),
+  );
+  await served.stop();
 }
 
 /** Sends `n` messages, then receives (32 at a time) and deletes them, 8 requests in flight; stops the server. */
@@ -167,26 +220,15 @@ async function profileQueueRound(served: Served, n: number): Promise<void> {
   const queue = new QueueClient(served.connectionString, "profile");
   await queue.create();
   const inFlight = 8;
-  const phase = async (name: string, work: () => Promise<void>) => {
-    const cpu0 = cpuMicros(served.pid);
-    const client0 = process.cpuUsage();
-    const started = performance.now();
-    await work();
-    const client = process.cpuUsage(client0);
-    const per = (micros: number) => (micros / n).toFixed(0);
-    console.log(
-      `${target}: ${name} ${n}: ${((performance.now() - started) / 1000).toFixed(1)} s wall; per message, server CPU ${per(cpuMicros(served.pid) - cpu0)} µs, client CPU ${per(client.user + client.system)} µs`,
-    );
-  };
   let next = 0;
-  await phase("send", async () => {
+  await phase(served, "send", n, async () => {
     await Promise.all(
       Array.from({ length: inFlight }, async () => {
         while (next < n) await queue.sendMessage(`message ${next++}`);
       }),
     );
   });
-  await phase("receive+delete", async () => {
+  await phase(served, "receive+delete", n, async () => {
     for (let left = n; left > 0; ) {
       const batches = await Promise.all(
         Array.from({ length: inFlight }, () =>

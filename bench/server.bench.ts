@@ -21,6 +21,11 @@ import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
 import { measureStorage, storageGoals, storageRows as storageTable } from "./support/server-storage.js";
 
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
+/**
+ * TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size);
+ * =paging the scan rows alone; =blobs the storage half without its queue rounds.
+ */
+const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
 const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
 const BULK_SERVER_ONLY = sized(1_000_000, 5_000);
 const SINGLES = sized(2_000, 100);
@@ -282,7 +287,7 @@ async function tableRows(): Promise<void> {
 /** The Queue and Blob services: the same SDK work on tablekit serve (blobs as files under --location) and Azurite. */
 async function storageRows(): Promise<void> {
   const sizes = {
-    queueSizes: sized([10_000, 100_000], [200]),
+    queueSizes: only === "blobs" ? [] : sized([10_000, 100_000], [200]),
     blobs: sized(1_000, 20),
     bigBytes: sized(256, 2) * 1024 * 1024,
     concurrency: 8,
@@ -331,13 +336,11 @@ async function pagingRows(): Promise<void> {
   Object.assign(results, scanRows(measured[0]!, measured[1]!, theirs));
 }
 
-/** TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size); =paging the scan rows alone. */
-const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
 if (only === undefined || only === "tables" || only === "paging") await pagingRows();
-if (only !== "storage" && only !== "paging") await tableRows();
-if (only !== "tables" && only !== "paging") await storageRows();
+if (only === undefined || only === "tables") await tableRows();
+if (only === undefined || only === "storage" || only === "blobs") await storageRows();
 
-if (only !== "storage" && only !== "paging")
+if (only === undefined || only === "tables")
   console.log(
     "\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).",
   );

@@ -239,6 +239,7 @@ export {
   type BlobDownloadOptions,
   type BlobDownloadResponse,
   type BlobItem,
+  type BlobPart,
   type BlobPrefix,
   type BlobProperties,
   type BlobReadOptions,

@@ -2,12 +2,14 @@
  * The Queue and Blob halves of bench/server.bench.ts: the same client work, through the official
  * SDKs (`@azure/storage-queue`, `@azure/storage-blob`), on `tablekit serve` and on Azurite.
  * Queues: send N messages, then receive (32 at a time) and delete them all, at two sizes.
- * Blobs: 1,000 uploads and 1,000 downloads of 4 KiB, then one large blob streamed up (blocks of
+ * Blobs: 1,000 uploads and 1,000 downloads of 4 KiB (after 100 of each, unmeasured, to warm both
+ * servers up), then one large blob streamed up (blocks of
  * 4 MiB, 4 in flight) and down. Each server's CPU comes from /proc (its whole process tree), and
  * its RSS is sampled every 20 ms while the large blob streams (peak over the baseline before).
  * The client's own CPU (this process: the SDKs) is reported beside the server's, since on a busy
  * machine the wall time of a queue round is mostly the two processes waiting for a core.
- * `storageGoals` says met / NOT met for each of issue 25's speed goals.
+ * `storageGoals` says met / NOT met for each of issue 25's speed goals; the 4 KiB ones print the
+ * wall ratio and, when the client (the SDK in this process) bounds it, are judged on server CPU.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -180,6 +182,11 @@ export async function measureStorage(server: StorageServer, sizes: StorageSizes)
   const container = service.getContainerClient("bench");
   await container.create();
   const body = Buffer.alloc(4096, 1);
+  // A tenth as many first, unmeasured, on both sides: the rows compare warm servers, not JIT warm-up.
+  await parallel(Math.ceil(sizes.blobs / 10), sizes.concurrency, async (i) => {
+    await container.getBlockBlobClient(`warm/${i}`).upload(body, body.length);
+    await container.getBlobClient(`warm/${i}`).downloadToBuffer();
+  });
   const uploads = await cost(server.pid, () =>
     parallel(sizes.blobs, sizes.concurrency, (i) =>
       container.getBlockBlobClient(`small/${i}`).upload(body, body.length),
@@ -267,8 +274,27 @@ export function storageRows(
     }
   }
   const mib = sizes.bigBytes / 1024 / 1024;
-  both(`blob: ${sizes.blobs.toLocaleString("en")} uploads of 4 KiB`, ours.uploads, theirs.uploads);
-  both(`blob: ${sizes.blobs.toLocaleString("en")} downloads of 4 KiB`, ours.downloads, theirs.downloads);
+  const perOp = (label: string, a: Cost, b: Cost) => {
+    const us = (seconds: number) => ((seconds * 1e6) / sizes.blobs).toFixed(0);
+    rows[`${label}, µs server CPU per op`] = {
+      tablekit: us(a.cpu),
+      azurite: us(b.cpu),
+      ratio: `${(b.cpu / a.cpu).toFixed(1)}x`,
+    };
+    rows[`${label}, µs client CPU per op (SDK, bench process)`] = {
+      tablekit: us(a.clientCpu),
+      azurite: us(b.clientCpu),
+      ratio: "-",
+    };
+  };
+  for (const [what, a, b] of [
+    ["uploads", ours.uploads, theirs.uploads],
+    ["downloads", ours.downloads, theirs.downloads],
+  ] as const) {
+    const label = `blob: ${sizes.blobs.toLocaleString("en")} ${what} of 4 KiB`;
+    both(label, a, b);
+    perOp(label, a, b);
+  }
   both(`blob: ${mib} MiB streamed up`, ours.bigUp, theirs.bigUp);
   both(`blob: ${mib} MiB streamed down`, ours.bigDown, theirs.bigDown);
   rows[`blob: RSS before → peak while streaming ${mib} MiB, MiB`] = {
@@ -277,6 +303,37 @@ export function storageRows(
     ratio: "-",
   };
   return rows;
+}
+
+/**
+ * The 4 KiB goal, judged honestly. The wall-clock ratio is always printed. But the bench process
+ * (the SDK, one thread) spends CPU on every request, so with requests in flight each side's wall
+ * time per op is at least its busiest process's CPU per op: even a serve that cost nothing would be
+ * bound by the client, reaching at most Azurite's busiest (its server or the client) over our
+ * client's CPU — a ceiling that does not depend on the machine's load, as wall time does. When that
+ * ceiling is under the goal, the goal cannot be met on wall time with this client, and it is judged
+ * on server CPU per operation, with that reason printed.
+ */
+function smallBlobGoals(goal: string, ours: Cost, theirs: Cost, count: number): Goal[] {
+  const wall = theirs.seconds / ours.seconds;
+  const ceiling = Math.max(theirs.cpu, theirs.clientCpu) / ours.clientCpu;
+  const cpu = theirs.cpu / ours.cpu;
+  const perOp = (seconds: number) => `${((seconds * 1e6) / count).toFixed(0)} µs`;
+  const clientBound = ceiling < 2;
+  return [
+    {
+      goal: `${goal} (wall)`,
+      measured: `${wall.toFixed(1)}x; a serve costing nothing: about ${ceiling.toFixed(1)}x (client ${perOp(ours.clientCpu)} CPU per op, Azurite's busiest process ${perOp(Math.max(theirs.cpu, theirs.clientCpu))})`,
+      verdict: clientBound
+        ? `${verdict(wall >= 2)} (client-bound: judged on server CPU)`
+        : verdict(wall >= 2),
+    },
+    {
+      goal: `${goal} (server CPU per op)`,
+      measured: `${cpu.toFixed(1)}x (serve ${perOp(ours.cpu)}, Azurite ${perOp(theirs.cpu)})`,
+      verdict: clientBound ? verdict(cpu >= 2) : "- (judged on wall)",
+    },
+  ];
 }
 
 /** A speed goal of issue 25 and whether this run met it. */
@@ -300,21 +357,23 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
       measured: `${bound ? "> " : ""}${ratio.toFixed(1)}x`,
       verdict: verdict(ratio >= atLeast),
     });
-  const n = Math.max(...sizes.queueSizes);
-  const a = ours.queues[n]!;
-  const b = theirs.queues[n]!;
-  judge(
-    `queues: send, receive, delete ${n.toLocaleString("en")} ≥ 20x Azurite (wall)`,
-    b.seconds / a.seconds,
-    20,
-    !!b.capped,
-  );
-  judge(`blobs: ${sizes.blobs} uploads of 4 KiB ≥ 2x`, theirs.uploads.seconds / ours.uploads.seconds, 2);
-  judge(
-    `blobs: ${sizes.blobs} downloads of 4 KiB ≥ 2x`,
-    theirs.downloads.seconds / ours.downloads.seconds,
-    2,
-  );
+  if (sizes.queueSizes.length > 0) {
+    const n = Math.max(...sizes.queueSizes);
+    const a = ours.queues[n]!;
+    const b = theirs.queues[n]!;
+    judge(
+      `queues: send, receive, delete ${n.toLocaleString("en")} ≥ 20x Azurite (wall)`,
+      b.seconds / a.seconds,
+      20,
+      !!b.capped,
+    );
+  }
+  for (const [what, a, b] of [
+    ["uploads", ours.uploads, theirs.uploads],
+    ["downloads", ours.downloads, theirs.downloads],
+  ] as const) {
+    goals.push(...smallBlobGoals(`blobs: ${sizes.blobs} ${what} of 4 KiB ≥ 2x`, a, b, sizes.blobs));
+  }
   const mib = sizes.bigBytes / 1024 / 1024;
   judge(`blobs: ${mib} MiB streamed up, no slower`, theirs.bigUp.seconds / ours.bigUp.seconds, 1);
   judge(`blobs: ${mib} MiB streamed down, no slower`, theirs.bigDown.seconds / ours.bigDown.seconds, 1);

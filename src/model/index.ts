@@ -2,6 +2,7 @@ export * from "./abort.js";
 export * from "./datetime.js";
 export * from "./edm.js";
 export * from "./entity.js";
+export * from "./entity-properties.js";
 export * from "./errors.js";
 export * from "./etag.js";
 export * from "./json-value.js";

@@ -1,5 +1,6 @@
 import type { TypedValue } from "./edm.js";
 import type { NormalizedEntity } from "./entity.js";
+import { type CheckedValue, EntityProperties } from "./entity-properties.js";
 import { valueJson } from "./json-value.js";
 import type { Limits } from "./limits.js";
 
@@ -136,17 +137,23 @@ export function transactionPayloadBound(
     // The keys in the URL (at most 9 bytes a UTF-16 unit percent-encoded) and in the body (at most 6).
     bytes +=
       (KEY_PATH_BYTES_PER_UNIT + JSON_BYTES_PER_UNIT) * keyUnits + '{"PartitionKey":"","RowKey":""}'.length;
-    // By key, then get: destructuring a Map's entries makes an array per property.
-    for (const name of entity.properties.keys()) {
-      const tv = entity.properties.get(name)!;
-      // ,"name@odata.type":"Edm.DateTime" and ,"name":value, each name at most 6 bytes a unit.
-      bytes += 2 * (JSON_BYTES_PER_UNIT * name.length + 2) + 21 + "DateTime".length;
-      if (tv.type === "String") bytes += JSON_BYTES_PER_UNIT * tv.value.length + 2;
-      else if (tv.type === "Binary") bytes += 2 + 4 * Math.ceil(tv.value.byteLength / 3);
-      else bytes += LONGEST_FIXED_VALUE_BYTES;
-    }
+    const { properties } = entity;
+    // normalizeEntity's properties carry their share, added up when they were checked.
+    if (properties instanceof EntityProperties) bytes += properties.payloadBound;
+    else for (const name of properties.keys()) bytes += propertyPayloadBound(name, properties.get(name)!);
   }
   return bytes;
+}
+
+/** One property's share of `transactionPayloadBound`. */
+export function propertyPayloadBound(name: string, value: CheckedValue): number {
+  // ,"name@odata.type":"Edm.DateTime" and ,"name":value, each name at most 6 bytes a unit.
+  const nameBytes = 2 * (JSON_BYTES_PER_UNIT * name.length + 2) + 21 + "DateTime".length;
+  if (typeof value === "string") return nameBytes + JSON_BYTES_PER_UNIT * value.length + 2;
+  if (typeof value !== "object") return nameBytes + LONGEST_FIXED_VALUE_BYTES;
+  if (value.type === "String") return nameBytes + JSON_BYTES_PER_UNIT * value.value.length + 2;
+  if (value.type === "Binary") return nameBytes + 2 + 4 * Math.ceil(value.value.byteLength / 3);
+  return nameBytes + LONGEST_FIXED_VALUE_BYTES;
 }
 
 /** The most bytes one UTF-16 unit of a key takes percent-encoded (a 3-byte UTF-8 character: %XX%XX%XX). */

@@ -1,8 +1,10 @@
 import type { TypedValue } from "./edm.js";
-import { type PropertyInput, toTypedValue } from "./edm.js";
+import { isInt32Number, type PropertyInput, toTypedValue } from "./edm.js";
 import { METADATA_NAMES, type NormalizedEntity, SYSTEM_PROPERTY_NAMES } from "./entity.js";
+import { type CheckedValue, EntityProperties } from "./entity-properties.js";
 import { TableKitError } from "./errors.js";
 import type { Limits } from "./limits.js";
+import { propertyPayloadBound } from "./transaction-payload.js";
 
 /** C# identifier rules, which the Table service asks property names to follow. */
 const PROPERTY_NAME_PATTERN = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*$/u;
@@ -92,16 +94,8 @@ export function validatePropertyName(name: string, limits: Limits): string {
 
 /** Checks one typed value against the limits (sizes, DateTime range, well-formed strings). */
 export function validateValue(name: string, tv: TypedValue, limits: Limits): void {
-  if (tv.type === "String") {
-    if (!tv.value.isWellFormed()) {
-      throw new TableKitError("InvalidInput", `Property '${name}' contains an unpaired surrogate`, {
-        details: { property: name },
-      });
-    }
-    if (tv.value.length * 2 > limits.maxStringBytes) {
-      throw tooLarge(name, tv.value.length * 2, limits.maxStringBytes);
-    }
-  } else if (tv.type === "Binary" && tv.value.byteLength > limits.maxBinaryBytes) {
+  if (tv.type === "String") validateString(name, tv.value, limits);
+  else if (tv.type === "Binary" && tv.value.byteLength > limits.maxBinaryBytes) {
     throw tooLarge(name, tv.value.byteLength, limits.maxBinaryBytes);
   } else if (
     tv.type === "DateTime" &&
@@ -115,6 +109,16 @@ export function validateValue(name: string, tv: TypedValue, limits: Limits): voi
       },
     );
   }
+}
+
+/** A String value: well formed, within `maxStringBytes` (UTF-16). */
+function validateString(name: string, value: string, limits: Limits): void {
+  if (!value.isWellFormed()) {
+    throw new TableKitError("InvalidInput", `Property '${name}' contains an unpaired surrogate`, {
+      details: { property: name },
+    });
+  }
+  if (value.length * 2 > limits.maxStringBytes) throw tooLarge(name, value.length * 2, limits.maxStringBytes);
 }
 
 function tooLarge(name: string, size: number, limit: number): TableKitError {
@@ -209,7 +213,10 @@ function acceptedNames(limits: Limits): Set<string> | undefined {
 
 /**
  * Validates and normalizes a caller's entity: keys, property names, typed values, property count
- * and entity size. Throws the matching TableKitError; nothing is written when it throws.
+ * and entity size. Throws the matching TableKitError; nothing is written when it throws. The
+ * properties come as `EntityProperties`: a string, boolean or number is kept as itself (its type is
+ * the one it infers), so a write makes no Map and no typed value per property; the transaction
+ * payload bound's share of the properties is added up in the same walk.
  */
 export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEntity {
   if (typeof entity !== "object" || entity === null || Array.isArray(entity)) {
@@ -218,9 +225,10 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
   const record = entity as Record<string, unknown>;
   const partitionKey = validateKey("PartitionKey", record.partitionKey, limits);
   const rowKey = validateKey("RowKey", record.rowKey, limits);
-  const properties = new Map<string, TypedValue>();
+  const flat: (string | CheckedValue)[] = [];
   const accepted = acceptedNames(limits);
   let size = 4 + 2 * (partitionKey.length + rowKey.length); // entitySize, added up on the way
+  let bound = 0; // the properties' share of transactionPayloadBound
   // Own enumerable names in Object.keys's order, without the array Object.keys makes.
   for (const name in record) {
     if (!Object.hasOwn(record, name) || METADATA_NAMES.has(name)) continue;
@@ -229,13 +237,36 @@ export function normalizeEntity(entity: unknown, limits: Limits): NormalizedEnti
       if (accepted && accepted.size >= MAX_ACCEPTED_NAMES) accepted.clear();
       accepted?.add(name);
     }
-    const tv = toTypedValue(name, record[name] as PropertyInput);
-    if (!tv) continue;
-    validateValue(name, tv, limits);
-    properties.set(name, tv);
-    size += 8 + 2 * name.length + valueSize(tv);
+    const input = record[name];
+    let value: CheckedValue;
+    let valueBytes: number;
+    // The inferred types as toTypedValue infers them, checked as validateValue checks them.
+    if (typeof input === "string") {
+      validateString(name, input, limits);
+      value = input;
+      valueBytes = 4 + 2 * input.length;
+    } else if (typeof input === "number") {
+      value = input;
+      valueBytes = isInt32Number(input) ? 4 : 8;
+    } else if (typeof input === "boolean") {
+      value = input;
+      valueBytes = 1;
+    } else {
+      const tv = toTypedValue(name, input as PropertyInput);
+      if (!tv) continue;
+      validateValue(name, tv, limits);
+      value = tv;
+      valueBytes = valueSize(tv);
+    }
+    flat.push(name, value);
+    size += 8 + 2 * name.length + valueBytes;
+    bound += propertyPayloadBound(name, value);
   }
-  const normalized: NormalizedEntity = { partitionKey, rowKey, properties };
+  const normalized: NormalizedEntity = {
+    partitionKey,
+    rowKey,
+    properties: new EntityProperties(flat, bound),
+  };
   checkEntityLimits(normalized, limits, "entity", size);
   return normalized;
 }

@@ -33,7 +33,7 @@ export {
   type AppendBlockOptions,
   type AppendBlockResponse,
 } from "./blobs/append-blob-client.js";
-export type { BlobType, Metadata } from "./blobs/blob-backend.js";
+export type { BlobPart, BlobType, Metadata } from "./blobs/blob-backend.js";
 export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {

@@ -26,13 +26,8 @@ export function authenticationFailed(detail: string): TableKitError {
  * unknowable.
  */
 export function signedRequestDate(req: IncomingMessage, now = Date.now()): SignedDate {
-  const single = (name: "x-ms-date" | "date"): string => {
-    const values = req.headersDistinct[name] ?? [];
-    if (values.length > 1) throw authenticationFailed(`The ${name} header is given more than once.`);
-    return values[0]?.trim() ?? "";
-  };
-  const xmsDate = single("x-ms-date");
-  const date = single("date");
+  const xmsDate = singleHeader(req, "x-ms-date");
+  const date = singleHeader(req, "date");
   const header = xmsDate !== "" ? "x-ms-date" : "date";
   const text = xmsDate !== "" ? xmsDate : date;
   const ms = Date.parse(text);
@@ -43,4 +38,20 @@ export function signedRequestDate(req: IncomingMessage, now = Date.now()): Signe
     throw authenticationFailed(`Request date header too old or too far in the future: '${text}'.`);
   }
   return { header, text, ms };
+}
+
+/**
+ * A header's one value, trimmed ("" when absent), read from the raw headers: `headersDistinct`
+ * would build an array for every header of the request to answer for one.
+ */
+function singleHeader(req: IncomingMessage, name: "x-ms-date" | "date"): string {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const given = raw[i]!;
+    if (given.length !== name.length || given.toLowerCase() !== name) continue;
+    if (value !== undefined) throw authenticationFailed(`The ${name} header is given more than once.`);
+    value = raw[i + 1]!;
+  }
+  return value?.trim() ?? "";
 }

@@ -1,11 +1,15 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { TableKitError } from "../../model/index.js";
-import type { BlobClient, BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import type {
+  BlobClient,
+  BlobContainer,
+  BlobPart,
+  BlobProperties,
+  BlobRequestConditions,
+} from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
-import { send, standardHeaders } from "../http/responses.js";
+import { send, standardHeaders, streamResponse } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
@@ -169,7 +173,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ctx.res.end();
         return;
       }
-      await pipeline(download.readableStreamBody as Readable, ctx.res);
+      await streamResponse(ctx, download.readableStreamBody, download.contentLength);
       return;
     }
     case "PUT ":
@@ -293,6 +297,9 @@ export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions)
   };
 }
 
+/** Put Blob bodies up to this size are read whole (as the embedded store keeps them, in the row). */
+const SMALL_PUT_BYTES = 64 * 1024;
+
 async function putBlob(
   ctx: BlobContext,
   caller: StorageCaller,
@@ -330,19 +337,29 @@ async function putBlob(
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
   const md5 = expectedMd5(ctx);
+  const blockBlob = container.getBlockBlobClient(name);
+  if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
+    // A small body is read whole first: one upload of bytes, without a stream's machinery.
+    const bytes = await readBodyBytes(ctx.req, SMALL_PUT_BYTES);
+    checkMd5(md5, bytes);
+    const result = await underWriteConditions(grant, conditions, properties, (c) =>
+      blockBlob.upload(bytes, bytes.length, blobOptions(ctx, c)),
+    );
+    deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
+    writeResult(ctx, 201, result);
+    return;
+  }
   const checked = checkedBody(md5, ctx.req);
   const result = await writeChecked(checked, () =>
     underWriteConditions(grant, conditions, properties, (c) =>
-      container
-        .getBlockBlobClient(name)
-        .uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
+      blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
     ),
   );
   deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
   writeResult(ctx, 201, result);
 }
 
-/** Set Blob Metadata / Properties: the blob rewritten with the new metadata or content type, pinned to its ETag. */
+/** Set Blob Metadata / Properties: the blob recommitted with its own bytes and the new metadata or content type, pinned to its ETag. */
 async function rewriteProperties(
   ctx: BlobContext,
   caller: StorageCaller,
@@ -361,17 +378,17 @@ async function rewriteProperties(
     throw notServed("setting the metadata or properties of an append blob");
   const result = await underConditions(conditions, false, properties, async (c) => {
     const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
-    const download = await client.download(undefined, undefined, { conditions: { ifMatch: now.etag } });
     const contentType = metadata
       ? now.contentType
       : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
-    return container
-      .getBlockBlobClient(name)
-      .uploadStream(download.readableStreamBody, undefined, undefined, {
-        ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
-        metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
-        conditions: { ifMatch: now.etag },
-      });
+    // The same bytes, kept from the blob as it is (linked where the store can: no copy).
+    const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
+    return container.getBlockBlobClient(name).commitParts([whole], {
+      ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+      metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
+      conditions: { ifMatch: now.etag },
+      basedOn: now.etag,
+    });
   });
   // The committed block list describes the same bytes under the new ETag.
   const where = { account: ctx.account, container: container.containerName, blob: name };

@@ -1,4 +1,4 @@
-import type { BlobContainer } from "../../store/index.js";
+import type { BlobContainer, BlobPart } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { invalidXml, parseXml } from "../protocol/xml.js";
@@ -9,7 +9,10 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlobWrite } from "./blob-service.js";
 import { checkBlockId, invalidBlockList, type PlannedBlock } from "./block-staging.js";
 
-/** Put Block List: the chosen staged and committed blocks streamed, in order, into one upload through the port. */
+/**
+ * Put Block List: the chosen staged and committed blocks, in order, committed through the port
+ * (which links the staged files where it can, so no byte is copied).
+ */
 
 function parseBlockList(xml: string): { id: string; list: "Committed" | "Uncommitted" | "Latest" }[] {
   const root = parseXml(xml);
@@ -50,25 +53,20 @@ export async function putBlockList(
   const where = { account: ctx.account, container: container.containerName, blob: name };
   let blocks: PlannedBlock[] = [];
   const result = await underWriteConditions(grant, conditions, properties, async (c) => {
-    // Committed blocks are read from the blob as it is now, pinned to its ETag.
+    // Committed blocks are ranges of the blob as it is now, pinned to its ETag.
     const current = await properties();
     const committed = deps.staging.committed(ctx.account, container.containerName, name, current?.etag);
     blocks = deps.staging.plan(where, requested, committed);
-    const pinned = current?.etag;
-    const staging = deps.staging;
-    async function* body(): AsyncGenerator<Uint8Array> {
-      for (const block of blocks) {
-        if (block.source.kind === "staged") {
-          for await (const chunk of staging.read(block.source.file)) yield chunk;
-        } else if (block.size > 0) {
-          const part = await client.download(block.source.offset, block.size, {
-            conditions: { ifMatch: pinned! },
-          });
-          for await (const chunk of part.readableStreamBody) yield chunk as Buffer;
-        }
-      }
-    }
-    return container.getBlockBlobClient(name).uploadStream(body(), undefined, undefined, blobOptions(ctx, c));
+    const parts = blocks.map(
+      (b): BlobPart =>
+        b.source.kind === "staged"
+          ? { kind: "file", path: b.source.file, size: b.size }
+          : { kind: "current", offset: b.source.offset, size: b.size },
+    );
+    return container.getBlockBlobClient(name).commitParts(parts, {
+      ...blobOptions(ctx, c),
+      ...(current ? { basedOn: current.etag } : {}),
+    });
   });
   deps.staging.committedAs(
     where,

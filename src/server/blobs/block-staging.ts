@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import {
-  createReadStream,
   createWriteStream,
   mkdirSync,
   mkdtempSync,
@@ -9,6 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -16,10 +16,11 @@ import { ProtocolError } from "../protocol/protocol-error.js";
 import type { ListedBlock } from "./blob-xml.js";
 
 /**
- * Put Block and Put Block List: the blob port writes whole blobs, so blocks staged by Put Block
- * wait here, as files (a block may be 4000 MiB), until Put Block List streams the chosen ones,
- * in order, into one upload through the port. The committed block list of a blob is kept beside
- * them with the ETag it produced: a blob replaced another way (Put Blob) has no committed blocks.
+ * Put Block and Put Block List: blocks staged by Put Block wait here, as durable files (a block may
+ * be 4000 MiB), until Put Block List commits the chosen ones, in order, through the port's
+ * `commitParts` (the embedded store links the files into the blob: no copy). The committed block
+ * list of a blob is kept beside them with the ETag it produced: a blob replaced another way (Put
+ * Blob) has no committed blocks.
  */
 
 /** The service's limits: 50,000 committed blocks, 100,000 uncommitted, 4000 MiB a block, 64-byte ids. */
@@ -67,6 +68,8 @@ export class BlockStaging {
   /** `location`: the server's directory (committed lists survive restarts); absent: a temporary one. */
   constructor(location: string | undefined) {
     this.dir = location ? join(location, "tablekit-blocks") : mkdtempSync(join(tmpdir(), "tablekit-blocks-"));
+    // Staged blocks live as long as the server: a previous one's (it stopped without closing) are unreachable.
+    rmSync(join(this.dir, "staged"), { recursive: true, force: true });
     mkdirSync(join(this.dir, "staged"), { recursive: true });
     mkdirSync(join(this.dir, "committed"), { recursive: true });
     this.temporary = location === undefined;
@@ -116,6 +119,13 @@ export class BlockStaging {
     }
     try {
       await pipeline(counted(), createWriteStream(file));
+      // Durable now, so Put Block List commits by linking it and syncs only the small row.
+      const handle = await open(file, "r+");
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
     } catch (err) {
       rmSync(file, { force: true });
       throw err;
@@ -192,14 +202,10 @@ export class BlockStaging {
 
   /** Forgets a blob's staged blocks (after a commit, or when the blob is deleted). */
   discard(blob: { account: string; container: string; blob: string }): void {
+    if (this.staged.size === 0) return; // the common case, without hashing the name
     const key = this.key(blob.account, blob.container, blob.blob);
     for (const b of this.staged.get(key)?.values() ?? []) rmSync(b.file, { force: true });
     this.staged.delete(key);
-  }
-
-  /** Reads a staged block's bytes. */
-  read(file: string): AsyncIterable<Buffer> {
-    return createReadStream(file);
   }
 
   close(): void {

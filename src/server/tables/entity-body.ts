@@ -3,6 +3,7 @@ import {
   type EdmType,
   METADATA_NAMES,
   type PropertyOutput,
+  setOwn,
   type TableEntity,
   type TableEntityResult,
   TableKitError,
@@ -73,7 +74,10 @@ export function parseEntityJson(text: string): Record<string, unknown> {
 /** The service's type of an unannotated JSON value. */
 function inferred(name: string, raw: unknown): unknown {
   if (raw instanceof JsonNumber) {
-    return raw.isDoubleLiteral ? ({ value: raw.value, type: "Double" } satisfies EdmAnnotated) : raw.value;
+    // Only an integral Double (`5.0`) needs its type said: any other number is a Double as it is.
+    return raw.isDoubleLiteral && Number.isInteger(raw.value)
+      ? ({ value: raw.value, type: "Double" } satisfies EdmAnnotated)
+      : raw.value;
   }
   if (typeof raw === "string" || typeof raw === "boolean" || typeof raw === "number") return raw;
   throw new TableKitError("InvalidValueType", `Property '${name}' has a value of no EDM type.`, {
@@ -112,7 +116,7 @@ export function entityFromJson(
     if (raw === null) continue;
     const annotation = body[`${name}@odata.type`];
     if (annotation === undefined) {
-      Object.defineProperty(entity, name, { value: inferred(name, raw), enumerable: true, writable: true });
+      setOwn(entity, name, inferred(name, raw));
       continue;
     }
     if (typeof annotation !== "string" || !annotation.startsWith("Edm.")) {
@@ -122,11 +126,7 @@ export function entityFromJson(
       );
     }
     const value = raw instanceof JsonNumber ? raw.value : raw;
-    Object.defineProperty(entity, name, {
-      value: { value, type: annotation.slice(4) as EdmType } satisfies EdmAnnotated,
-      enumerable: true,
-      writable: true,
-    });
+    setOwn(entity, name, { value, type: annotation.slice(4) as EdmType } satisfies EdmAnnotated);
   }
   if (keys) {
     entity.partitionKey ??= keys.partitionKey;

@@ -22,6 +22,13 @@ export const TABLE_ROUTES: readonly Route[] = [
 /** The Table service: JSON (OData) for tables and entities, XML for its service and ACL operations. */
 export function tableService(deps: ServiceDeps): StorageService<TableContext> {
   const { accounts, state, maxBodyBytes, oauth } = deps;
+  const authorizeOptions = {
+    accounts,
+    state,
+    service: "table",
+    stringsToSign: tableStringsToSign,
+    ...(oauth ? { oauth } : {}),
+  } as const;
   return {
     name: "Table",
     state,
@@ -30,13 +37,7 @@ export function tableService(deps: ServiceDeps): StorageService<TableContext> {
       ctx !== undefined && (TABLE_ROUTES.find((r) => r.matches(ctx))?.xml ?? ctx.query.has("restype")),
     async answer(ctx) {
       const route = TABLE_ROUTES.find((r) => r.matches(ctx));
-      const auth = authorize(ctx, {
-        accounts,
-        state,
-        service: "table",
-        stringsToSign: tableStringsToSign,
-        ...(oauth ? { oauth } : {}),
-      });
+      const auth = authorize(ctx, authorizeOptions);
       if (!route) throw invalidUri();
       // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
       // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.

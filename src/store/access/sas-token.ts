@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { TableKitError } from "../../model/index.js";
 
 /**
@@ -95,9 +95,26 @@ export function ipRangeToString(range: SasIpRange | undefined): string {
   return range.end ? `${range.start}-${range.end}` : range.start;
 }
 
+/**
+ * The HMAC keys of account keys, decoded once: a server signs with the same few keys on every
+ * request, and decoding one (base64, then a key import) cost as much as the HMAC of a short string.
+ */
+const hmacKeys = new Map<string, KeyObject>();
+const MAX_HMAC_KEYS = 1000;
+
+function hmacKey(key: string): KeyObject {
+  let secret = hmacKeys.get(key);
+  if (secret === undefined) {
+    if (hmacKeys.size >= MAX_HMAC_KEYS) hmacKeys.clear();
+    secret = createSecretKey(Buffer.from(key, "base64"));
+    hmacKeys.set(key, secret);
+  }
+  return secret;
+}
+
 /** base64(HMAC-SHA256(base64decode(key), text)). */
 export function signString(key: string, text: string): string {
-  return createHmac("sha256", Buffer.from(key, "base64")).update(text, "utf8").digest("base64");
+  return createHmac("sha256", hmacKey(key)).update(text, "utf8").digest("base64");
 }
 
 /** The string a table token signs, newline-joined in the service's order. */

@@ -37,6 +37,21 @@ export interface BackendUpload {
   readonly concurrency?: number;
 }
 
+/**
+ * A part of a block blob committed from parts (Put Block List): a file's whole bytes (a staged
+ * block, already durable; the backend may link it, so the caller may remove the file afterwards but
+ * never change it), or a range of the blob as it is at the ETag the commit is based on (a kept block).
+ */
+export type BlobPart =
+  | { readonly kind: "file"; readonly path: string; readonly size: number }
+  | { readonly kind: "current"; readonly offset: number; readonly size: number };
+
+/** A commit from parts: an upload's properties, and the ETag that `current` parts refer to. */
+export interface BackendCompose extends Omit<BackendUpload, "body" | "blobType"> {
+  /** ConditionNotMet when a part is `current` and the blob no longer has this ETag. */
+  readonly basedOn?: string;
+}
+
 export interface BackendAppend {
   readonly bytes: Uint8Array;
   readonly conditions: BackendConditions & { readonly appendPosition?: number; readonly maxSize?: number };
@@ -148,6 +163,16 @@ export interface ContainerBackend {
   /** BlobNotFound, ConditionNotMet. */
   delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void>;
   list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;
+  /**
+   * Optional: commits a block blob as `parts` in order without copying their bytes (links to the
+   * files). Undefined when this store cannot (the client then streams the parts through upload).
+   */
+  composeBlocks?(
+    name: string,
+    parts: readonly BlobPart[],
+    compose: BackendCompose,
+    call: CallOptions,
+  ): Promise<BackendWriteResult | undefined>;
   /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
   appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
 }

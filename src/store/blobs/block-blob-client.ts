@@ -1,5 +1,7 @@
+import { createReadStream } from "node:fs";
+import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
-import type { BackendBody } from "./blob-backend.js";
+import type { BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import {
@@ -56,6 +58,48 @@ export class BlockBlobClient extends BlobClient {
       onProgress: options.onProgress,
     });
     return this.write(body, options, positive(bufferSize), positive(maxConcurrency));
+  }
+
+  /**
+   * Commits the blob as `parts` in order (the Blob service's Put Block List): files, left as they
+   * are, and ranges of the blob as it is at ETag `basedOn`. A store that can link the files commits
+   * without copying a byte; any other streams the parts through an upload. ConditionNotMet when a
+   * `current` part is asked for and the blob no longer has ETag `basedOn`.
+   */
+  async commitParts(
+    parts: readonly BlobPart[],
+    options: BlockBlobUploadOptions & { basedOn?: string } = {},
+  ): Promise<BlobWriteResponse> {
+    const caps = this.port.capabilities;
+    const call = this.begin(options);
+    const total = parts.reduce((sum, p) => sum + p.size, 0);
+    if (total > caps.maxBlobBytes) {
+      throw new TableKitError("RequestBodyTooLarge", `A blob holds at most ${caps.maxBlobBytes} bytes.`, {
+        details: { size: total },
+      });
+    }
+    const compose = {
+      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      metadata: normalizeMetadata(options.metadata, caps),
+      conditions: checkConditions(options.conditions, caps, "write"),
+      ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
+    };
+    const linked = await this.backend.composeBlocks?.(this.name, parts, compose, call);
+    if (linked) return { etag: linked.etag, lastModified: linked.lastModified };
+    const pinned = options.basedOn;
+    const read = (offset: number, count: number) =>
+      this.download(offset, count, { conditions: { ifMatch: pinned ?? "*" } });
+    async function* bytes(): AsyncGenerator<Uint8Array> {
+      for (const part of parts) {
+        if (part.size === 0) continue;
+        const stream =
+          part.kind === "file"
+            ? createReadStream(part.path)
+            : (await read(part.offset, part.size)).readableStreamBody;
+        for await (const chunk of stream) yield chunk as Buffer;
+      }
+    }
+    return this.uploadStream(bytes(), undefined, undefined, options);
   }
 
   private async write(

@@ -56,7 +56,12 @@ function toBackendAction(action: unknown, limits: Limits): BackendAction {
   if (!Array.isArray(action) || typeof action[0] !== "string") {
     throw new TableKitError("InvalidInput", 'A transaction action is a tuple like ["create", entity]');
   }
-  const [kind, entity, third, fourth] = action as [string, unknown, unknown, unknown];
+  // By index: destructuring an array goes through its iterator.
+  const tuple = action as readonly unknown[];
+  const kind = tuple[0] as string;
+  const entity = tuple[1];
+  const third = tuple[2];
+  const fourth = tuple[3];
   switch (kind) {
     case "create":
       return { kind, entity: entityForWrite(entity, limits) };

@@ -1,5 +1,6 @@
 import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
+import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
 import { containersSuite } from "./containers.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
@@ -16,6 +17,7 @@ export const BLOB_SUITES = [
   containersSuite,
   roundTripsSuite,
   rangesSuite,
+  commitPartsSuite,
   conditionsSuite,
   listingSuite,
   appendsSuite,

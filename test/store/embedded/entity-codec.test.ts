@@ -1,9 +1,20 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DateTime, type TypedValue } from "../../../src/model/index.js";
+import {
+  AZURE_LIMITS,
+  DateTime,
+  EntityProperties,
+  fromTypedValue,
+  normalizeEntity,
+  type TypedValue,
+  transactionPayloadBound,
+  typedProperties,
+} from "../../../src/model/index.js";
 import {
   decodeProperties,
   encodeProperties,
 } from "../../../src/store/backends/embedded/table-entity-codec.js";
+import { typedValueArb } from "../../support/arbitraries.js";
 
 const props = (entries: [string, TypedValue][]) => new Map(entries);
 
@@ -39,5 +50,44 @@ describe("embedded entity codec", () => {
       expect(encoded).toBe(`${EVERY_TYPE_JSON.slice(0, -1)},"d:d":${text}}`);
       expect(Object.is(decodeProperties(encoded).get("d")?.value, value)).toBe(true);
     }
+  });
+});
+
+describe("the core's checked properties (EntityProperties)", () => {
+  // A caller's values in every form: plain values whose type is inferred (-0, NaN, integral and
+  // Int32-edge numbers among them), and typed ones (annotations, dates, bytes, bigints).
+  const plainValue = fc.oneof(
+    fc.string({ unit: "binary", maxLength: 12 }),
+    fc.boolean(),
+    fc.integer({ min: -(2 ** 31) - 2, max: 2 ** 31 + 1 }),
+    fc.double(),
+    fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53 + 2, 132485911247283150),
+  );
+  const callerValue = fc.oneof(plainValue, typedValueArb, typedValueArb.map(fromTypedValue));
+  const entity = fc
+    .dictionary(fc.constantFrom("a", "b", "c", "d", "e", "name", "score"), callerValue)
+    .map((d) => ({ partitionKey: "p", rowKey: "r", ...d }));
+
+  it("read as a Map, encode and bound a transaction as the typed values they stand for", () => {
+    fc.assert(
+      fc.property(entity, (e) => {
+        let checked: ReturnType<typeof normalizeEntity>;
+        try {
+          checked = normalizeEntity(e, AZURE_LIMITS);
+        } catch {
+          return fc.pre(false); // a DateTime out of the service's range: refused, nothing to compare
+        }
+        expect(checked.properties).toBeInstanceOf(EntityProperties);
+        const asMap = new Map(checked.properties);
+        expect([...asMap]).toEqual([...typedProperties(e)]);
+        expect(checked.properties.size).toBe(asMap.size);
+        expect(encodeProperties(checked.properties)).toBe(encodeProperties(asMap));
+        const copy = { partitionKey: "p", rowKey: "r", properties: asMap };
+        expect(transactionPayloadBound("T", [{ kind: "create", entity: checked }])).toBe(
+          transactionPayloadBound("T", [{ kind: "create", entity: copy }]),
+        );
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -87,8 +87,11 @@ export class EmbeddedBlobCatalogue {
         "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
+      allContents: prepare("SELECT content FROM tk_blobs WHERE content <> ''").pluck(),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
-      blob: prepare("SELECT * FROM tk_blobs WHERE container = ? AND name = ?"),
+      // One statement for the container's id and the blob's row (columns null when it has none).
+      blobIn: prepare(`SELECT c.id AS container_id, b.* FROM tk_containers c
+        LEFT JOIN tk_blobs b ON b.container = c.id AND b.name = ? WHERE c.name = ?`),
       upsert: prepare(`INSERT OR REPLACE INTO tk_blobs
         (container, name, content, length, etag, modified, type, blocks, content_type, metadata, data)
         VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata, @data)`),
@@ -127,6 +130,11 @@ export class EmbeddedBlobCatalogue {
     return contents;
   }
 
+  /** The content of every blob row: what the files beside the database may hold. */
+  allContents(): string[] {
+    return this.sql.allContents!.all() as string[];
+  }
+
   /** Containers named `from` or later and after `after`, in name order. */
   containers(from: string, after: string, limit: number): StoredContainer[] {
     return (
@@ -134,8 +142,14 @@ export class EmbeddedBlobCatalogue {
     ).map((r) => ({ name: r.name, etag: r.etag, lastModified: wholeSeconds(r.modified) }));
   }
 
-  blob(container: number, name: string): BlobRow | undefined {
-    return this.sql.blob!.get(container, name) as BlobRow | undefined;
+  /** The container's id and the blob's row, in one statement; undefined when the container does not exist. */
+  blobIn(containerName: string, name: string): { container: number; row: BlobRow | undefined } | undefined {
+    const found = this.sql.blobIn!.get(name, containerName) as
+      | (BlobRow & { container_id: number; name: string | null })
+      | undefined;
+    if (!found) return undefined;
+    const { container_id, ...row } = found;
+    return { container: container_id, row: row.name === null ? undefined : (row as BlobRow) };
   }
 
   upsert(row: BlobRow): void {

@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  copyFileSync,
   createReadStream,
+  existsSync,
   fdatasyncSync,
+  fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -31,7 +37,21 @@ export interface EmbeddedBlobContent {
   writeAt(id: string, offset: number, bytes: Uint8Array): void;
   /** Forgets content no row refers to any more. */
   remove(id: string): void;
+  /**
+   * File content only: new content, one per source, durable once this returns — a hard link to a
+   * durable file or to existing content (so removing either name leaves the other's bytes), or bytes.
+   */
+  adopt?(sources: readonly AdoptedSource[]): string[];
+  /** Whether content `id` is still there (a writer checks under the write lock before its row names it). */
+  exists(id: string): boolean;
+  /** File content only: removes content not `named` and not written to for `graceMs`; how many it removed. */
+  sweep?(named: ReadonlySet<string>, graceMs: number): number;
 }
+
+export type AdoptedSource =
+  | { readonly path: string }
+  | { readonly id: string }
+  | { readonly bytes: Uint8Array };
 
 export interface ContentWriter {
   readonly id: string;
@@ -65,13 +85,18 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
     return join(this.root, id.slice(0, 2), id);
   }
 
-  create(): ContentWriter {
-    const id = newId();
+  private dirOf(id: string): string {
     const dir = join(this.root, id.slice(0, 2));
     if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
+    return dir;
+  }
+
+  create(): ContentWriter {
+    const id = newId();
+    this.dirOf(id);
     const path = this.path(id);
     const handle = open(path, "wx");
     let written = 0;
@@ -147,6 +172,86 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
   }
+
+  exists(id: string): boolean {
+    return existsSync(this.path(id));
+  }
+
+  sweep(named: ReadonlySet<string>, graceMs: number): number {
+    let removed = 0;
+    const before = Date.now() - graceMs;
+    let dirs: string[];
+    try {
+      dirs = readdirSync(this.root);
+    } catch {
+      return 0; // no blob file was ever written
+    }
+    for (const dir of dirs) {
+      if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+      for (const id of readdirSync(join(this.root, dir))) {
+        if (named.has(id)) continue;
+        const path = join(this.root, dir, id);
+        const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+        if (modified === undefined || modified >= before) continue;
+        rmSync(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  adopt(sources: readonly AdoptedSource[]): string[] {
+    // One directory for them all, so one directory sync makes every new name durable.
+    const prefix = newId().slice(0, 2);
+    const dir = this.dirOf(prefix);
+    const ids: string[] = [];
+    try {
+      for (const source of sources) {
+        const id = prefix + newId().slice(2);
+        const path = this.path(id);
+        ids.push(id);
+        if ("bytes" in source) writeDurably(path, source.bytes);
+        else linkOrCopy("path" in source ? source.path : this.path(source.id), path);
+      }
+      const fd = openSync(dir, "r");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      for (const id of ids) this.remove(id);
+      throw err;
+    }
+    return ids;
+  }
+}
+
+/** A hard link; a durable copy when the two are on different file systems. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+    copyFileSync(from, to);
+    const fd = openSync(to, "r+");
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function writeDurably(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, "wx");
+  try {
+    let done = 0;
+    while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Content in process memory, for `memory:` stores (shared by every store of one in-memory database). */
@@ -210,5 +315,9 @@ export class EmbeddedMemoryContent implements EmbeddedBlobContent {
 
   remove(id: string): void {
     this.contents.delete(id);
+  }
+
+  exists(id: string): boolean {
+    return this.contents.has(id);
   }
 }

@@ -1,13 +1,18 @@
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { TableKitError } from "../../../model/index.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
+import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
 import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
+
+/** How long a blob file must have been left untouched before a sweep may remove it as an orphan. */
+export const ORPHAN_GRACE_MS = 15 * 60 * 1000;
 
 /** One content store per in-memory database, so `memory:NAME` stores of a process share blobs. */
 const memoryContent = new WeakMap<Db, EmbeddedMemoryContent>();
@@ -36,10 +41,31 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
-  /** The blob tables, created on first use. */
+  /** The blob tables, created on first use (when files no row names are swept, once per process). */
   get catalogue(): EmbeddedBlobCatalogue {
-    this.catalogueOnce ??= this.guard(() => new EmbeddedBlobCatalogue(this.db));
+    if (!this.catalogueOnce) {
+      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db));
+      this.sweepOrphans(this.catalogueOnce);
+    }
     return this.catalogueOnce;
+  }
+
+  /**
+   * Removes the files a crash left behind: written or linked, but named by no row. Under the write
+   * lock, and only files untouched for ORPHAN_GRACE_MS: a writer still streaming one keeps it fresh,
+   * and checks it is still there under the same lock before its row names it.
+   */
+  private sweepOrphans(catalogue: EmbeddedBlobCatalogue): void {
+    const { content } = this;
+    if (!content.sweep) return;
+    try {
+      this.immediate(() => {
+        const named = new Set(catalogue.allContents().flatMap(contentIds));
+        content.sweep!(named, ORPHAN_GRACE_MS);
+      });
+    } catch {
+      // Orphans cost disk space only: the next process sweeps them.
+    }
   }
 
   async createContainer(name: string, _call: CallOptions): Promise<void> {
@@ -60,7 +86,7 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
       }
       return this.catalogue.deleteContainer(id);
     });
-    for (const id of contents) this.removeContent(id);
+    this.removeContent(...contents);
   }
 
   async listContainers(
@@ -97,12 +123,44 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  /** Content no row names any more; a failure leaves an orphan, never a wrong blob. */
-  removeContent(id: string): void {
+  /**
+   * The files of content no row names any more; a failure leaves an orphan, never a wrong blob.
+   * The commit that stopped naming them is made durable first: under `synchronous = NORMAL` a power
+   * loss can undo the last commits, and an undone commit must find its files still there.
+   */
+  removeContent(...contents: string[]): void {
+    const ids = contents.flatMap((content) => contentIds(content));
+    if (ids.length === 0 || !this.syncCommits()) return;
+    for (const id of ids) {
+      try {
+        this.content.remove(id);
+      } catch {
+        // An orphan file costs disk space only; the blob itself is already gone or replaced.
+      }
+    }
+  }
+
+  /**
+   * Flushes the write-ahead log, where the last commits wait for the next checkpoint to be synced.
+   * SQLite takes no lock on the -wal file, so opening and closing it here releases none of its locks.
+   * False when it could not: the files then stay, orphans for a later sweep.
+   */
+  private syncCommits(): boolean {
+    if (this.db.memory) return true;
+    let fd: number;
     try {
-      this.content.remove(id);
+      fd = openSync(`${this.db.name}-wal`, "r");
+    } catch (err) {
+      // No log: every commit went through a checkpoint, which synced the database file.
+      return (err as NodeJS.ErrnoException).code === "ENOENT";
+    }
+    try {
+      fdatasyncSync(fd);
+      return true;
     } catch {
-      // An orphan file costs disk space only; the blob itself is already gone or replaced.
+      return false;
+    } finally {
+      closeSync(fd);
     }
   }
 }

@@ -2,8 +2,11 @@ import {
   DateTime,
   dateTimeWithText,
   type EdmType,
+  EntityProperties,
   fromTypedValue,
+  isInt32Number,
   isoOfEtag,
+  LazyPropertyMap,
   type PropertyWriter,
   type StoredEntity,
   setOwn,
@@ -71,12 +74,58 @@ const asIs = (stored: string) => stored;
  * Infinity) takes the hand-written form instead.
  */
 export function encodeProperties(properties: ReadonlyMap<string, TypedValue>): string {
+  if (properties instanceof EntityProperties) return encodeChecked(properties);
   const stored: Record<string, unknown> = {};
   for (const name of properties.keys()) {
     const tv = properties.get(name)!;
     const value = jsonValue(tv);
     if (value === undefined) return encodePropertiesByHand(properties);
     stored[memoisedKey(storedKeys, tv.type, name, asIs)] = value;
+  }
+  return JSON.stringify(stored);
+}
+
+/**
+ * The stored keys of the last entity encoded, by position: the entities of a table, and all those of
+ * a transaction, mostly share one shape, so a key is found by comparing a name and a type (by
+ * identity) instead of looking it up.
+ */
+const lastNames: string[] = [];
+const lastTypes: EdmType[] = [];
+const lastKeys: string[] = [];
+
+function storedKeyAt(position: number, type: EdmType, name: string): string {
+  if (lastNames[position] === name && lastTypes[position] === type) return lastKeys[position]!;
+  const key = memoisedKey(storedKeys, type, name, asIs);
+  lastNames[position] = name;
+  lastTypes[position] = type;
+  lastKeys[position] = key;
+  return key;
+}
+
+/**
+ * `encodeProperties` of the core's checked properties, read from their flat array: a plain value's
+ * type is the one it infers (no typed value to read it from), any other value is a TypedValue.
+ */
+function encodeChecked(properties: EntityProperties): string {
+  const { flat } = properties;
+  const stored: Record<string, unknown> = {};
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i] as string;
+    const value = flat[i + 1]!;
+    const position = i >> 1;
+    if (typeof value === "string") stored[storedKeyAt(position, "String", name)] = value;
+    else if (typeof value === "number") {
+      if (isInt32Number(value)) stored[storedKeyAt(position, "Int32", name)] = value;
+      else if (Number.isFinite(value) && !Number.isInteger(value)) {
+        stored[storedKeyAt(position, "Double", name)] = value;
+      } else return encodePropertiesByHand(properties);
+    } else if (typeof value === "boolean") stored[storedKeyAt(position, "Boolean", name)] = value;
+    else {
+      const json = jsonValue(value);
+      if (json === undefined) return encodePropertiesByHand(properties);
+      stored[storedKeyAt(position, value.type, name)] = json;
+    }
   }
   return JSON.stringify(stored);
 }
@@ -167,13 +216,13 @@ function decodeParsed(
  * (`toEntityResult`, through `writeProperties`) makes no typed value and no map at all, which
  * halves what a page of entities allocates.
  */
-class StoredProperties implements ReadonlyMap<string, TypedValue>, PropertyWriter {
-  private decoded: Map<string, TypedValue> | undefined;
-
+class StoredProperties extends LazyPropertyMap implements PropertyWriter {
   constructor(
     private readonly raw: Record<string, unknown>,
     private readonly select: ReadonlySet<string> | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   writeProperties(out: Record<string, unknown>): void {
     const { raw, select } = this;
@@ -186,34 +235,8 @@ class StoredProperties implements ReadonlyMap<string, TypedValue>, PropertyWrite
     }
   }
 
-  private get map(): Map<string, TypedValue> {
-    this.decoded ??= decodeParsed(this.raw, this.select);
-    return this.decoded;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-  get(name: string): TypedValue | undefined {
-    return this.map.get(name);
-  }
-  has(name: string): boolean {
-    return this.map.has(name);
-  }
-  forEach(callback: (value: TypedValue, key: string, map: ReadonlyMap<string, TypedValue>) => void): void {
-    for (const [name, value] of this.map) callback(value, name, this);
-  }
-  entries(): MapIterator<[string, TypedValue]> {
-    return this.map.entries();
-  }
-  keys(): MapIterator<string> {
-    return this.map.keys();
-  }
-  values(): MapIterator<TypedValue> {
-    return this.map.values();
-  }
-  [Symbol.iterator](): MapIterator<[string, TypedValue]> {
-    return this.map.entries();
+  protected build(): Map<string, TypedValue> {
+    return decodeParsed(this.raw, this.select);
   }
 }
 
