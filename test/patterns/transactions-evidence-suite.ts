@@ -116,11 +116,10 @@ export function transactionsEvidenceSuite(target: PatternsRef): void {
       expect(await balances(table)).toEqual({ X: 900, Y: 1100 });
     }, 60_000);
 
-    // KNOWN DEFECT (issue 22, found by this test; `it.fails` until fixed): an entity tablekit created
-    // and has not written since carries no lineage yet, so after a write outside tablekit (a merge of
-    // another property keeps the evidence but moves the ETag) a redelivered delete cannot tell "this
-    // life, changed" from "deleted, then created again by tablekit", and counts the delete done.
-    it.fails("a raw write of another property over an entity tablekit created: a redelivered delete is never counted done while its entity stays", async () => {
+    // An entity tablekit created and has not written since: its life id (not a Timestamp) tells its
+    // life, so a raw merge of another property (which keeps the evidence, moves the ETag) leaves a
+    // redelivered delete knowing it never ran.
+    it("a raw write of another property over an entity tablekit created: a redelivered delete is never counted done while its entity stays", async () => {
       const table = await target().freshTable();
       const accounts = Account.on(table);
       const transactions = await freshTransactions(target());
@@ -151,6 +150,48 @@ export function transactionsEvidenceSuite(target: PatternsRef): void {
         expect(parked).toMatchObject([{ id: "t1", step: 0 }]);
         expect(left).toEqual({ X: 1000, Z: 5 });
       }
+    }, 60_000);
+
+    it("a delete that ran, then the key created again by tablekit (raw merges before or after): the redelivery counts it done; one whose version was gone before enqueue, a conflict", async () => {
+      const table = await target().freshTable();
+      const accounts = Account.on(table);
+      const transactions = await freshTransactions(target());
+      const t = table.tableName;
+      await accounts.create({ bank: "b", id: "P", balance: 1 }); // born through tablekit…
+      const p = await table.updateEntity({ partitionKey: "b", rowKey: "P", note: "raw" }, "Merge"); // …then a raw merge
+      const q = await accounts.create({ bank: "b", id: "Q", balance: 2 }); // born; merged after its re-create (below)
+      await table.createEntity(account("R", 3));
+      const r = await accounts.patch({ bank: "b", id: "R" }, { balance: 30 }); // adopted: its life's begin is known
+      const s = await table.createEntity(account("S", 4)); // no evidence at all
+      const u = await table.createEntity(account("U", 5));
+      await table.updateEntity({ partitionKey: "b", rowKey: "U", note: "raw" }, "Merge"); // U's ETag is stale…
+      await transactions.enqueue(
+        [
+          step.deleteIfPresent(t, "b", "P", { etag: p.etag }),
+          step.deleteIfPresent(t, "b", "Q", { etag: q.etag }),
+          step.deleteIfPresent(t, "b", "R", { etag: r.etag }),
+          step.deleteIfPresent(t, "b", "S", { etag: s.etag }),
+          // …before the message is sent: what enqueue found ("no such version") is its own, not the caller's.
+          { ...step.deleteIfPresent(t, "b", "U", { etag: u.etag }), found: "" } as unknown as TransactionStep,
+        ],
+        { id: "t1" },
+      );
+      // Every delete ran, then the worker died; every key is created again through tablekit.
+      await crashAt(target(), transactions, { transactionId: "t1", point: "applied", step: 3 }, 2);
+      for (const [id, balance] of [
+        ["P", 10],
+        ["Q", 20],
+        ["R", 300],
+        ["S", 40],
+      ] as const)
+        await accounts.create({ bank: "b", id, balance });
+      await table.updateEntity({ partitionKey: "b", rowKey: "Q", note: "raw" }, "Merge");
+      const worker = transactions.worker({ retryDelay: 0 });
+      expect(await worker.drain()).toMatchObject({ processed: 0, poisoned: 1 });
+      expect(worker.stats.stepsAlready).toBe(4);
+      expect(await balances(table)).toEqual({ P: 10, Q: 20, R: 300, S: 40, U: 5 });
+      // U's version was gone before the message was sent: the delete can never have run, a conflict.
+      expect(await transactions.poison.list()).toMatchObject([{ id: "t1", reason: "conflict", step: 4 }]);
     }, 60_000);
 
     it("the transactions of a batch on one partition: one refused leaves the others applied", async () => {

@@ -189,6 +189,23 @@ export function transactionsSuite(target: PatternsRef): void {
       });
     });
 
+    it("a replayed transaction whose id enqueue drew continues where its journal says (its first delivery reads it)", async () => {
+      const table = await target().freshTable();
+      const transactions = await freshTransactions(target());
+      const stale = (await table.createEntity({ partitionKey: "p", rowKey: "r", v: 1 })).etag;
+      await table.updateEntity({ partitionKey: "p", rowKey: "r", v: 99 }, "Replace");
+      const sent = await transactions.enqueue([
+        step.insertIfAbsent(table.tableName, { partitionKey: "p", rowKey: "first" }),
+        step.updateIfMatch(table.tableName, { partitionKey: "p", rowKey: "r", v: 2 }, stale),
+      ]);
+      expect(await transactions.worker().drain()).toMatchObject({ poisoned: 1 });
+      // The update is found applied by hand: replayed from the step after it.
+      expect(await transactions.poison.replay({ assumeApplied: true })).toBe(1);
+      expect(await transactions.worker().drain()).toMatchObject({ processed: 1, poisoned: 0 });
+      expect(await transactions.status(sent.id)).toMatchObject({ done: 2, completed: true });
+      expect((await table.getEntity("p", "r")).v).toBe(99);
+    });
+
     it("poisons after the configured dequeue count; a replay after the fix converges", async () => {
       const present = await target().freshTable();
       const missing = target().freshTableName();
@@ -273,6 +290,7 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(JSON.parse(peeked!.messageText)).toEqual({
         tablekit: "tx/1",
         id: sent.id,
+        fresh: true, // its id was drawn for it: its first delivery reads no journal row
         payload: {
           container: transactions.payloadContainer,
           name: `${transactions.queue.name}/${sent.id}.json`,

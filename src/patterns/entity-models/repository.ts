@@ -1,11 +1,6 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../model/index.js";
 import type { OperationOptions, Table, TransactionAction } from "../../store/index.js";
-import {
-  EVIDENCE_PROPERTY,
-  entityLineageStart,
-  keptEvidence,
-  parseEvidence,
-} from "../shared/evidence/evidence.js";
+import { EVIDENCE_PROPERTY, entityLife, keptEvidence, parseEvidence } from "../shared/evidence/evidence.js";
 import { recordDeletedMarks } from "../shared/evidence/evidence-upkeep.js";
 import type { Fields } from "../shared/schema/field.js";
 import type { KeyValues } from "../shared/schema/key-spec.js";
@@ -354,8 +349,12 @@ export class Repository<
   private async leaveEvidence(entity: TableEntityResult, call: OperationOptions): Promise<void> {
     const evidence = parseEvidence(entity[EVIDENCE_PROPERTY]);
     if (!evidence || evidence.marks.length === 0) return;
-    const lineage = entityLineageStart(evidence, entity.etag)?.toString() ?? "0";
-    await recordDeletedMarks((name) => this.table.sibling(name), evidence, lineage, call);
+    await recordDeletedMarks(
+      (name) => this.table.sibling(name),
+      evidence,
+      entityLife(evidence, entity.etag),
+      call,
+    );
   }
 
   private async readEtag(

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { timestampOfEtag } from "../../../model/index.js";
 
 /**
@@ -38,9 +38,9 @@ export interface Evidence {
   /** "born": tablekit created it; "adopted": tablekit first wrote it after it was written elsewhere. */
   readonly origin: "born" | "adopted";
   /**
-   * This life of the key, as far as tablekit knows it. An entity: the ticks of the Timestamp it
-   * started at (adopted: the version tablekit first overwrote; born: filled in by the write after
-   * the create). A blob: a lineage id.
+   * This life of the key, as far as tablekit knows it. An entity born through tablekit: the life
+   * id its create drew (`lifeId`); an adopted entity: the ticks of the Timestamp of the version
+   * tablekit first overwrote. A blob: a lineage id.
    */
   readonly lineage?: string;
   readonly marks: readonly Mark[];
@@ -68,6 +68,11 @@ export function formatEvidence(evidence: Evidence): string {
   );
   // Transaction ids are PartitionKeys: they never hold "/", so it separates marks.
   return `${FORMAT}|${evidence.origin === "born" ? "b" : "a"}|${evidence.lineage ?? ""}|${journal}|${marks.join("/")}`;
+}
+
+/** `formatEvidence` of a create's evidence (born, life id `lineage`, its one mark), without the objects. */
+export function formatBorn(lineage: string, mark: Mark): string {
+  return `${FORMAT}|b|${lineage}|${mark.journal}|${mark.step}:${mark.at}:${mark.id}`;
 }
 
 /** The evidence a stored value holds; undefined when there is none, or it is not tablekit's. */
@@ -122,14 +127,29 @@ export function etagTicks(etag: string): string | undefined {
   return timestampOfEtag(etag)?.ticks.toString();
 }
 
+/** This process's life ids: a random prefix (72 bits), then a counter — unique without a random draw per create. */
+const LIFE_PREFIX = `i${randomBytes(9).toString("base64url")}`;
+let lives = 0;
+
+/** A new life id: what a create through tablekit writes as its entity's lineage (never all digits, unlike ticks). */
+export function newLifeId(): string {
+  return `${LIFE_PREFIX}${(lives++).toString(36)}`;
+}
+
+/** True when `lineage` is a life id drawn by a create (not the ticks of an adopted version). */
+export function isLifeId(lineage: string | undefined): lineage is string {
+  return lineage !== undefined && !/^\d+$/.test(lineage);
+}
+
 /**
  * The evidence an entity keeps through a write of tablekit's: `before` is what the version it
  * overwrites carried (undefined: none), `overwritten` that version's ETag (undefined: a create).
- * A create starts a born lineage; the first write over an entity written elsewhere adopts it at
- * that version; the write after a create fills in when the born lineage started.
+ * A create starts a born life with a new life id; the first write over an entity written elsewhere
+ * adopts it at that version. (Entities born before life ids get, at their next write, the ticks
+ * of the version it overwrites.)
  */
 export function carryEntityEvidence(before: Evidence | undefined, overwritten: string | undefined): Evidence {
-  if (overwritten === undefined) return { origin: "born", marks: [] };
+  if (overwritten === undefined) return { origin: "born", lineage: newLifeId(), marks: [] };
   if (!before) {
     const ticks = etagTicks(overwritten);
     return { origin: "adopted", ...(ticks === undefined ? {} : { lineage: ticks }), marks: [] };
@@ -157,13 +177,24 @@ export function blobLineage(evidence: Evidence | undefined, etag: string): strin
 }
 
 /**
- * When the entity's current life started, in ticks: its lineage, or for a born entity not written
- * since its create, the Timestamp of the version read (that create). Undefined for an adopted
- * lineage without a Timestamp (an ETag of another format).
+ * When the entity's current life started, in ticks, where the evidence says it: an adopted
+ * lineage, or for an entity born before life ids and not written since its create, the Timestamp
+ * of the version read (that create). Undefined for a life id (its begin is not known: compare ids)
+ * and for an adopted lineage without a Timestamp (an ETag of another format).
  */
 export function entityLineageStart(evidence: Evidence, etag: string): bigint | undefined {
+  if (isLifeId(evidence.lineage)) return undefined;
   const text = evidence.lineage ?? (evidence.origin === "born" ? etagTicks(etag) : undefined);
   return text === undefined ? undefined : BigInt(text);
+}
+
+/**
+ * The life of the key a version (its evidence and ETag) belongs to, as the journal records it when
+ * tablekit deletes it: its life id, or the ticks its life started at (or, unknown, of the version).
+ */
+export function entityLife(evidence: Evidence | undefined, etag: string): string {
+  if (isLifeId(evidence?.lineage)) return evidence.lineage;
+  return (evidence && entityLineageStart(evidence, etag)?.toString()) ?? etagTicks(etag) ?? "0";
 }
 
 /** `evidence` with `mark` added (a mark of the same step replaced). */

@@ -2,7 +2,7 @@ import { isTableKitError } from "../../../model/index.js";
 import type { OperationOptions } from "../../../store/index.js";
 import { etagTicks } from "../evidence/evidence.js";
 import type { HandlerContext } from "./handler.js";
-import type { JournalEntry } from "./journal.js";
+import { type JournalEntry, NO_ROW } from "./journal.js";
 import type { MessageLease } from "./lease.js";
 import type { Envelope } from "./message.js";
 import { runStep, type StepResult, stepRefused } from "./step-runner.js";
@@ -58,7 +58,9 @@ export class Delivery {
   async run(): Promise<boolean> {
     const { tq, host, envelope } = this;
     const call: OperationOptions = {};
-    const entry = await tq.journal.read(envelope.id, call);
+    // A fresh message's first delivery: no delivery, replay or later writer can have made a row yet.
+    const first = envelope.fresh === true && this.lease.message.dequeueCount === 1;
+    const entry = first ? NO_ROW : await tq.journal.read(envelope.id, call);
     this.etag = entry.etag;
     this.reached = entry.done;
     let total = entry.done;

@@ -25,7 +25,8 @@ export interface JournalEntry {
 }
 
 const ROW = "tx";
-const EMPTY: JournalEntry = {
+/** What `read` returns for a transaction without a row. */
+export const NO_ROW: JournalEntry = {
   done: 0,
   completed: false,
   discarded: false,
@@ -75,7 +76,7 @@ export class TransactionJournal {
         etag: e.etag,
       };
     } catch (err) {
-      if (isTableKitError(err, "ResourceNotFound")) return EMPTY;
+      if (isTableKitError(err, "ResourceNotFound")) return NO_ROW;
       throw err;
     }
   }

@@ -27,6 +27,11 @@ export interface PayloadPointer {
 /** A transaction message: its id, and its steps inline or in a payload blob. */
 export interface Envelope {
   readonly id: string;
+  /**
+   * The id was drawn for this message alone (`enqueue` without an id, `begin`): on its first
+   * delivery no journal row can exist yet, so the worker reads none. A replay drops it.
+   */
+  readonly fresh?: boolean;
   readonly steps?: readonly CheckedStep[];
   readonly payload?: PayloadPointer;
 }
@@ -202,6 +207,7 @@ export function encodeEnvelope(envelope: Envelope): string {
   return asciiJson({
     tablekit: MESSAGE_FORMAT,
     id: envelope.id,
+    ...(envelope.fresh ? { fresh: true } : {}),
     ...(envelope.steps ? { steps: envelope.steps.map(stepJson) } : {}),
     ...(envelope.payload ? { payload: envelope.payload } : {}),
   });
@@ -236,13 +242,14 @@ export function decodeEnvelope(
     throw malformed(`not a ${MESSAGE_FORMAT} message`);
   }
   const id = validateKey("PartitionKey", json.id, store.capabilities.limits);
+  const fresh = json.fresh === true ? { fresh: true } : {};
   if (json.payload !== undefined) {
     const p = json.payload as Partial<PayloadPointer>;
     if (typeof p?.container !== "string" || typeof p.name !== "string")
       throw malformed("bad payload pointer");
-    return { id, payload: { container: p.container, name: p.name } };
+    return { id, ...fresh, payload: { container: p.container, name: p.name } };
   }
-  return { id, steps: decodeSteps(json.steps, store, handlers) };
+  return { id, ...fresh, steps: decodeSteps(json.steps, store, handlers) };
 }
 
 /** Reads the steps of a message or payload blob, checking them as `enqueue` did. */
@@ -262,5 +269,11 @@ export function decodeSteps(
     }
     return raw as unknown as TransactionStep;
   });
-  return checkSteps(steps, store, handlers);
+  return checkSteps(steps, store, handlers).map((s, i) => {
+    const found = (json[i] as { found?: unknown }).found;
+    if (found === undefined || s.kind !== "deleteIfPresent" || s.etag === undefined) return s;
+    if (typeof found !== "string" && found !== false)
+      throw malformed("a delete's found is not text or false");
+    return { ...s, found };
+  });
 }

@@ -129,7 +129,7 @@ export class PoisonQueue {
       const refused = item.reason === "conflict" || item.reason === "unverifiable";
       if (options.assumeApplied && refused && item.id !== undefined && item.step !== undefined)
         await this.transactions.journal.progress(item.id, item.step + 1, call);
-      await this.transactions.queue.sendMessage(item.messageText, call);
+      await this.transactions.queue.sendMessage(withoutFresh(item.messageText), call);
       replayed++;
       return "remove";
     });
@@ -211,4 +211,17 @@ function decodePoison(m: ReceivedMessageItem): PoisonedTransaction {
     poisonedAt: new Date(record.poisonedAt),
     messageText: typeof message === "string" ? message : asciiJson(message),
   };
+}
+
+/** A message sent again: its journal row may exist now, so its first delivery must read it (Envelope.fresh). */
+function withoutFresh(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text; // not JSON: it parks again as malformed
+  }
+  if (typeof json !== "object" || json === null || !("fresh" in json)) return text;
+  const { fresh: _fresh, ...rest } = json as Record<string, unknown>;
+  return asciiJson(rest);
 }

@@ -126,8 +126,15 @@ export const step = Object.freeze({
   },
 });
 
-/** A step after validation: entities normalized, ready to run and to encode. */
-export type CheckedStep = StepOf<NormalizedEntity>;
+/**
+ * A step after validation: entities normalized, ready to run and to encode. An ETag-guarded delete
+ * also carries what `enqueue` found of the version it names (`found`): that version's evidence
+ * text ("" for none), or false when no such version existed any more — so a redelivery knows which
+ * life of the key the step was to end (docs/patterns/eventually-consistent-transactions.md#evidence).
+ */
+export type CheckedStep =
+  | Exclude<StepOf<NormalizedEntity>, { kind: "deleteIfPresent" }>
+  | (Extract<StepOf<NormalizedEntity>, { kind: "deleteIfPresent" }> & { readonly found?: string | false });
 
 /**
  * What a step writes, as one string: two steps of a transaction may not share one, so running any

@@ -3,12 +3,16 @@ import {
   carryEntityEvidence,
   EVIDENCE_PROPERTY,
   type Evidence,
+  entityLife,
   entityLineageStart,
   etagTicks,
+  formatBorn,
   formatEvidence,
   hasMark,
+  isLifeId,
   MAX_ENTITY_EVIDENCE_CHARS,
   markOf,
+  newLifeId,
   parseEvidence,
 } from "../evidence/evidence.js";
 import { addMark, recordDeletedMarks, type TableOf } from "../evidence/evidence-upkeep.js";
@@ -44,6 +48,17 @@ interface Current {
 export async function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
   if (!ctx.evidence) return runWithoutEvidence(s, ctx);
   if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined) return ALREADY;
+  if (s.kind === "insertIfAbsent") return insert(s, ctx); // a create lands or finds an entity: no race to lose
+  if (
+    s.kind === "deleteIfPresent" &&
+    s.etag !== undefined &&
+    s.found !== undefined &&
+    !othersMarked(s.found, ctx.ref)
+  ) {
+    // Nothing to hand on: delete that version without a read; another version is read and decided below.
+    const done = await removeVersion(s, ctx, s.etag);
+    if (done !== AGAIN) return done;
+  }
   for (let round = 1; ; round++) {
     try {
       const result = await attempt(s, ctx);
@@ -108,20 +123,28 @@ async function create(
   s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
   ctx: StepContext,
 ): Promise<StepResult> {
-  const born: Evidence = { origin: "born", marks: [markOf(ctx.ref)] };
-  const etag = await ctx.writer.write(s.table, ["create", entityWith(s, born)]);
-  return { outcome: "applied", created: { etag: etag! } };
+  const lineage = newLifeId();
+  const entity = { ...writableEntity(s.entity), [EVIDENCE_PROPERTY]: formatBorn(lineage, markOf(ctx.ref)) };
+  const etag = await ctx.writer.write(s.table, ["create", entity]);
+  return { outcome: "applied", created: { etag: etag!, lineage } };
+}
+
+async function insert(
+  s: Extract<TableStep, { kind: "insertIfAbsent" }>,
+  ctx: StepContext,
+): Promise<StepResult> {
+  try {
+    return await create(s, ctx);
+  } catch (err) {
+    if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
+    throw err;
+  }
 }
 
 async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
   switch (s.kind) {
     case "insertIfAbsent":
-      try {
-        return await create(s, ctx);
-      } catch (err) {
-        if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
-        throw err;
-      }
+      return insert(s, ctx);
     case "upsert": {
       const current = await read(s, ctx);
       if (!current) return create(s, ctx);
@@ -172,54 +195,128 @@ function changedSince(s: TableStep, ctx: StepContext, current: Current, etag: st
 type DeleteStep = Extract<TableStep, { kind: "deleteIfPresent" }>;
 
 /**
- * A delete. Absent counts as done. With an ETag: the version named is deleted; another version is
- * a conflict if its life of the key began before that version (the delete never ran), done if it
- * began after (the key was deleted, then created again by tablekit). Without an ETag: the version
- * read is recorded in the journal first, so a redelivery that finds a later life of the key knows
- * the delete ran.
+ * What `enqueue` records of the version an ETag-guarded delete names (CheckedStep.found): its
+ * evidence text ("" for none), or false when the key held no such version any more.
+ */
+export async function foundVersion(
+  store: StepContext["store"],
+  s: DeleteStep,
+  call: StepContext["call"],
+): Promise<string | false> {
+  try {
+    const e = await store
+      .table(s.table)
+      .getEntity(s.partitionKey, s.rowKey, { ...call, queryOptions: ONLY_EVIDENCE });
+    if (e.etag !== s.etag) return false;
+    const text = e[EVIDENCE_PROPERTY];
+    return typeof text === "string" ? text : "";
+  } catch (err) {
+    if (isTableKitError(err, "ResourceNotFound", "TableNotFound")) return false;
+    throw err;
+  }
+}
+
+/** True when the version `found` names carries marks of other transactions (their journals hear of its delete first). */
+function othersMarked(found: string | false, ref: StepContext["ref"]): boolean {
+  if (found === false || found === "") return false;
+  const marks = parseEvidence(found)?.marks ?? [];
+  return marks.some((m) => !(m.id === ref.id && m.journal === ref.journal));
+}
+
+/**
+ * A delete. Absent counts as done. With an ETag: the version named is deleted; another version
+ * is a conflict if it is in the life of the key that version was in (the delete never ran), done
+ * if in a later life (the key was deleted, then created again by tablekit). Which life the named
+ * version was in, `enqueue` recorded (`found`); when it carried no marks of other transactions
+ * there is nothing to hand on, and the delete goes out without a read. Without an ETag: the life
+ * of the version read is recorded in the journal first, so a redelivery that finds a later life
+ * of the key knows the delete ran.
  */
 async function deleteStep(s: DeleteStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
   const current = await read(s, ctx);
   if (!current) return ALREADY;
   const ev = current.evidence;
-  const start = ev ? entityLineageStart(ev, current.etag) : undefined;
   if (s.etag !== undefined) {
-    if (current.etag !== s.etag) {
-      const taken = etagTicks(s.etag);
-      if (ctx.firstAttempt || (ev && start !== undefined && taken !== undefined && start <= BigInt(taken)))
-        throw stepRefused(s, "UpdateConditionNotSatisfied", "the entity changed since its ETag was taken");
-      if (ev?.origin === "born" && start !== undefined) return ALREADY;
-      throw changedSince(s, ctx, current, s.etag);
-    }
+    if (current.etag !== s.etag) return otherVersion(s, ctx, s.etag, current);
   } else {
     const intent = ctx.journal.deleting[String(ctx.ref.step)];
-    if (intent !== undefined) {
-      const since = start ?? (ev ? undefined : BigInt(etagTicks(current.etag) ?? "-1"));
-      if (since !== undefined && since > BigInt(intent)) {
-        if (ev?.origin === "born") return ALREADY; // deleted, then created again by tablekit
-        throw stepRefused(
-          s,
-          "UpdateConditionNotSatisfied",
-          "the entity was written outside tablekit since the step read it: whether the delete ran is unknown",
-          { unverifiable: true },
-        );
-      }
-    } else {
-      await ctx.recordDeleting(etagTicks(current.etag) ?? "0");
-    }
+    if (intent === undefined) await ctx.recordDeleting(entityLife(ev, current.etag));
+    else if (laterLife(s, intent, current)) return ALREADY;
   }
-  if (ev && ev.marks.length > 0) {
-    const lineage = start?.toString() ?? etagTicks(current.etag) ?? "0";
-    await recordDeletedMarks(tableOf(ctx), ev, lineage, ctx.call, ctx.ref);
-  }
+  if (ev && ev.marks.length > 0)
+    await recordDeletedMarks(tableOf(ctx), ev, entityLife(ev, current.etag), ctx.call, ctx.ref);
+  return removeVersion(s, ctx, current.etag);
+}
+
+/** Deletes exactly the version `etag` names: gone counts as done, another version as AGAIN (read and decide). */
+async function removeVersion(
+  s: DeleteStep,
+  ctx: StepContext,
+  etag: string,
+): Promise<StepResult | typeof AGAIN> {
   try {
-    await ctx.writer.write(s.table, ["delete", keysOf(s), { etag: current.etag }]);
+    await ctx.writer.write(s.table, ["delete", keysOf(s), { etag }]);
     return APPLIED;
   } catch (err) {
     if (isTableKitError(err, "ResourceNotFound")) return ALREADY;
     if (isTableKitError(err, "UpdateConditionNotSatisfied")) return AGAIN;
     throw err;
   }
+}
+
+/**
+ * An ETag-guarded delete finds another version of its entity. A conflict when the step cannot
+ * have run (a first attempt, or its version was gone before the message was sent), or when the
+ * entity is still in the life of the version named (the delete never ran); done when in a later
+ * life that tablekit created; unverifiable when only a write outside tablekit explains it.
+ */
+function otherVersion(s: DeleteStep, ctx: StepContext, etag: string, current: Current): StepResult {
+  const changed = "the entity changed since its ETag was taken";
+  if (ctx.firstAttempt || s.found === false) throw stepRefused(s, "UpdateConditionNotSatisfied", changed);
+  const ev = current.evidence;
+  if (ev?.origin === "born" && isLifeId(ev.lineage)) {
+    // Born through tablekit: the same life id as the version named is the same life.
+    const named = s.found === undefined ? undefined : parseEvidence(s.found);
+    if (s.found === undefined)
+      throw stepRefused(
+        s,
+        "UpdateConditionNotSatisfied",
+        `${changed}; the message does not say which life it named`,
+        {
+          unverifiable: true,
+        },
+      );
+    if (named?.lineage === ev.lineage) throw stepRefused(s, "UpdateConditionNotSatisfied", changed);
+    return ALREADY;
+  }
+  const start = ev ? entityLineageStart(ev, current.etag) : undefined;
+  const taken = etagTicks(etag);
+  if (ev && start !== undefined && taken !== undefined && start <= BigInt(taken))
+    throw stepRefused(s, "UpdateConditionNotSatisfied", changed);
+  if (ev?.origin === "born" && start !== undefined) return ALREADY; // born before life ids
+  throw changedSince(s, ctx, current, etag);
+}
+
+/**
+ * A delete without an ETag whose journal records the life of the version it read (`intent`):
+ * true when the entity now is in a later life created by tablekit (the delete ran); false when in
+ * the same life (delete it); unverifiable when only a write outside tablekit explains it.
+ */
+function laterLife(s: DeleteStep, intent: string, current: Current): boolean {
+  const ev = current.evidence;
+  if (ev?.origin === "born" && isLifeId(ev.lineage)) return ev.lineage !== intent;
+  if (!isLifeId(intent)) {
+    const start = ev ? entityLineageStart(ev, current.etag) : undefined;
+    const since = start ?? (ev ? undefined : BigInt(etagTicks(current.etag) ?? "-1"));
+    if (since === undefined || since <= BigInt(intent)) return false;
+    if (ev?.origin === "born") return true; // born before life ids: deleted, then created again by tablekit
+  }
+  throw stepRefused(
+    s,
+    "UpdateConditionNotSatisfied",
+    "the entity was written outside tablekit since the step read it: whether the delete ran is unknown",
+    { unverifiable: true },
+  );
 }
 
 /**

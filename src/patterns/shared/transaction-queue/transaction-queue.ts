@@ -7,6 +7,7 @@ import { type JournalEntry, TransactionJournal } from "./journal.js";
 import { checkSteps, decodeSteps, type Envelope, encodeEnvelope, encodeSteps } from "./message.js";
 import { PoisonQueue } from "./poison-queue.js";
 import type { CheckedStep, TransactionStep } from "./steps.js";
+import { foundVersion } from "./table-steps.js";
 import { TransactionWorker, type WorkerOptions } from "./worker.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -124,11 +125,9 @@ export class TransactionQueue {
     options: EnqueueOptions = {},
   ): Promise<EnqueuedTransaction> {
     const checked = checkSteps(steps, this.store, this.handlers);
-    const id =
-      options.id === undefined
-        ? randomUUID()
-        : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
-    return this.send(id, checked, options);
+    const fresh = options.id === undefined;
+    const id = fresh ? randomUUID() : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
+    return this.send(id, await this.observed(checked, options), { ...options, fresh });
   }
 
   /**
@@ -142,9 +141,11 @@ export class TransactionQueue {
   ): Promise<PendingTransaction> {
     const checked = checkSteps(steps, this.store, this.handlers);
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-    const sent = await this.send(randomUUID(), checked, {
+    const observed = await this.observed(checked, call);
+    const sent = await this.send(randomUUID(), observed, {
       ...call,
       visibilityTimeout: options.holdSeconds ?? DEFAULT_HOLD_SECONDS,
+      fresh: true,
     });
     return {
       id: sent.id,
@@ -154,7 +155,7 @@ export class TransactionQueue {
         } catch (err) {
           if (!isTableKitError(err, "MessageNotFound", "PopReceiptMismatch")) throw err;
           // Delivered before the write landed: run it again (under a new id, as a new transaction).
-          await this.send(randomUUID(), checked, more ?? {});
+          await this.send(randomUUID(), observed, { ...more, fresh: true });
         }
       },
       cancel: async (more) => {
@@ -209,18 +210,35 @@ export class TransactionQueue {
     return { journal, payloads };
   }
 
+  /**
+   * The steps with what each ETag-guarded delete's version holds (CheckedStep.found), read once
+   * before the message is sent: the evidence a redelivery needs to tell whether the delete ran.
+   */
+  private async observed(steps: readonly CheckedStep[], options: OperationOptions): Promise<CheckedStep[]> {
+    if (!this.evidence) return [...steps];
+    const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    return Promise.all(
+      steps.map(async (s) =>
+        s.kind === "deleteIfPresent" && s.etag !== undefined
+          ? { ...s, found: await foundVersion(this.store, s, call) }
+          : s,
+      ),
+    );
+  }
+
   /** @internal The message of a transaction: inline, or a pointer to a payload blob when too large. */
   async send(
     id: string,
     steps: readonly CheckedStep[],
-    options: EnqueueOptions,
+    options: EnqueueOptions & { readonly fresh?: boolean },
   ): Promise<EnqueuedTransaction> {
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    const fresh = options.fresh === true;
     const sendOptions = {
       ...call,
       ...(options.visibilityTimeout === undefined ? {} : { visibilityTimeout: options.visibilityTimeout }),
     };
-    let text = encodeEnvelope({ id, steps });
+    let text = encodeEnvelope({ id, fresh, steps });
     const limit = this.inlineLimit();
     let offloaded = false;
     if (text.length > limit) {
@@ -237,7 +255,7 @@ export class TransactionQueue {
         .container(payload.container)
         .getBlockBlobClient(payload.name)
         .upload(body, body.length, { ...call, blobHTTPHeaders: { blobContentType: "application/json" } });
-      text = encodeEnvelope({ id, payload });
+      text = encodeEnvelope({ id, fresh, payload });
       offloaded = true;
     }
     const sent = await this.queue.sendMessage(text, sendOptions);
