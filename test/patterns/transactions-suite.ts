@@ -262,6 +262,32 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(await transactions.status(sent.id)).toMatchObject({ done: 1, completed: false });
     });
 
+    it("a second copy of a message (a send retried after its answer was lost) never runs a step again", async () => {
+      const table = await target().freshTable();
+      await table.createEntity({ partitionKey: "p", rowKey: "x", v: 1 });
+      const transactions = await freshTransactions(target());
+      await transactions.enqueue([step.deleteIfPresent(table.tableName, "p", "x")]);
+      const [sent] = (await transactions.queue.peekMessages()).peekedMessageItems;
+      const fresh = JSON.parse(sent!.messageText).fresh === true;
+      // Only a queue that never keeps two copies of one send lets a first delivery skip the journal.
+      expect(fresh).toBe(target().store.queueCapabilities?.sendsOnce === true);
+      expect(await transactions.worker().drain()).toMatchObject({ processed: 1, stepsApplied: 1 });
+      // The key lives again (a later writer), then the copy arrives, delivered for the first time.
+      await transactions.enqueue([
+        step.insertIfAbsent(table.tableName, { partitionKey: "p", rowKey: "x", v: 2 }),
+      ]);
+      expect(await transactions.worker().drain()).toMatchObject({ processed: 1, stepsApplied: 1 });
+      if (fresh) return; // no transport here can make the copy
+      await transactions.queue.sendMessage(sent!.messageText);
+      expect(await transactions.worker().drain()).toMatchObject({
+        processed: 1,
+        duplicates: 1,
+        stepsApplied: 0,
+        poisoned: 0,
+      });
+      expect(await rows(table)).toEqual([{ partitionKey: "p", rowKey: "x", v: 2 }]);
+    });
+
     it("parks a malformed message with its text", async () => {
       const transactions = await freshTransactions(target());
       await transactions.queue.sendMessage("not a transaction");
@@ -290,7 +316,8 @@ export function transactionsSuite(target: PatternsRef): void {
       expect(JSON.parse(peeked!.messageText)).toEqual({
         tablekit: "tx/1",
         id: sent.id,
-        fresh: true, // its id was drawn for it: its first delivery reads no journal row
+        // its id was drawn for it: where no second copy can exist, its first delivery reads no journal row
+        ...(target().store.queueCapabilities?.sendsOnce ? { fresh: true } : {}),
         payload: {
           container: transactions.payloadContainer,
           name: `${transactions.queue.name}/${sent.id}.json`,

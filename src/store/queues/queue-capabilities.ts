@@ -10,6 +10,11 @@ export interface QueueCapabilities {
   /** Several processes may share the queue without two holding one message inside its visibility window. */
   readonly multiProcess: boolean;
   /**
+   * A send that returned leaves exactly one copy of its message: nothing between the caller and the
+   * queue repeats it (an SDK retrying a send whose answer was lost can leave two).
+   */
+  readonly sendsOnce: boolean;
+  /**
    * Whose clock decides visibility and expiry: the service's, or each client's (the table-backed
    * queue; clock skew between consumers shortens visibility windows by the skew).
    */

@@ -233,7 +233,9 @@ export class TransactionQueue {
     options: EnqueueOptions & { readonly fresh?: boolean },
   ): Promise<EnqueuedTransaction> {
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-    const fresh = options.fresh === true;
+    // Only where a send cannot leave a second copy: a copy's first delivery would skip the journal
+    // row the first copy's run wrote (Delivery.run).
+    const fresh = options.fresh === true && this.store.queueCapabilities?.sendsOnce === true;
     const sendOptions = {
       ...call,
       ...(options.visibilityTimeout === undefined ? {} : { visibilityTimeout: options.visibilityTimeout }),

@@ -57,6 +57,7 @@ export function azureQueueCapabilities(emulator: boolean): QueueCapabilities {
     persistent: true,
     multiProcess: true,
     clock: "service",
+    sendsOnce: false, // the SDK retries a Put Message whose answer was lost
     // Times come back as RFC 1123 dates: whole seconds.
     timeResolutionMs: 1000,
     divergences: emulator ? AZURITE_QUEUE_DIVERGENCES : [SDK_CARRIAGE_RETURN],

@@ -9,6 +9,7 @@ export function embeddedQueueCapabilities(options: { memory: boolean }): QueueCa
     persistent: !options.memory,
     multiProcess: !options.memory,
     clock: "service",
+    sendsOnce: true, // a local SQLite insert: no transport to retry it
     timeResolutionMs: 1,
     divergences: [],
   });

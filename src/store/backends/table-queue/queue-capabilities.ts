@@ -33,6 +33,7 @@ export function tableQueueCapabilities(tables: Capabilities): QueueCapabilities 
     limits: AZURE_QUEUE_LIMITS,
     persistent: tables.persistent,
     multiProcess: tables.multiProcess,
+    sendsOnce: false, // a retried insert of the message's entity: left to the table's SDK
     clock: "client",
     timeResolutionMs: 1,
     divergences: TABLE_QUEUE_DIVERGENCES,
