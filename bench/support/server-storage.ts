@@ -4,7 +4,8 @@
  * Queues: send N messages, then receive (32 at a time) and delete them all, at two sizes.
  * Blobs: 1,000 uploads and 1,000 downloads of 4 KiB (after 100 of each, unmeasured, to warm both
  * servers up), then one large blob streamed up (blocks of
- * 4 MiB, 4 in flight) and down. Each server's CPU comes from /proc (its whole process tree), and
+ * 4 MiB, 4 in flight) and down, three times each: one transfer of 256 MiB swings by half between
+ * identical runs on either side, so the goals take each side's fastest, and the first is printed too. Each server's CPU comes from /proc (its whole process tree), and
  * its RSS is sampled every 20 ms while the large blob streams (peak over the baseline before).
  * The client's own CPU (this process: the SDKs) is reported beside the server's, since on a busy
  * machine the wall time of a queue round is mostly the two processes waiting for a core.
@@ -53,8 +54,11 @@ export interface StorageMeasured {
   readonly queues: Record<number, Cost>;
   readonly uploads: Cost;
   readonly downloads: Cost;
+  /** The fastest of BIG_TRANSFERS uploads (and downloads) of the large blob, and the first of them. */
   readonly bigUp: Cost;
   readonly bigDown: Cost;
+  readonly firstBigUp: Cost;
+  readonly firstBigDown: Cost;
   /** RSS before the large blob, and its peak while streaming, MiB. */
   readonly rssBefore: number;
   readonly rssPeak: number;
@@ -62,6 +66,18 @@ export interface StorageMeasured {
 
 function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+}
+
+/** How many times the large blob goes up and down. */
+const BIG_TRANSFERS = 3;
+
+/**
+ * The fastest transfer: what each side can do with the machine's noise taken out. Not the median:
+ * Azurite's in-memory store keeps replaced blobs' bytes (its RSS reaches ~1 GiB over three 256 MiB
+ * uploads) and slows on the later transfers, which a median would count against it.
+ */
+function best(costs: readonly Cost[]): Cost {
+  return costs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
 }
 
 async function cost(pid: number, work: () => Promise<unknown>): Promise<Cost> {
@@ -204,19 +220,37 @@ export async function measureStorage(server: StorageServer, sizes: StorageSizes)
     rssPeak = Math.max(rssPeak, rssMiB(server.pid));
   }, 20);
   const big = container.getBlockBlobClient("big");
-  const bigUp = await cost(server.pid, async () => {
-    await big.uploadStream(generated(sizes.bigBytes), 4 * 1024 * 1024, 4);
-  });
-  const bigDown = await cost(server.pid, async () => {
-    const download = await big.download();
-    let n = 0;
-    for await (const chunk of download.readableStreamBody!) n += (chunk as Buffer).length;
-    if (n !== sizes.bigBytes) throw new Error(`${server.name}: big blob came back with ${n} bytes`);
-  });
+  const ups: Cost[] = [];
+  const downs: Cost[] = [];
+  for (let i = 0; i < BIG_TRANSFERS; i++) {
+    ups.push(
+      await cost(server.pid, async () => {
+        await big.uploadStream(generated(sizes.bigBytes), 4 * 1024 * 1024, 4);
+      }),
+    );
+    downs.push(
+      await cost(server.pid, async () => {
+        const download = await big.download();
+        let n = 0;
+        for await (const chunk of download.readableStreamBody!) n += (chunk as Buffer).length;
+        if (n !== sizes.bigBytes) throw new Error(`${server.name}: big blob came back with ${n} bytes`);
+      }),
+    );
+  }
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, rssMiB(server.pid));
   console.log(`${server.name}: blobs done (RSS ${rssBefore.toFixed(0)} → peak ${rssPeak.toFixed(0)} MiB)`);
-  return { queues, uploads, downloads, bigUp, bigDown, rssBefore, rssPeak };
+  return {
+    queues,
+    uploads,
+    downloads,
+    bigUp: best(ups),
+    bigDown: best(downs),
+    firstBigUp: ups[0]!,
+    firstBigDown: downs[0]!,
+    rssBefore,
+    rssPeak,
+  };
 }
 
 /** Result rows: wall time and server CPU on each side; the ratio is Azurite's over ours. */
@@ -295,8 +329,10 @@ export function storageRows(
     both(label, a, b);
     perOp(label, a, b);
   }
-  both(`blob: ${mib} MiB streamed up`, ours.bigUp, theirs.bigUp);
-  both(`blob: ${mib} MiB streamed down`, ours.bigDown, theirs.bigDown);
+  both(`blob: ${mib} MiB streamed up (best of ${BIG_TRANSFERS})`, ours.bigUp, theirs.bigUp);
+  both(`blob: ${mib} MiB streamed down (best of ${BIG_TRANSFERS})`, ours.bigDown, theirs.bigDown);
+  both(`blob: ${mib} MiB streamed up, the first`, ours.firstBigUp, theirs.firstBigUp);
+  both(`blob: ${mib} MiB streamed down, the first`, ours.firstBigDown, theirs.firstBigDown);
   rows[`blob: RSS before → peak while streaming ${mib} MiB, MiB`] = {
     tablekit: `${ours.rssBefore.toFixed(0)} → ${ours.rssPeak.toFixed(0)}`,
     azurite: `${theirs.rssBefore.toFixed(0)} → ${theirs.rssPeak.toFixed(0)}`,
@@ -375,8 +411,16 @@ export function storageGoals(ours: StorageMeasured, theirs: StorageMeasured, siz
     goals.push(...smallBlobGoals(`blobs: ${sizes.blobs} ${what} of 4 KiB ≥ 2x`, a, b, sizes.blobs));
   }
   const mib = sizes.bigBytes / 1024 / 1024;
-  judge(`blobs: ${mib} MiB streamed up, no slower`, theirs.bigUp.seconds / ours.bigUp.seconds, 1);
-  judge(`blobs: ${mib} MiB streamed down, no slower`, theirs.bigDown.seconds / ours.bigDown.seconds, 1);
+  judge(
+    `blobs: ${mib} MiB streamed up, no slower (best of ${BIG_TRANSFERS})`,
+    theirs.bigUp.seconds / ours.bigUp.seconds,
+    1,
+  );
+  judge(
+    `blobs: ${mib} MiB streamed down, no slower (best of ${BIG_TRANSFERS})`,
+    theirs.bigDown.seconds / ours.bigDown.seconds,
+    1,
+  );
   const growth = ours.rssPeak - ours.rssBefore;
   goals.push({
     goal: `serve's RSS flat while streaming ${mib} MiB (peak within ${mib / 8} MiB of before)`,
