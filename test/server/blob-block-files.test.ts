@@ -3,6 +3,7 @@
  * files linked in (no copy), reads and kept blocks stay right, deleting frees the files, and staged
  * blocks a stopped server left behind are cleared when the next one starts.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,14 +65,36 @@ describe("block blobs committed from staged block files (serve --location)", () 
     }
   });
 
+  it("a second server on the same location, started and stopped, leaves the first one's staged blocks", async () => {
+    const first = await startServer({ port: 0, services: ["blob"], location });
+    try {
+      const service = BlobServiceClient.fromConnectionString(first.connectionString);
+      await service.createContainer("shared");
+      const blob = service.getContainerClient("shared").getBlockBlobClient("b");
+      const bytes = patternBytes(50_000, 5);
+      await blob.stageBlock(id(0), bytes, bytes.length);
+      const second = await startServer({ port: 0, services: ["blob"], location });
+      await second.stop();
+      await blob.commitBlockList([id(0)]);
+      expect((await blob.downloadToBuffer()).equals(bytes)).toBe(true);
+    } finally {
+      await first.stop();
+    }
+  });
+
   it("clears the staged blocks a stopped server left behind", async () => {
     // What a server killed before its close leaves: a staged block no process knows of.
     mkdirSync(join(location, "tablekit-blocks", "staged"), { recursive: true });
     const left = join(location, "tablekit-blocks", "staged", "left-behind");
     writeFileSync(left, "x");
+    // …and the directory of a server whose process has exited.
+    const gone = join(location, "tablekit-blocks", "staged", `${spawnSync("true").pid}-0badcafe`);
+    mkdirSync(gone);
+    writeFileSync(join(gone, "block"), "x");
     const server = await startServer({ port: 0, services: ["blob"], location });
     try {
       expect(existsSync(left)).toBe(false);
+      expect(existsSync(gone)).toBe(false);
     } finally {
       await server.stop();
     }

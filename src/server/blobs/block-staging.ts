@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   createWriteStream,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -62,15 +63,18 @@ export function checkBlockId(id: string | null): string {
 
 export class BlockStaging {
   private readonly dir: string;
+  /** This server's own staged blocks: `staged/<pid>-<random>`, so another server on the location keeps its own. */
+  private readonly stagedDir: string;
   private readonly staged = new Map<string, Map<string, StagedBlock>>();
   private counter = 0;
 
   /** `location`: the server's directory (committed lists survive restarts); absent: a temporary one. */
   constructor(location: string | undefined) {
     this.dir = location ? join(location, "tablekit-blocks") : mkdtempSync(join(tmpdir(), "tablekit-blocks-"));
-    // Staged blocks live as long as the server: a previous one's (it stopped without closing) are unreachable.
-    rmSync(join(this.dir, "staged"), { recursive: true, force: true });
-    mkdirSync(join(this.dir, "staged"), { recursive: true });
+    // Staged blocks live as long as their server: those of one that stopped without closing are unreachable.
+    clearOrphanedStaging(join(this.dir, "staged"));
+    this.stagedDir = join(this.dir, "staged", `${process.pid}-${randomBytes(4).toString("hex")}`);
+    mkdirSync(this.stagedDir, { recursive: true });
     mkdirSync(join(this.dir, "committed"), { recursive: true });
     this.temporary = location === undefined;
   }
@@ -106,7 +110,7 @@ export class BlockStaging {
         "The uncommitted block count cannot exceed the maximum limit of 100,000 blocks.",
       );
     }
-    const file = join(this.dir, "staged", `${key}-${this.counter++}`);
+    const file = join(this.stagedDir, `${key}-${this.counter++}`);
     let size = 0;
     async function* counted(): AsyncGenerator<Buffer> {
       for await (const chunk of body) {
@@ -210,7 +214,31 @@ export class BlockStaging {
 
   close(): void {
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
-    else rmSync(join(this.dir, "staged"), { recursive: true, force: true });
+    else rmSync(this.stagedDir, { recursive: true, force: true });
+  }
+}
+
+/** Removes what `staged/` holds of servers whose process is gone (and anything else in it). */
+function clearOrphanedStaging(staged: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(staged);
+  } catch {
+    return; // nothing staged yet
+  }
+  for (const entry of entries) {
+    const pid = /^(\d+)-[0-9a-f]+$/.exec(entry)?.[1];
+    if (pid !== undefined && processAlive(Number(pid))) continue;
+    rmSync(join(staged, entry), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
   }
 }
 
