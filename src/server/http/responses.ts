@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { TableKitError } from "../../model/index.js";
+import { sendBody, sendsItself } from "../../store/blobs/blob-body.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { escapeXml } from "../protocol/xml.js";
 import type { RequestContext } from "./request-context.js";
@@ -55,6 +56,8 @@ export async function streamResponse(ctx: RequestContext, body: Readable, length
     ctx.res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     return;
   }
+  // A file body keeps its reads ahead of the socket in buffers it reuses: no garbage per chunk.
+  if (sendsItself(body)) return body[sendBody](ctx.res);
   body.once("error", (err) => ctx.res.destroy(err));
   ctx.res.once("close", () => body.destroy());
   body.pipe(ctx.res);

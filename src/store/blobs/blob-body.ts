@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import { TableKitError } from "../../model/index.js";
 import type { BackendBody } from "./blob-backend.js";
 
@@ -86,4 +87,19 @@ export function checkedStream(source: unknown, checks: StreamChecks): BackendBod
     }
   }
   return { kind: "stream", chunks: chunks() };
+}
+
+/**
+ * A download body that writes itself to a Writable faster than a pipe (the embedded file store's:
+ * reads kept ahead in buffers it reuses). `body[sendBody](out)` writes every byte and ends `out`,
+ * resolving once they are sent; a failure destroys `out`. Only on a body nobody has read from.
+ */
+export const sendBody: unique symbol = Symbol("tablekit.sendBody");
+
+export interface SendsItself {
+  [sendBody](out: Writable): Promise<void>;
+}
+
+export function sendsItself(body: object): body is SendsItself {
+  return typeof (body as Partial<SendsItself>)[sendBody] === "function";
 }

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import {
   closeSync,
   copyFileSync,
-  createReadStream,
   existsSync,
   fdatasyncSync,
   fsyncSync,
@@ -18,6 +17,7 @@ import {
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { type FileRange, FileRangeReader } from "./blob-file-reader.js";
 
 /**
  * Where blob bytes live. Rows in SQLite say which content a blob has; content is written whole
@@ -33,6 +33,12 @@ export interface EmbeddedBlobContent {
    * it between the caller's row read and now: read the row again).
    */
   open(id: string, offset: number, count: number): Readable | undefined;
+  /**
+   * File content only: the bytes of file ranges in order, each range's file opened now while
+   * `openedAhead` last (the rest opened as the read reaches them). Undefined when a file opened now
+   * is gone.
+   */
+  openRanges?(ranges: readonly ContentRange[], openedAhead: number): Readable | undefined;
   /** Writes `bytes` at `offset` (an append, inside the caller's write transaction), durably. */
   writeAt(id: string, offset: number, bytes: Uint8Array): void;
   /** Forgets content no row refers to any more. */
@@ -47,6 +53,9 @@ export interface EmbeddedBlobContent {
   /** File content only: removes content not `named` and not written to for `graceMs`; how many it removed. */
   sweep?(named: ReadonlySet<string>, graceMs: number): number;
 }
+
+/** `length` bytes at `offset` of content `id`. */
+export type ContentRange = readonly [id: string, offset: number, length: number];
 
 export type AdoptedSource =
   | { readonly path: string }
@@ -68,9 +77,6 @@ function newId(): string {
 }
 
 const WRITE_CHUNK = 1024 * 1024;
-
-/** Read in 1 MiB pieces: large enough for fs throughput, small enough to bound memory. */
-const READ_CHUNK = 1024 * 1024;
 
 /**
  * Content as files beside the database (`app.db.blobs/ab/ab12…`): bytes stream in and out at file
@@ -133,24 +139,35 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
   }
 
   open(id: string, offset: number, count: number): Readable | undefined {
-    let fd: number;
+    return this.openRanges([[id, offset, count]], 1);
+  }
+
+  openRanges(ranges: readonly ContentRange[], openedAhead: number): Readable | undefined {
+    const opened: FileRange[] = [];
+    for (const [id, offset, length] of ranges) {
+      const open = () => this.openFd(id);
+      if (opened.length >= openedAhead) {
+        opened.push({ open, offset, length });
+        continue;
+      }
+      const fd = open();
+      if (fd === undefined) {
+        for (const range of opened) if (range.fd !== undefined) closeSync(range.fd);
+        return undefined;
+      }
+      opened.push({ fd, open, offset, length });
+    }
+    return new FileRangeReader(opened);
+  }
+
+  /** An fd on content `id`, or undefined when it is gone. */
+  private openFd(id: string): number | undefined {
     try {
-      fd = openSync(this.path(id), "r");
+      return openSync(this.path(id), "r");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;
     }
-    if (count === 0) {
-      closeSync(fd);
-      return Readable.from([]);
-    }
-    return createReadStream("", {
-      fd,
-      start: offset,
-      end: offset + count - 1,
-      highWaterMark: READ_CHUNK,
-      autoClose: true,
-    });
   }
 
   writeAt(id: string, offset: number, bytes: Uint8Array): void {

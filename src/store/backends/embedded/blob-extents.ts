@@ -61,6 +61,7 @@ export function openComposed(
   count: number,
 ): Readable | undefined {
   const extents = sliceExtents(extentsOf(composed, 0), offset, count);
+  if (content.openRanges) return content.openRanges(extents, OPENED_AHEAD);
   const opened: Readable[] = [];
   for (const [id, from, length] of extents.slice(0, OPENED_AHEAD)) {
     const stream = content.open(id, from, length);
