@@ -34,9 +34,13 @@ export class FileRangeReader extends Readable {
   /** Each range's fd: undefined until opened, null once closed. */
   private readonly fds: (number | undefined | null)[];
 
+  /** Bytes not yet read. */
+  private left: number;
+
   constructor(private readonly ranges: readonly FileRange[]) {
     super({ highWaterMark: 2 * CHUNK });
     this.fds = ranges.map((r) => r.fd);
+    this.left = ranges.reduce((sum, r) => sum + r.length, 0);
   }
 
   /** The next slice to read (at most `max` bytes, within one file), or undefined at the end. */
@@ -78,6 +82,7 @@ export class FileRangeReader extends Readable {
       if (err) return done(err);
       if (n === 0) return done(new TableKitError("BackendError", "A blob file is shorter than its row says"));
       this.within += n;
+      this.left -= n;
       done(buffer.subarray(0, n));
     });
     return true;
@@ -88,7 +93,8 @@ export class FileRangeReader extends Readable {
       this.failAfterBuffered();
       return;
     }
-    const started = this.readSlice(Buffer.allocUnsafe(CHUNK), (got) => {
+    // A small range gets a buffer of its size, not a whole chunk.
+    const started = this.readSlice(Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, this.left))), (got) => {
       if (got instanceof Error) {
         this.failure = got;
         this.failAfterBuffered();
