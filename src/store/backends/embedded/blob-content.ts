@@ -17,7 +17,7 @@ import {
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { type FileRange, FileRangeReader } from "./blob-file-reader.js";
+import { EmbeddedFileRangeReader, type FileRange } from "./blob-file-reader.js";
 
 /**
  * Where blob bytes live. Rows in SQLite say which content a blob has; content is written whole
@@ -157,7 +157,7 @@ export class EmbeddedFileContent implements EmbeddedBlobContent {
       }
       opened.push({ fd, open, offset, length });
     }
-    return new FileRangeReader(opened);
+    return new EmbeddedFileRangeReader(opened);
   }
 
   /** An fd on content `id`, or undefined when it is gone. */

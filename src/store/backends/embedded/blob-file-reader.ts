@@ -25,7 +25,7 @@ const SEND_BUFFERS = 4;
  * it reads ahead one chunk into fresh buffers; `[sendBody]` writes to a socket from a few buffers
  * it reuses once each write has left, so a 256 MiB download allocates 4 MiB and no garbage.
  */
-export class FileRangeReader extends Readable {
+export class EmbeddedFileRangeReader extends Readable {
   private part = 0;
   private within = 0;
   private reads = 0;
@@ -67,7 +67,7 @@ export class FileRangeReader extends Readable {
 
   /** Reads one slice into `buffer`; calls back with the bytes read or the error (a file shorter than its range is one). */
   private readSlice(buffer: Buffer, done: (got: Buffer | Error) => void): boolean {
-    let slice: ReturnType<FileRangeReader["next"]>;
+    let slice: ReturnType<EmbeddedFileRangeReader["next"]>;
     try {
       slice = this.next(buffer.length);
     } catch (err) {
@@ -152,11 +152,20 @@ export class FileRangeReader extends Readable {
         if (!failed) reject(new TableKitError("Aborted", "The response closed before the blob was sent"));
         failed = true;
       });
+      const finish = () => {
+        ended = true;
+        this.destroy();
+        out.end();
+      };
       const pump = () => {
         if (failed || ended || reading) return;
+        if (this.left === 0) {
+          if (writing === 0) finish();
+          return;
+        }
         let buffer = free.pop();
         if (!buffer && buffers < SEND_BUFFERS) {
-          buffer = Buffer.allocUnsafeSlow(CHUNK);
+          buffer = Buffer.allocUnsafeSlow(Math.min(CHUNK, this.left)); // a small body: a buffer of its size
           buffers++;
         }
         if (!buffer) return; // every buffer is on its way to the socket: its write's callback resumes
@@ -176,12 +185,7 @@ export class FileRangeReader extends Readable {
         });
         if (!started) {
           reading = false;
-          free.push(owned);
-          if (writing === 0) {
-            ended = true;
-            this.destroy();
-            out.end();
-          }
+          if (writing === 0) finish();
         }
       };
       pump();
