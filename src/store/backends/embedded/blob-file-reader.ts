@@ -173,6 +173,7 @@ export class EmbeddedFileRangeReader extends Readable {
         reading = true;
         const started = this.readSlice(owned, (got) => {
           reading = false;
+          if (failed) return; // the response closed while this read was under way
           if (got instanceof Error) return fail(got);
           writing++;
           out.write(got, (writeErr) => {
