@@ -17,7 +17,7 @@ export interface FileRange {
 /** Bytes per file read and per socket write: large enough for few system calls, small enough to bound memory. */
 const CHUNK = 1024 * 1024;
 
-/** Buffers a `sendTo` keeps: reads stay this many chunks ahead of what the socket has taken. */
+/** Buffers a `[sendBody]` uses: its reads stay up to this many chunks ahead of what the socket has taken. */
 const SEND_BUFFERS = 4;
 
 /**
