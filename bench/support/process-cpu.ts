@@ -19,6 +19,16 @@ export function processTreeCpuMicros(pid: number | undefined): number | undefine
   return nanos / 1000;
 }
 
+/**
+ * CPU time so far of a process's main thread alone (its JavaScript, Node's HTTP machinery, the
+ * kernel's socket work), in µs: the rest of `processTreeCpuMicros` is helper threads (V8's optimizing
+ * compiler and garbage collector, libuv's pool). Undefined where /proc does not offer it.
+ */
+export function mainThreadCpuMicros(pid: number | undefined): number | undefined {
+  const stat = pid === undefined ? undefined : safeRead(`/proc/${pid}/task/${pid}/schedstat`);
+  return stat === undefined ? undefined : Number(stat.split(" ")[0]) / 1000;
+}
+
 function descendantsAndSelf(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {

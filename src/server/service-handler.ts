@@ -69,58 +69,88 @@ export function serviceRequestHandler<C extends RequestContext>(
   service: StorageService<C>,
   options: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const mounts = options.mounts ?? [];
   return (req, res) => {
-    const mount = options.mounts?.find((m) => req.url?.startsWith(m.prefix));
+    const mount = mounts.length === 0 ? undefined : mountOf(mounts, req.url ?? "");
     if (mount) {
       void Promise.resolve(mount.handle(req, res)).catch(() => res.destroy());
       return;
     }
-    let base: RequestContext | undefined;
-    let ctx: C | undefined;
-    const run = async () => {
-      base = requestContext(req, res, options.protocol);
-      if (
-        !options.skipApiVersionCheck &&
-        req.headers["x-ms-version"] !== undefined &&
-        !VERSION.test(base.version)
-      ) {
-        throw invalidHeader(`The x-ms-version '${base.version}' is not a service version.`);
-      }
-      if (base.method === "OPTIONS") {
-        preflight(base, service.state);
-        return;
-      }
+    void answerRequest(service, options, req, res);
+  };
+}
+
+function mountOf(mounts: readonly Mount[], url: string): Mount | undefined {
+  for (const mount of mounts) if (url.startsWith(mount.prefix)) return mount;
+  return undefined;
+}
+
+/**
+ * One request, start to end. A plain async function, not closures made per request: every request
+ * runs the same code, which the engine optimizes sooner (a server's first thousands of requests
+ * are most of what a test run against it sends).
+ */
+async function answerRequest<C extends RequestContext>(
+  service: StorageService<C>,
+  options: HandlerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let base: RequestContext | undefined;
+  let ctx: C | undefined;
+  try {
+    base = requestContext(req, res, options.protocol);
+    if (
+      !options.skipApiVersionCheck &&
+      req.headers["x-ms-version"] !== undefined &&
+      !VERSION.test(base.version)
+    ) {
+      throw invalidHeader(`The x-ms-version '${base.version}' is not a service version.`);
+    }
+    if (base.method === "OPTIONS") {
+      preflight(base, service.state);
+    } else {
       applyCors(base, service.state);
       ctx = service.context(base);
       if (ctx.secondary && !READS.has(ctx.method)) {
         throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");
       }
       await service.answer(ctx);
-    };
-    run().then(
-      () => options.log?.(base, req, res.statusCode),
-      (err: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-        } else if (base) {
-          // A body left unread (refused early, or too large) is not worth reading: close after answering.
-          if (!req.complete) res.setHeader("connection", "close");
-          sendError(base, err, service.errorsInXml(ctx));
-        } else {
-          const { status, code, message } = errorParts(err);
-          const xml = service.name !== "Table";
-          const body = xml
-            ? xmlErrorBody(code, message)
-            : JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
-          res.writeHead(status, {
-            "x-ms-error-code": code,
-            "content-type": xml ? "application/xml" : "application/json",
-            connection: "close",
-          });
-          res.end(body);
-        }
-        options.log?.(base, req, res.statusCode, err);
-      },
-    );
-  };
+    }
+  } catch (err) {
+    answerError(service, req, res, base, ctx, err);
+    options.log?.(base, req, res.statusCode, err);
+    return;
+  }
+  options.log?.(base, req, res.statusCode);
+}
+
+/** Answers what a request threw, in the service's shape; a response already begun is cut off. */
+function answerError<C extends RequestContext>(
+  service: StorageService<C>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: RequestContext | undefined,
+  ctx: C | undefined,
+  err: unknown,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+  } else if (base) {
+    // A body left unread (refused early, or too large) is not worth reading: close after answering.
+    if (!req.complete) res.setHeader("connection", "close");
+    sendError(base, err, service.errorsInXml(ctx));
+  } else {
+    const { status, code, message } = errorParts(err);
+    const xml = service.name !== "Table";
+    const body = xml
+      ? xmlErrorBody(code, message)
+      : JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
+    res.writeHead(status, {
+      "x-ms-error-code": code,
+      "content-type": xml ? "application/xml" : "application/json",
+      connection: "close",
+    });
+    res.end(body);
+  }
 }

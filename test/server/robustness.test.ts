@@ -63,6 +63,11 @@ describe("tablekit serve: malformed input", () => {
       ["[1,2]", "InvalidInput"],
       ['"text"', "InvalidInput"],
       ['{"PartitionKey":"a","RowKey":"b","x":1,"x":2}', "DuplicatePropertiesSpecified"],
+      // Names counted past escaped quotes and backslashes, and with space before the colon.
+      [
+        '{"PartitionKey":"a","RowKey":"b","x":"say \\"x\\": 1","y\\\\":2,"x" :3}',
+        "DuplicatePropertiesSpecified",
+      ],
       ['{"PartitionKey":"a","RowKey":"b","x":"1","x@odata.type":"Edm.Nope"}', "InvalidValueType"],
       ['{"PartitionKey":"a","RowKey":"b","x":"abc","x@odata.type":"Edm.Int64"}', "InvalidValueType"],
       ['{"PartitionKey":"a","RowKey":"b","x":{"nested":1}}', "InvalidValueType"],
@@ -74,6 +79,10 @@ describe("tablekit serve: malformed input", () => {
       expect([body, r.status, r.code]).toEqual([body, 400, code]);
       expect(r.json()).toMatchObject({ "odata.error": { code } });
     }
+    // A value that reads like a name (`"x":` inside a string) is no second name.
+    const lookalike = '{"PartitionKey":"a","RowKey":"lookalike","x":"a\\":","y":"\\\\","z":"\\" :"}';
+    const accepted = await rawRequest(endpoint, { method: "POST", path: "Robust", body: lookalike });
+    expect([accepted.status, accepted.code]).toEqual([201, undefined]);
     await alive();
   });
 

@@ -30,7 +30,7 @@ export function signedRequestDate(req: IncomingMessage, now = Date.now()): Signe
   const date = singleHeader(req, "date");
   const header = xmsDate !== "" ? "x-ms-date" : "date";
   const text = xmsDate !== "" ? xmsDate : date;
-  const ms = Date.parse(text);
+  const ms = parsedDate(text);
   if (text === "" || Number.isNaN(ms)) {
     throw authenticationFailed("The request has no valid x-ms-date or Date header.");
   }
@@ -38,6 +38,14 @@ export function signedRequestDate(req: IncomingMessage, now = Date.now()): Signe
     throw authenticationFailed(`Request date header too old or too far in the future: '${text}'.`);
   }
   return { header, text, ms };
+}
+
+/** The last date text parsed and its time: a client signs the same second's text on many requests. */
+let lastDate = { text: "", ms: Number.NaN };
+
+function parsedDate(text: string): number {
+  if (text !== lastDate.text) lastDate = { text, ms: Date.parse(text) };
+  return lastDate.ms;
 }
 
 /**

@@ -12,12 +12,12 @@ export type SharedKeyScheme = "SharedKey" | "SharedKeyLite";
  */
 export type StringsToSign = (ctx: RequestContext, scheme: SharedKeyScheme, date: SignedDate) => string[];
 
-function matches(keys: readonly string[], text: string, signature: string): boolean {
-  const given = Buffer.from(signature);
-  return keys.some((key) => {
+function matches(keys: readonly string[], text: string, given: Buffer): boolean {
+  for (const key of keys) {
     const expected = Buffer.from(signString(key, text));
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
+  }
+  return false;
 }
 
 /**
@@ -39,8 +39,9 @@ export function verifySharedKey(
   if (!account || name !== account.name)
     throw authenticationFailed(`The account '${name}' does not match the request's account.`);
   const date = signedRequestDate(ctx.req, now);
+  const given = Buffer.from(signature);
   for (const text of stringsToSign(ctx, scheme, date)) {
-    if (matches(account.keys, text, signature)) return;
+    if (matches(account.keys, text, given)) return;
   }
   throw authenticationFailed(
     "The MAC signature found in the HTTP request is not the same as any computed signature.",

@@ -1,6 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
-import type { RequestContext } from "../http/request-context.js";
+import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange, ProtocolError } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { BLOB_OPERATIONS, type BlobOperation } from "./blob-operations.js";
@@ -102,7 +102,7 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
   return {
     name: "Blob",
     state: deps.state,
-    context: (ctx) => ({ ...ctx, resource: parseBlobPath(ctx.path) }),
+    context: (ctx) => withResource(ctx, parseBlobPath(ctx.path)),
     errorsInXml: () => true,
     async answer(ctx) {
       const resource = ctx.resource;

@@ -36,6 +36,31 @@ export interface RequestContext {
   readonly baseUrl: string;
 }
 
+interface HostStyle {
+  readonly hostname: string;
+  /** True when the account is the path's first segment: an IP address, localhost, or a name without a dot. */
+  readonly pathStyle: boolean;
+}
+
+/** Hosts seen, parsed once: a server is addressed by a handful of them. */
+const hostStyles = new Map<string, HostStyle>();
+const MAX_HOSTS_KEPT = 256;
+
+function hostOf(host: string): HostStyle {
+  const known = hostStyles.get(host);
+  if (known !== undefined) return known;
+  const hostname = host.replace(/:\d+$/, "");
+  const dot = hostname.indexOf(".");
+  const parsed = {
+    hostname,
+    pathStyle: IP_HOST.test(hostname) || NO_ACCOUNT_HOSTS.has(hostname.toLowerCase()) || dot <= 0,
+  };
+  // Any client can send any Host: keep a bounded few, start over past that.
+  if (hostStyles.size >= MAX_HOSTS_KEPT) hostStyles.clear();
+  hostStyles.set(host, parsed);
+  return parsed;
+}
+
 /** Parses the request line and headers; the resource part must be valid, the rest is the router's. */
 export function requestContext(
   req: IncomingMessage,
@@ -47,16 +72,20 @@ export function requestContext(
   const rawPath = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
   const host = req.headers.host ?? "127.0.0.1";
-  const hostname = host.replace(/:\d+$/, "");
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    throw invalidUri("The request URI is not valid: bad percent-encoding.");
+  const { hostname, pathStyle } = hostOf(host);
+  let decoded = rawPath;
+  // Without a '%', decoding would return the path as it is.
+  if (rawPath.includes("%")) {
+    try {
+      decoded = decodeURIComponent(rawPath);
+    } catch {
+      throw invalidUri("The request URI is not valid: bad percent-encoding.");
+    }
   }
-  const trimmed = decoded.replace(/^\/+/, "");
+  let start = 0;
+  while (decoded.charCodeAt(start) === 0x2f) start++;
+  const trimmed = start === 0 ? decoded : decoded.slice(start);
   const dot = hostname.indexOf(".");
-  const pathStyle = IP_HOST.test(hostname) || NO_ACCOUNT_HOSTS.has(hostname.toLowerCase()) || dot <= 0;
   const slash = trimmed.indexOf("/");
   let account = pathStyle ? (slash < 0 ? trimmed : trimmed.slice(0, slash)) : hostname.slice(0, dot);
   const path = pathStyle ? (slash < 0 ? "" : trimmed.slice(slash + 1)) : trimmed;
@@ -84,5 +113,29 @@ export function requestContext(
     clientIp: req.socket.remoteAddress ?? "",
     version: typeof version === "string" && version !== "" ? version : DEFAULT_VERSION,
     baseUrl: `${protocol}://${host}/${pathStyle ? `${account}${secondary ? SECONDARY : ""}/` : ""}`,
+  };
+}
+
+/**
+ * A service's context: the request's, with the resource its path names. Written out field by field:
+ * a spread (`{ ...ctx, resource }`) made the engine build a new object shape on most requests.
+ */
+export function withResource<R>(ctx: RequestContext, resource: R): RequestContext & { readonly resource: R } {
+  return {
+    req: ctx.req,
+    res: ctx.res,
+    requestId: ctx.requestId,
+    method: ctx.method,
+    rawPath: ctx.rawPath,
+    query: ctx.query,
+    account: ctx.account,
+    secondary: ctx.secondary,
+    pathStyle: ctx.pathStyle,
+    path: ctx.path,
+    protocol: ctx.protocol,
+    clientIp: ctx.clientIp,
+    version: ctx.version,
+    baseUrl: ctx.baseUrl,
+    resource,
   };
 }

@@ -22,13 +22,29 @@ export function standardHeaders(ctx: RequestContext): OutgoingHttpHeaders {
   return headers;
 }
 
-/** Sends a response with the standard headers; `body` as given (already serialized). */
+/** The standard headers' names: a route's own value for one replaces the standard one. */
+const STANDARD = ["x-ms-request-id", "x-ms-version", "server", "x-ms-client-request-id"] as const;
+
+/**
+ * Sends a response with the standard headers; `body` as given (already serialized). The headers go
+ * to `writeHead` as one flat name/value list: Node writes such a list as it is, where an object is
+ * read back key by key.
+ */
 export function send(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body?: string): void {
+  const list: (string | number | readonly string[])[] = [];
+  const clientId = ctx.req.headers["x-ms-client-request-id"];
+  if (headers[STANDARD[0]] === undefined) list.push(STANDARD[0], ctx.requestId);
+  if (headers[STANDARD[1]] === undefined) list.push(STANDARD[1], ctx.version);
+  if (headers[STANDARD[2]] === undefined) list.push(STANDARD[2], "tablekit");
+  if (typeof clientId === "string" && headers[STANDARD[3]] === undefined) list.push(STANDARD[3], clientId);
+  const length = body !== undefined ? Buffer.byteLength(body) : status !== 204 && status !== 304 ? 0 : -1;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !(length >= 0 && name === "content-length")) list.push(name, value);
+  }
+  if (length >= 0) list.push("content-length", length);
   // Headers set earlier with setHeader (CORS) are merged in by writeHead.
-  const all: OutgoingHttpHeaders = { ...standardHeaders(ctx), ...headers };
-  if (body !== undefined) all["content-length"] = Buffer.byteLength(body);
-  else if (status !== 204 && status !== 304) all["content-length"] = 0;
-  ctx.res.writeHead(status, all);
+  ctx.res.writeHead(status, list as unknown as OutgoingHttpHeaders);
   ctx.res.end(body);
 }
 

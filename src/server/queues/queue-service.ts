@@ -1,5 +1,5 @@
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
-import type { RequestContext } from "../http/request-context.js";
+import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { QUEUE_OPERATIONS, type QueueOperation } from "./queue-operations.js";
@@ -21,7 +21,7 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
   return {
     name: "Queue",
     state: deps.state,
-    context: (ctx) => ({ ...ctx, resource: parseQueuePath(ctx.path) }),
+    context: (ctx) => withResource(ctx, parseQueuePath(ctx.path)),
     errorsInXml: () => true,
     async answer(ctx) {
       const queueName = ctx.resource.kind === "service" ? undefined : ctx.resource.queueName;

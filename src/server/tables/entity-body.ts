@@ -19,23 +19,29 @@ import { JsonNumber, parseJsonWithNumberText, valueJson } from "./wire.js";
  * results become the service's JSON at the requested metadata level.
  */
 
-const STRING_TOKEN = /"(?:[^"\\]+|\\.)*"/g;
-
-/** How many names the JSON text writes (strings followed by a colon), duplicates included. */
+/**
+ * How many names the JSON text writes (strings followed by a colon), duplicates included. The text
+ * is valid JSON (parsed before): every quote outside a string opens one.
+ */
 function writtenNames(text: string): number {
   let names = 0;
-  for (const match of text.matchAll(STRING_TOKEN)) {
-    let i = match.index + match[0].length;
-    while (
-      text.charCodeAt(i) === 0x20 ||
-      text.charCodeAt(i) === 0x0a ||
-      text.charCodeAt(i) === 0x0d ||
-      text.charCodeAt(i) === 0x09
-    )
-      i++;
-    if (text.charCodeAt(i) === 0x3a) names++;
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) !== 0x22) continue;
+    for (i++; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) break;
+    }
+    let next = i + 1;
+    while (isJsonSpace(text.charCodeAt(next))) next++;
+    if (text.charCodeAt(next) === 0x3a) names++;
   }
   return names;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** Parses a request body as JSON keeping number texts; a duplicated property is the service's error. */
