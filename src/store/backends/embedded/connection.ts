@@ -96,7 +96,11 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * between checkpoints is copied once (docs/embedded.md), and the log still fits the first block of
  * SQLite's WAL index (4,062 frames), so finding a page in it costs no more.
  */
-export const FILE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL", "wal_autocheckpoint = 4000"] as const;
+export const FILE_PRAGMAS = [
+  "journal_mode = WAL",
+  "synchronous = NORMAL",
+  "wal_autocheckpoint = 4000",
+] as const;
 
 interface SharedMemory {
   readonly db: Db;
