@@ -7,16 +7,18 @@
  *
  * The embedded engine runs in this process, so its cost is this process's CPU time: the ratios
  * there are of CPU seconds (a shared, loaded machine moves the wall clock far more), measured in
- * rounds in alternating order (direct, worker, worker without evidence, then the reverse) after
- * an unmeasured warm-up round, the least of each (other processes only ever add CPU time: caches,
- * shared cores), the median beside it. Each worker
+ * rounds after an unmeasured warm-up round, the three sides in each of the six orders twice (every
+ * side as often first, second and third: a side always in the same place pays for that place),
+ * the least of each (other processes only ever add CPU time: caches, shared cores), the median
+ * beside it, with user and system time, garbage collection and bytes written apart. Each worker
  * count is also measured with the steps' evidence turned off (an internal switch of the queue, for
  * this comparison only): what the evidence costs. Azurite is another process: wall clock there.
  * Run: npx tsx bench/transactions.bench.ts (or npm run bench -- transactions; --smoke for tiny sizes).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { openStore, type Store } from "../src/index.js";
@@ -26,7 +28,17 @@ import { rounds, SMOKE, sized, verdict } from "./support/bench-mode.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-bench-"));
 const WORKERS = [1, 4, 16] as const;
-const ROUNDS = rounds(7);
+/** The six orders of the three sides: round r runs ORDERS[r % 6]. */
+const ORDERS = [
+  ["direct", "worker", "plain"],
+  ["plain", "direct", "worker"],
+  ["worker", "plain", "direct"],
+  ["plain", "worker", "direct"],
+  ["direct", "plain", "worker"],
+  ["worker", "direct", "plain"],
+] as const;
+/** Each order twice: the least of twelve rounds a side (one quiet round a side is enough on a shared machine). */
+const ROUNDS = rounds(2 * ORDERS.length);
 /** Transactions of the unmeasured warm-up round of each worker count. */
 const WARM_UP = sized(500, 4);
 /** The goals of issue 22: the worker at least this share of direct writes (embedded, 4 workers)… */
@@ -37,8 +49,29 @@ const GOAL_EVIDENCE = 0.1;
 
 interface Cost {
   readonly wall: number;
+  /** CPU seconds: user + system. */
   readonly cpu: number;
+  readonly user: number;
+  readonly system: number;
+  /** Seconds in garbage collection (V8's own count, part of `user`). */
+  readonly gc: number;
+  /** Bytes this process wrote (the database, its WAL and checkpoints); 0 where /proc is missing. */
+  readonly written: number;
 }
+
+let gcSeconds = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcSeconds += e.duration / 1000;
+}).observe({ entryTypes: ["gc"] });
+
+/** Bytes written by this process so far (Linux: /proc/self/io's wchar; elsewhere 0). */
+const IO = "/proc/self/io";
+const HAS_IO = existsSync(IO);
+function bytesWritten(): number {
+  return HAS_IO ? Number(/wchar: (\d+)/.exec(readFileSync(IO, "utf8"))?.[1] ?? 0) : 0;
+}
+/** A turn of the event loop, so V8's gc entries of a round are counted in it (they arrive late). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 /** A full garbage collection, so no round pays for the garbage of the one before it. */
 setFlagsFromString("--expose-gc");
@@ -46,11 +79,24 @@ const collectGarbage = runInNewContext("gc") as () => void;
 
 async function measure(work: () => Promise<unknown>): Promise<Cost> {
   collectGarbage();
+  await settle();
+  const gc = gcSeconds;
+  const written = bytesWritten();
   const start = performance.now();
   const cpu = process.cpuUsage();
   await work();
   const used = process.cpuUsage(cpu);
-  return { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 };
+  const wall = (performance.now() - start) / 1000;
+  const wrote = bytesWritten() - written;
+  await settle();
+  return {
+    wall,
+    cpu: (used.user + used.system) / 1e6,
+    user: used.user / 1e6,
+    system: used.system / 1e6,
+    gc: gcSeconds - gc,
+    written: wrote,
+  };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -59,6 +105,8 @@ const rate = (n: number, s: number) => Math.round(n / s).toLocaleString("en-US")
 let tables = 0;
 /** Each goal and whether this run met it (embedded only: the goals are of CPU seconds there). */
 const goals: string[] = [];
+/** The worker's CPU split, evidence on / off (embedded). */
+const splits: Record<string, string>[] = [];
 
 /** `n` employees in a fresh Current table (and an empty Archive); the archive steps of each. */
 async function employees(store: Store, n: number): Promise<{ tag: string; steps: TransactionStep[][] }> {
@@ -125,21 +173,19 @@ async function worker(store: Store, n: number, workers: number, evidence: boolea
   return cost;
 }
 
-/** The embedded engine: CPU seconds, alternating rounds, the least of each (and the median). */
+/** The embedded engine: CPU seconds, each order of the three sides twice, the least of each (and the median). */
 async function embedded(store: Store, n: number): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
   for (const workers of WORKERS) {
     const runs: { direct: Cost; worker: Cost; plain: Cost }[] = [];
-    // An unmeasured round first (the code warms up), then rounds in alternating order, so neither
-    // the warm-up nor a drift of the machine falls on one side of a comparison.
+    // An unmeasured round first (the code warms up), then each order twice, so neither the warm-up,
+    // a drift of the machine, the database's growth nor a place in the round falls on one side.
     await direct(store, WARM_UP, workers);
     await worker(store, WARM_UP, workers, true);
     await worker(store, WARM_UP, workers, false);
     for (let r = 0; r < ROUNDS; r++) {
       const run: Partial<Record<"direct" | "worker" | "plain", Cost>> = {};
-      const order =
-        r % 2 === 0 ? (["direct", "worker", "plain"] as const) : (["plain", "worker", "direct"] as const);
-      for (const k of order)
+      for (const k of ORDERS[r % ORDERS.length]!)
         run[k] =
           k === "direct" ? await direct(store, n, workers) : await worker(store, n, workers, k === "worker");
       runs.push(run as Required<typeof run>);
@@ -169,6 +215,18 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
       "median: worker / direct": `${(mid("direct") / mid("worker")).toFixed(2)}x`,
       "median: evidence cost": `${(100 * (1 - mid("plain") / mid("worker"))).toFixed(1)}%`,
       "worker tx/s (wall)": rate(n, median(runs.map((r) => r.worker.wall))),
+    });
+    // Where the evidence's CPU goes (medians per transaction, evidence on / off).
+    const perTx = (k: "worker" | "plain", f: (c: Cost) => number, unit: number) =>
+      (median(runs.map((r) => f(r[k]))) / n) * unit;
+    const pair = (f: (c: Cost) => number, unit: number, digits: number) =>
+      `${perTx("worker", f, unit).toFixed(digits)} / ${perTx("plain", f, unit).toFixed(digits)}`;
+    splits.push({
+      workers: String(workers),
+      "user µs/tx": pair((c) => c.user, 1e6, 1),
+      "system µs/tx": pair((c) => c.system, 1e6, 1),
+      "GC µs/tx": pair((c) => c.gc, 1e6, 1),
+      "KB written/tx": HAS_IO ? pair((c) => c.written, 1e-3, 2) : "n/a",
     });
   }
   return rows;
@@ -214,9 +272,11 @@ try {
   console.log(
     "\neventually consistent transactions (2 steps: insert into Archive, ETag-guarded delete from Current):\n" +
       "worker transactions vs the same steps written directly by as many writers; embedded: per CPU second,\n" +
-      `the least CPU of ${ROUNDS} rounds in alternating order after a warm-up (and the median); evidence cost: the share of the worker's throughput the steps' evidence takes`,
+      `the least CPU of ${ROUNDS} rounds, each order of the three sides twice, after a warm-up (and the median); evidence cost: the share of the worker's throughput the steps' evidence takes`,
   );
   console.table(out);
+  console.log("embedded, evidence on / off, medians per transaction (GC is part of user time):");
+  console.table(splits);
   const load = loadavg().map((l) => l.toFixed(2));
   console.log(`goals (load average ${load.join(" ")}):\n  ${goals.join("\n  ")}`);
   if (SMOKE) console.log("(smoke run: the numbers mean nothing, nor whether the goals are met)");

@@ -70,9 +70,12 @@ export function formatEvidence(evidence: Evidence): string {
   return `${FORMAT}|${evidence.origin === "born" ? "b" : "a"}|${evidence.lineage ?? ""}|${journal}|${marks.join("/")}`;
 }
 
-/** `formatEvidence` of a create's evidence (born, life id `lineage`, its one mark), without the objects. */
-export function formatBorn(lineage: string, mark: Mark): string {
-  return `${FORMAT}|b|${lineage}|${mark.journal}|${mark.step}:${mark.at}:${mark.id}`;
+/**
+ * `formatEvidence` of a create's evidence (born, life id `lineage`, the one mark of `ref` made
+ * now), without the objects: it runs once per created entity.
+ */
+export function formatBorn(lineage: string, ref: StepRef): string {
+  return `${FORMAT}|b|${lineage}|${ref.journal}|${ref.step}:${markSeconds()}:${ref.id}`;
 }
 
 /** The evidence a stored value holds; undefined when there is none, or it is not tablekit's. */
@@ -207,7 +210,12 @@ export function withMark(evidence: Evidence, mark: Mark): Evidence {
 
 /** The mark of `ref` made now. */
 export function markOf(ref: StepRef): Mark {
-  return { ...ref, at: Math.floor(Date.now() / 1000) };
+  return { ...ref, at: markSeconds() };
+}
+
+/** A new mark's `at`: now, in whole seconds since the Unix epoch. */
+function markSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
 /**

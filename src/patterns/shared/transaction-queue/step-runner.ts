@@ -85,7 +85,8 @@ export function stepRefused(
  * step carries the step's mark, and a step whose target already holds it, or whose effect a later
  * writer deleted (the journal's record), counts as done. Handler steps keep their own contract.
  */
-export async function runStep(s: CheckedStep, ctx: StepContext): Promise<StepResult> {
+export function runStep(s: CheckedStep, ctx: StepContext): Promise<StepResult> {
+  // Not async: a table or blob step's promise is handed on as it is (no frame per step).
   switch (s.kind) {
     case "insertIfAbsent":
     case "upsert":
@@ -95,12 +96,15 @@ export async function runStep(s: CheckedStep, ctx: StepContext): Promise<StepRes
     case "putBlob":
     case "deleteBlobIfPresent":
       return runBlobStep(s, ctx);
-    case "call": {
-      const handler = ctx.handlers.get(s.handler);
-      if (!handler)
-        throw new TableKitError("InvalidInput", `No handler ${JSON.stringify(s.handler)} is registered`);
-      await handler.run(ctx.handlerContext(), s.args);
-      return { outcome: "applied" };
-    }
+    case "call":
+      return runHandler(s, ctx);
   }
+}
+
+async function runHandler(s: Extract<CheckedStep, { kind: "call" }>, ctx: StepContext): Promise<StepResult> {
+  const handler = ctx.handlers.get(s.handler);
+  if (!handler)
+    throw new TableKitError("InvalidInput", `No handler ${JSON.stringify(s.handler)} is registered`);
+  await handler.run(ctx.handlerContext(), s.args);
+  return { outcome: "applied" };
 }

@@ -45,10 +45,21 @@ interface Current {
  * entity, decides from the entity's evidence whether the step already ran, and writes
  * conditionally on the version read, with its mark added; a write that loses a race reads again.
  */
-export async function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
+export function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult> {
   if (!ctx.evidence) return runWithoutEvidence(s, ctx);
-  if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined) return ALREADY;
-  if (s.kind === "insertIfAbsent") return insert(s, ctx); // a create lands or finds an entity: no race to lose
+  if (s.kind !== "deleteIfPresent" && ctx.journal.deleted[String(ctx.ref.step)] !== undefined)
+    return Promise.resolve(ALREADY);
+  // A create lands or finds an entity: no race to lose. Called directly (no async frame between
+  // the worker and the write): the worker runs one per archived entity.
+  if (s.kind === "insertIfAbsent") return insert(s, ctx);
+  return runRaced(s, ctx);
+}
+
+/** A step that reads its entity and may lose a race for it (every table step but a create). */
+async function runRaced(
+  s: Exclude<TableStep, { kind: "insertIfAbsent" }>,
+  ctx: StepContext,
+): Promise<StepResult> {
   if (
     s.kind === "deleteIfPresent" &&
     s.etag !== undefined &&
@@ -119,26 +130,26 @@ function evidenceAfter(ctx: StepContext, current: Current): Promise<Evidence> {
   return addMark(tableOf(ctx), carried, markOf(ctx.ref), ctx.finished, fits, ctx.call);
 }
 
+/** A create's write: the step's entity with its evidence (a new life, the step's mark). */
 async function create(
   s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
   ctx: StepContext,
 ): Promise<StepResult> {
   const lineage = newLifeId();
-  const entity = { ...writableEntity(s.entity), [EVIDENCE_PROPERTY]: formatBorn(lineage, markOf(ctx.ref)) };
-  const etag = await ctx.writer.write(s.table, ["create", entity]);
+  const entity: Record<string, unknown> = writableEntity(s.entity); // a new object: add to it
+  entity[EVIDENCE_PROPERTY] = formatBorn(lineage, ctx.ref);
+  const etag = await ctx.writer.write(s.table, ["create", entity as StepEntity]);
   return { outcome: "applied", created: { etag: etag!, lineage } };
 }
 
-async function insert(
-  s: Extract<TableStep, { kind: "insertIfAbsent" }>,
-  ctx: StepContext,
-): Promise<StepResult> {
-  try {
-    return await create(s, ctx);
-  } catch (err) {
-    if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY; // an entity at the key counts as done
+type StepEntity = ReturnType<typeof writableEntity>;
+
+/** An insert-if-absent: a create; an entity at the key counts as done. */
+function insert(s: Extract<TableStep, { kind: "insertIfAbsent" }>, ctx: StepContext): Promise<StepResult> {
+  return create(s, ctx).catch((err: unknown) => {
+    if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY;
     throw err;
-  }
+  });
 }
 
 async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
