@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { AZURE_LIMITS, DateTime } from "../../../src/model/index.js";
-import { entity, freshTable, openFile, openMemory, queryAll, tempDir } from "./helpers.js";
 import { READ_LATER } from "../../../src/store/tables/table-backend.js";
+import { entity, freshTable, openFile, openMemory, queryAll, tempDir } from "./helpers.js";
 
 const ETAG = /^W\/"datetime'\d{4}-\d{2}-\d{2}T\d{2}%3A\d{2}%3A\d{2}\.\d{7}Z'"$/;
 const props = async (table: Awaited<ReturnType<typeof freshTable>>, rk = "r") =>
