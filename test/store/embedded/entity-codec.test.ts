@@ -7,10 +7,12 @@ import {
   fromTypedValue,
   normalizeEntity,
   type TypedValue,
+  toEntityResult,
   transactionPayloadBound,
   typedProperties,
 } from "../../../src/model/index.js";
 import {
+  decodeEntity,
   decodeProperties,
   encodeProperties,
 } from "../../../src/store/backends/embedded/table-entity-codec.js";
@@ -49,6 +51,43 @@ describe("embedded entity codec", () => {
       const encoded = encodeProperties(props([...EVERY_TYPE, ["d", { type: "Double", value }]]));
       expect(encoded).toBe(`${EVERY_TYPE_JSON.slice(0, -1)},"d:d":${text}}`);
       expect(Object.is(decodeProperties(encoded).get("d")?.value, value)).toBe(true);
+    }
+  });
+});
+
+describe("rows read as results", () => {
+  const ETAG = `W/"datetime'2026-11-26T02%3A26%3A36.1234567Z'"`;
+  const read = (json: string) => toEntityResult(decodeEntity("p", "r", json, 639000000000000000n, ETAG));
+
+  it("rows of different shapes, one after another, each read with their own names, as plain objects", () => {
+    // Names are matched by position against the last row read: every change of shape must show.
+    const rows: [string, Record<string, unknown>][] = [
+      ['{"s:a":"x","i:b":1}', { a: "x", b: 1 }],
+      ['{"s:a":"y","i:b":2}', { a: "y", b: 2 }],
+      ['{"i:b":3,"s:a":"z"}', { b: 3, a: "z" }],
+      ['{"b:b":true,"s:a":"w","d:c":0.5}', { b: true, a: "w", c: 0.5 }],
+      ['{"s:__proto__":"p","s:a":"v"}', { ["__proto__"]: "p", a: "v" }],
+      ["{}", {}],
+      ['{"s:a":"u"}', { a: "u" }],
+    ];
+    for (const [json, properties] of rows) {
+      const result = read(json);
+      expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+      expect(result.constructor).toBe(Object);
+      expect(Object.keys(result)).toEqual([
+        "partitionKey",
+        "rowKey",
+        ...Object.keys(properties),
+        "etag",
+        "timestamp",
+      ]);
+      expect(Object.entries(result)).toEqual([
+        ["partitionKey", "p"],
+        ["rowKey", "r"],
+        ...Object.entries(properties),
+        ["etag", ETAG],
+        ["timestamp", "2026-11-26T02:26:36.1234567Z"],
+      ]);
     }
   });
 });

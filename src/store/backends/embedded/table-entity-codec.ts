@@ -226,8 +226,9 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
 
   writeProperties(out: Record<string, unknown>): void {
     const { raw, select } = this;
+    let position = 0;
     for (const key in raw) {
-      const name = propertyName(key);
+      const name = propertyNameAt(position++, key);
       if (select !== undefined && !select.has(name)) continue;
       const value = outputValue(key.charCodeAt(0), raw[key], name);
       if (name === "__proto__") setOwn(out, name, value);
@@ -243,6 +244,22 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
 /** What a read returns for a stored value: `fromTypedValue(decodeValue(…))`, without the typed value where it is the value itself. */
 function outputValue(code: number, v: unknown, name: string): unknown {
   return code === S || code === I || code === B ? v : fromTypedValue(decodeValue(code, v, name));
+}
+
+/**
+ * The stored keys of the last row written out, by position, and their names: a table's rows mostly
+ * share one shape, and JSON.parse gives its keys as internalized strings, so a key is matched by
+ * identity instead of looked up.
+ */
+const readKeys: string[] = [];
+const readNames: string[] = [];
+
+function propertyNameAt(position: number, storedKey: string): string {
+  if (readKeys[position] === storedKey) return readNames[position]!;
+  const name = propertyName(storedKey);
+  readKeys[position] = storedKey;
+  readNames[position] = name;
+  return name;
 }
 
 /** Property names by stored key (`"s:name"` -> `name`), memoised: slicing makes a new string to hash each time. */
