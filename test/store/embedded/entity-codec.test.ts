@@ -107,6 +107,29 @@ describe("the core's checked properties (EntityProperties)", () => {
     .dictionary(fc.constantFrom("a", "b", "c", "d", "e", "name", "score"), callerValue)
     .map((d) => ({ partitionKey: "p", rowKey: "r", ...d }));
 
+  it("each name is checked under the rules it is normalized under, whatever the entity before it", () => {
+    // Names are matched by position against the last entity normalized: every change must show.
+    const short = Object.freeze({ ...AZURE_LIMITS, maxPropertyNameLength: 3 });
+    const names = (e: object, limits = AZURE_LIMITS) => [...normalizeEntity(e, limits).properties.keys()];
+    const keys = { partitionKey: "p", rowKey: "r" };
+    expect(names({ ...keys, abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, abcd: 1 }, short)).toThrow(
+      expect.objectContaining({ code: "PropertyNameTooLong" }),
+    );
+    expect(names({ ...keys, abc: 1 }, short)).toEqual(["abc"]);
+    expect(names({ ...keys, abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, "a b": 1 }, AZURE_LIMITS)).toThrow(
+      expect.objectContaining({ code: "PropertyNameInvalid" }),
+    );
+    expect(names({ ...keys, etag: "x", abcd: 1 })).toEqual(["abcd"]);
+    expect(names({ ...keys, abcd: 1, etag: "x" })).toEqual(["abcd"]);
+    expect(names({ ...keys, timestamp: "x", abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, Timestamp: "x", abcd: 1 }, AZURE_LIMITS)).toThrow(
+      expect.objectContaining({ code: "PropertyNameInvalid" }),
+    );
+    expect(names({ abcd: 1, ...keys })).toEqual(["abcd"]);
+  });
+
   it("read as a Map, encode and bound a transaction as the typed values they stand for", () => {
     fc.assert(
       fc.property(entity, (e) => {
