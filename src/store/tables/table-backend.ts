@@ -4,9 +4,10 @@ import type { CallOptions } from "../call-options.js";
 import type { Capabilities } from "./table-capabilities.js";
 
 /**
- * The table port's raw methods: eight in all. The core (`Store`, `Table`) has validated names,
- * keys, entities, ETags, filters and transactions against `capabilities.limits`, checked the
- * closed state and the caller's signal, before it calls any of these. A backend does the I/O,
+ * The table port's raw methods: eight in all, and an optional synchronous read (`getNow`). The
+ * core (`Store`, `Table`) has validated names, keys, entities, ETags, filters and transactions
+ * against `capabilities.limits`, checked the closed state and the caller's signal, before it calls
+ * any of these. A backend does the I/O,
  * maps its own failures to TableKitError codes (original error as `cause`) and re-checks nothing.
  */
 
