@@ -104,12 +104,18 @@ function storedKeyAt(position: number, type: EdmType, name: string): string {
 }
 
 /**
+ * The object an entity's stored JSON is written from: made by `new`, so V8 gives it room for the
+ * properties such objects are seen to get (a `{}` holds four before it grows a separate store).
+ */
+class StoredJson {}
+
+/**
  * `encodeProperties` of the core's checked properties, read from their flat array: a plain value's
  * type is the one it infers (no typed value to read it from), any other value is a TypedValue.
  */
 function encodeChecked(properties: EntityProperties): string {
   const { flat } = properties;
-  const stored: Record<string, unknown> = {};
+  const stored = new StoredJson() as Record<string, unknown>;
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i] as string;
     const value = flat[i + 1]!;
