@@ -130,6 +130,16 @@ describe("the core's checked properties (EntityProperties)", () => {
     expect(names({ abcd: 1, ...keys })).toEqual(["abcd"]);
   });
 
+  it("only an entity's own names are properties, whatever its prototype or its own names", () => {
+    const keys = { partitionKey: "p", rowKey: "r" };
+    const names = (e: object) => [...normalizeEntity(e, AZURE_LIMITS).properties.keys()];
+    const inheriting = Object.assign(Object.create({ inherited: 1, partitionKey: "no" }), keys, { own: 2 });
+    expect(names(inheriting)).toEqual(["own"]);
+    expect(names({ ...keys, hasOwnProperty: 3, own: 2 })).toEqual(["hasOwnProperty", "own"]);
+    expect(names(Object.assign(Object.create(null), keys, { own: 2 }))).toEqual(["own"]);
+    expect(names(inheriting)).toEqual(["own"]);
+  });
+
   it("read as a Map, encode and bound a transaction as the typed values they stand for", () => {
     fc.assert(
       fc.property(entity, (e) => {
