@@ -5,7 +5,6 @@ import {
   isTableKitError,
   type Limits,
   type PropertyOutput,
-  type StoredEntity,
   type TableEntity,
   type TableEntityResult,
   TableKitError,
@@ -17,13 +16,13 @@ import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
-import {
-  type BackendAction,
-  READ_LATER,
-  type TableBackend,
-  type TableServiceBackend,
-  type UpdateMode,
-  type WriteResult,
+import { readEntity } from "./point-read.js";
+import type {
+  BackendAction,
+  TableBackend,
+  TableServiceBackend,
+  UpdateMode,
+  WriteResult,
 } from "./table-backend.js";
 import { customProperties, planQuery, type QueryPlan } from "./table-query-plan.js";
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
@@ -201,37 +200,10 @@ export class Table {
       validateKey("RowKey", rowKey, this.limits);
       const select = checkSelect(options?.queryOptions?.select);
       this.authorizeKeys({ partitionKey, rowKey });
-      const stored = this.readNow(partitionKey, rowKey);
-      if (stored === READ_LATER) return this.readLater(partitionKey, rowKey, call, select);
-      return Promise.resolve(foundEntity<T>(stored, partitionKey, rowKey, select));
+      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select);
     } catch (err) {
       return Promise.reject(err);
     }
-  }
-
-  /** The backend's synchronous answer (getNow), or READ_LATER: it has none now, or no getNow. */
-  private readNow(partitionKey: string, rowKey: string): StoredEntity | undefined | typeof READ_LATER {
-    if (this.backendTable.getNow === undefined) return READ_LATER;
-    try {
-      return this.backendTable.getNow(partitionKey, rowKey);
-    } catch (err) {
-      throw namingTheTable(err, this.tableName);
-    }
-  }
-
-  private async readLater<T extends object>(
-    partitionKey: string,
-    rowKey: string,
-    call: CallOptions,
-    select: string[] | undefined,
-  ): Promise<TableEntityResult<T>> {
-    let stored: StoredEntity | undefined;
-    try {
-      stored = await this.backendTable.get(partitionKey, rowKey, call);
-    } catch (err) {
-      throw namingTheTable(err, this.tableName);
-    }
-    return foundEntity<T>(stored, partitionKey, rowKey, select);
   }
 
   async updateEntity<T extends object>(
@@ -400,21 +372,6 @@ const ACTION_OPERATION = {
 
 function response(result: WriteResult | undefined): WriteResponse {
   return { etag: result!.etag, timestamp: result!.timestamp.toISOString() };
-}
-
-/** A point read's result: the entity as the caller sees it, or ResourceNotFound. */
-function foundEntity<T extends object>(
-  stored: StoredEntity | undefined,
-  partitionKey: string,
-  rowKey: string,
-  select: string[] | undefined,
-): TableEntityResult<T> {
-  if (!stored) {
-    throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
-      details: { partitionKey, rowKey },
-    });
-  }
-  return toEntityResult(stored, select) as TableEntityResult<T>;
 }
 
 function checkSelect(select: unknown): string[] | undefined {
