@@ -4,9 +4,10 @@ import type { CallOptions } from "../call-options.js";
 import type { Capabilities } from "./table-capabilities.js";
 
 /**
- * The table port's raw methods: eight in all. The core (`Store`, `Table`) has validated names,
- * keys, entities, ETags, filters and transactions against `capabilities.limits`, checked the
- * closed state and the caller's signal, before it calls any of these. A backend does the I/O,
+ * The table port's raw methods: eight in all, and an optional synchronous read (`getNow`). The
+ * core (`Store`, `Table`) has validated names, keys, entities, ETags, filters and transactions
+ * against `capabilities.limits`, checked the closed state and the caller's signal, before it calls
+ * any of these. A backend does the I/O,
  * maps its own failures to TableKitError codes (original error as `cause`) and re-checks nothing.
  */
 
@@ -71,10 +72,20 @@ export interface TableServiceBackend {
   table(name: string): TableBackend;
 }
 
+/** What `TableBackend.getNow` answers when it cannot answer without waiting. */
+export const READ_LATER: unique symbol = Symbol("tablekit.readLater");
+
 /** One table. */
 export interface TableBackend {
   /** Undefined when absent. */
   get(partitionKey: string, rowKey: string, call: CallOptions): Promise<StoredEntity | undefined>;
+  /**
+   * Optional: `get` answered synchronously, for a backend whose read does no asynchronous I/O (the
+   * embedded engine): a point read then costs its caller no promise of the backend's and no await.
+   * READ_LATER when it cannot answer without waiting (a lock, a table to look up again): the core
+   * then calls `get`, which answers exactly as if this had not been tried. Throws what `get` rejects with.
+   */
+  getNow?(partitionKey: string, rowKey: string): StoredEntity | undefined | typeof READ_LATER;
   query(query: BackendQuery, call: CallOptions): Promise<BackendPage>;
   /**
    * One write: create (EntityAlreadyExists), upsert, update or delete with an ETag condition

@@ -128,8 +128,11 @@ export function prepareTransaction(
     );
   }
   const prepared: BackendAction[] = [];
-  // Row keys seen: every action has the first one's PartitionKey (or the transaction is refused).
-  const seen = new Set<string>();
+  // Every action has the first one's PartitionKey (or the transaction is refused), so rows differ
+  // by RowKey. While row keys come in ascending order (as batches are mostly built) they are all
+  // different; a Set of those seen is made only once one does not.
+  let seen: Set<string> | undefined;
+  let lastRowKey = "";
   for (let i = 0; i < actions.length; i++) {
     let action: BackendAction;
     try {
@@ -145,16 +148,20 @@ export function prepareTransaction(
         { index: i },
       );
     }
-    if (seen.has(rowKey)) {
-      throw new TableKitError(
-        "InvalidDuplicateRow",
-        `${i}:The row '${rowKey}' appears more than once in the transaction`,
-        {
-          index: i,
-        },
-      );
+    if (seen === undefined && (i === 0 || rowKey > lastRowKey)) lastRowKey = rowKey;
+    else {
+      seen ??= new Set(prepared.map((a) => keysOf(a).rowKey));
+      if (seen.has(rowKey)) {
+        throw new TableKitError(
+          "InvalidDuplicateRow",
+          `${i}:The row '${rowKey}' appears more than once in the transaction`,
+          {
+            index: i,
+          },
+        );
+      }
+      seen.add(rowKey);
     }
-    seen.add(rowKey);
     prepared.push(action);
   }
   // The exact count only when a bound from lengths alone is over the limit (nearly never).

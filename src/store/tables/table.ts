@@ -16,6 +16,7 @@ import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
+import { readEntity } from "./point-read.js";
 import type {
   BackendAction,
   TableBackend,
@@ -185,29 +186,24 @@ export class Table {
     return { ...response(result), entity: toEntityResult({ ...action.entity, ...result }) };
   }
 
-  async getEntity<T extends object = Record<string, PropertyOutput>>(
+  getEntity<T extends object = Record<string, PropertyOutput>>(
     partitionKey: string,
     rowKey: string,
     options?: GetEntityOptions,
   ): Promise<TableEntityResult<T>> {
-    const call = this.begin(options);
-    this.authorize("query");
-    validateKey("PartitionKey", partitionKey, this.limits);
-    validateKey("RowKey", rowKey, this.limits);
-    const select = checkSelect(options?.queryOptions?.select);
-    this.authorizeKeys({ partitionKey, rowKey });
-    let stored: Awaited<ReturnType<TableBackend["get"]>>;
+    // Not async: a backend that reads synchronously (getNow) answers with one settled promise and
+    // no await; every throw below still reaches the caller as a rejection.
     try {
-      stored = await this.backendTable.get(partitionKey, rowKey, call);
+      const call = this.begin(options);
+      this.authorize("query");
+      validateKey("PartitionKey", partitionKey, this.limits);
+      validateKey("RowKey", rowKey, this.limits);
+      const select = checkSelect(options?.queryOptions?.select);
+      this.authorizeKeys({ partitionKey, rowKey });
+      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select);
     } catch (err) {
-      throw namingTheTable(err, this.tableName);
+      return Promise.reject(err);
     }
-    if (!stored) {
-      throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
-        details: { partitionKey, rowKey },
-      });
-    }
-    return toEntityResult(stored, select) as TableEntityResult<T>;
   }
 
   async updateEntity<T extends object>(

@@ -7,10 +7,12 @@ import {
   fromTypedValue,
   normalizeEntity,
   type TypedValue,
+  toEntityResult,
   transactionPayloadBound,
   typedProperties,
 } from "../../../src/model/index.js";
 import {
+  decodeEntity,
   decodeProperties,
   encodeProperties,
 } from "../../../src/store/backends/embedded/table-entity-codec.js";
@@ -53,6 +55,43 @@ describe("embedded entity codec", () => {
   });
 });
 
+describe("rows read as results", () => {
+  const ETAG = `W/"datetime'2026-11-26T02%3A26%3A36.1234567Z'"`;
+  const read = (json: string) => toEntityResult(decodeEntity("p", "r", json, 639000000000000000n, ETAG));
+
+  it("rows of different shapes, one after another, each read with their own names, as plain objects", () => {
+    // Names are matched by position against the last row read: every change of shape must show.
+    const rows: [string, Record<string, unknown>][] = [
+      ['{"s:a":"x","i:b":1}', { a: "x", b: 1 }],
+      ['{"s:a":"y","i:b":2}', { a: "y", b: 2 }],
+      ['{"i:b":3,"s:a":"z"}', { b: 3, a: "z" }],
+      ['{"b:b":true,"s:a":"w","d:c":0.5}', { b: true, a: "w", c: 0.5 }],
+      ['{"s:__proto__":"p","s:a":"v"}', { ["__proto__"]: "p", a: "v" }],
+      ["{}", {}],
+      ['{"s:a":"u"}', { a: "u" }],
+    ];
+    for (const [json, properties] of rows) {
+      const result = read(json);
+      expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+      expect(result.constructor).toBe(Object);
+      expect(Object.keys(result)).toEqual([
+        "partitionKey",
+        "rowKey",
+        ...Object.keys(properties),
+        "etag",
+        "timestamp",
+      ]);
+      expect(Object.entries(result)).toEqual([
+        ["partitionKey", "p"],
+        ["rowKey", "r"],
+        ...Object.entries(properties),
+        ["etag", ETAG],
+        ["timestamp", "2026-11-26T02:26:36.1234567Z"],
+      ]);
+    }
+  });
+});
+
 describe("the core's checked properties (EntityProperties)", () => {
   // A caller's values in every form: plain values whose type is inferred (-0, NaN, integral and
   // Int32-edge numbers among them), and typed ones (annotations, dates, bytes, bigints).
@@ -67,6 +106,39 @@ describe("the core's checked properties (EntityProperties)", () => {
   const entity = fc
     .dictionary(fc.constantFrom("a", "b", "c", "d", "e", "name", "score"), callerValue)
     .map((d) => ({ partitionKey: "p", rowKey: "r", ...d }));
+
+  it("each name is checked under the rules it is normalized under, whatever the entity before it", () => {
+    // Names are matched by position against the last entity normalized: every change must show.
+    const short = Object.freeze({ ...AZURE_LIMITS, maxPropertyNameLength: 3 });
+    const names = (e: object, limits = AZURE_LIMITS) => [...normalizeEntity(e, limits).properties.keys()];
+    const keys = { partitionKey: "p", rowKey: "r" };
+    expect(names({ ...keys, abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, abcd: 1 }, short)).toThrow(
+      expect.objectContaining({ code: "PropertyNameTooLong" }),
+    );
+    expect(names({ ...keys, abc: 1 }, short)).toEqual(["abc"]);
+    expect(names({ ...keys, abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, "a b": 1 }, AZURE_LIMITS)).toThrow(
+      expect.objectContaining({ code: "PropertyNameInvalid" }),
+    );
+    expect(names({ ...keys, etag: "x", abcd: 1 })).toEqual(["abcd"]);
+    expect(names({ ...keys, abcd: 1, etag: "x" })).toEqual(["abcd"]);
+    expect(names({ ...keys, timestamp: "x", abcd: 1 })).toEqual(["abcd"]);
+    expect(() => normalizeEntity({ ...keys, Timestamp: "x", abcd: 1 }, AZURE_LIMITS)).toThrow(
+      expect.objectContaining({ code: "PropertyNameInvalid" }),
+    );
+    expect(names({ abcd: 1, ...keys })).toEqual(["abcd"]);
+  });
+
+  it("only an entity's own names are properties, whatever its prototype or its own names", () => {
+    const keys = { partitionKey: "p", rowKey: "r" };
+    const names = (e: object) => [...normalizeEntity(e, AZURE_LIMITS).properties.keys()];
+    const inheriting = Object.assign(Object.create({ inherited: 1, partitionKey: "no" }), keys, { own: 2 });
+    expect(names(inheriting)).toEqual(["own"]);
+    expect(names({ ...keys, hasOwnProperty: 3, own: 2 })).toEqual(["hasOwnProperty", "own"]);
+    expect(names(Object.assign(Object.create(null), keys, { own: 2 }))).toEqual(["own"]);
+    expect(names(inheriting)).toEqual(["own"]);
+  });
 
   it("read as a Map, encode and bound a transaction as the typed values they stand for", () => {
     fc.assert(

@@ -1,11 +1,12 @@
 import { DateTime, type Limits, type StoredEntity } from "../../../model/index.js";
 import type { CallOptions } from "../../call-options.js";
-import type {
-  BackendAction,
-  BackendPage,
-  BackendQuery,
-  TableBackend,
-  WriteResult,
+import {
+  type BackendAction,
+  type BackendPage,
+  type BackendQuery,
+  READ_LATER,
+  type TableBackend,
+  type WriteResult,
 } from "../../tables/table-backend.js";
 import type { Capabilities } from "../../tables/table-capabilities.js";
 import { isBusy, isNoSuchTable, toTableKitError } from "./errors.js";
@@ -21,6 +22,8 @@ export interface EmbeddedTableHost {
   run<T>(call: CallOptions, work: () => T): Promise<T>;
   immediate<T>(work: () => T): T;
   withTable<T>(name: string, key: string, work: (h: EmbeddedTableStatements) => T): T;
+  /** The table's statements if they are prepared already (no lookup). */
+  cachedStatements(key: string): EmbeddedTableStatements | undefined;
 }
 
 /** One table of an embedded store. Cheap to create: it resolves the table on each call. */
@@ -43,6 +46,21 @@ export class EmbeddedTable implements TableBackend {
     return this.tables.run(call, () =>
       this.tables.withTable(this.name, this.key, (h) => readEntity(h, partitionKey, rowKey)),
     );
+  }
+
+  /**
+   * `get` without its promise and closures, when the table's statements are at hand and the read
+   * takes its lock at once; otherwise READ_LATER, and `get` does what it always does.
+   */
+  getNow(partitionKey: string, rowKey: string): StoredEntity | undefined | typeof READ_LATER {
+    const h = this.tables.cachedStatements(this.key);
+    if (h === undefined) return READ_LATER;
+    try {
+      return readEntity(h, partitionKey, rowKey);
+    } catch (err) {
+      if (isBusy(err) || isNoSuchTable(err)) return READ_LATER;
+      throw toTableKitError(err);
+    }
   }
 
   query(query: BackendQuery, call: CallOptions): Promise<BackendPage> {

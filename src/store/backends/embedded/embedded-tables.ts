@@ -91,6 +91,10 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
     }
   }
 
+  cachedStatements(key: string): EmbeddedTableStatements | undefined {
+    return this.statements.get(key);
+  }
+
   private lookup(name: string, key: string): EmbeddedTableStatements {
     let h = this.statements.get(key);
     if (h) return h;

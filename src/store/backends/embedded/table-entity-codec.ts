@@ -104,12 +104,18 @@ function storedKeyAt(position: number, type: EdmType, name: string): string {
 }
 
 /**
+ * The object an entity's stored JSON is written from: made by `new`, so V8 gives it room for the
+ * properties such objects are seen to get (a `{}` holds four before it grows a separate store).
+ */
+class StoredJson {}
+
+/**
  * `encodeProperties` of the core's checked properties, read from their flat array: a plain value's
  * type is the one it infers (no typed value to read it from), any other value is a TypedValue.
  */
 function encodeChecked(properties: EntityProperties): string {
   const { flat } = properties;
-  const stored: Record<string, unknown> = {};
+  const stored = new StoredJson() as Record<string, unknown>;
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i] as string;
     const value = flat[i + 1]!;
@@ -226,8 +232,9 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
 
   writeProperties(out: Record<string, unknown>): void {
     const { raw, select } = this;
+    let position = 0;
     for (const key in raw) {
-      const name = propertyName(key);
+      const name = propertyNameAt(position++, key);
       if (select !== undefined && !select.has(name)) continue;
       const value = outputValue(key.charCodeAt(0), raw[key], name);
       if (name === "__proto__") setOwn(out, name, value);
@@ -243,6 +250,22 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
 /** What a read returns for a stored value: `fromTypedValue(decodeValue(…))`, without the typed value where it is the value itself. */
 function outputValue(code: number, v: unknown, name: string): unknown {
   return code === S || code === I || code === B ? v : fromTypedValue(decodeValue(code, v, name));
+}
+
+/**
+ * The stored keys of the last row written out, by position, and their names: a table's rows mostly
+ * share one shape, and JSON.parse gives its keys as internalized strings, so a key is matched by
+ * identity instead of looked up.
+ */
+const readKeys: string[] = [];
+const readNames: string[] = [];
+
+function propertyNameAt(position: number, storedKey: string): string {
+  if (readKeys[position] === storedKey) return readNames[position]!;
+  const name = propertyName(storedKey);
+  readKeys[position] = storedKey;
+  readNames[position] = name;
+  return name;
 }
 
 /** Property names by stored key (`"s:name"` -> `name`), memoised: slicing makes a new string to hash each time. */

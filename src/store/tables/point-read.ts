@@ -1,0 +1,70 @@
+import type { StoredEntity } from "../../model/index.js";
+import { type TableEntityResult, TableKitError, toEntityResult } from "../../model/index.js";
+import type { CallOptions } from "../call-options.js";
+import { namingTheTable } from "./missing-table.js";
+import { READ_LATER, type TableBackend } from "./table-backend.js";
+
+/**
+ * `Table.getEntity`'s read, its keys and options checked: a backend that reads synchronously
+ * (`getNow`) answers with one settled promise and no await; otherwise, or when it cannot answer now,
+ * `get`. May throw (the caller turns a throw into a rejection); TableNotFound names `tableName`.
+ */
+export function readEntity<T extends object>(
+  backend: TableBackend,
+  tableName: string,
+  partitionKey: string,
+  rowKey: string,
+  call: CallOptions,
+  select: string[] | undefined,
+): Promise<TableEntityResult<T>> {
+  const stored = readNow(backend, tableName, partitionKey, rowKey);
+  if (stored === READ_LATER) return readLater(backend, tableName, partitionKey, rowKey, call, select);
+  return Promise.resolve(foundEntity<T>(stored, partitionKey, rowKey, select));
+}
+
+/** The backend's synchronous answer (getNow), or READ_LATER: it has none now, or no getNow. */
+function readNow(
+  backend: TableBackend,
+  tableName: string,
+  partitionKey: string,
+  rowKey: string,
+): StoredEntity | undefined | typeof READ_LATER {
+  if (backend.getNow === undefined) return READ_LATER;
+  try {
+    return backend.getNow(partitionKey, rowKey);
+  } catch (err) {
+    throw namingTheTable(err, tableName);
+  }
+}
+
+async function readLater<T extends object>(
+  backend: TableBackend,
+  tableName: string,
+  partitionKey: string,
+  rowKey: string,
+  call: CallOptions,
+  select: string[] | undefined,
+): Promise<TableEntityResult<T>> {
+  let stored: StoredEntity | undefined;
+  try {
+    stored = await backend.get(partitionKey, rowKey, call);
+  } catch (err) {
+    throw namingTheTable(err, tableName);
+  }
+  return foundEntity<T>(stored, partitionKey, rowKey, select);
+}
+
+/** A point read's result: the entity as the caller sees it, or ResourceNotFound. */
+function foundEntity<T extends object>(
+  stored: StoredEntity | undefined,
+  partitionKey: string,
+  rowKey: string,
+  select: string[] | undefined,
+): TableEntityResult<T> {
+  if (!stored) {
+    throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
+      details: { partitionKey, rowKey },
+    });
+  }
+  return toEntityResult(stored, select) as TableEntityResult<T>;
+}
