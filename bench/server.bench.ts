@@ -375,6 +375,6 @@ if (goals.length > 0) {
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
-  console.log(`\nGoals (issue 25), load average ${load}:`);
+  console.log(`\nGoals (issues 23 and 25), load average ${load}:`);
   console.table(goals);
 }
