@@ -22,9 +22,6 @@ export function standardHeaders(ctx: RequestContext): OutgoingHttpHeaders {
   return headers;
 }
 
-/** The standard headers' names: a route's own value for one replaces the standard one. */
-const STANDARD = ["x-ms-request-id", "x-ms-version", "server", "x-ms-client-request-id"] as const;
-
 /**
  * Sends a response with the standard headers; `body` as given (already serialized). The headers go
  * to `writeHead` as one flat name/value list: Node writes such a list as it is, where an object is
@@ -32,11 +29,9 @@ const STANDARD = ["x-ms-request-id", "x-ms-version", "server", "x-ms-client-requ
  */
 export function send(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body?: string): void {
   const list: (string | number | readonly string[])[] = [];
-  const clientId = ctx.req.headers["x-ms-client-request-id"];
-  if (headers[STANDARD[0]] === undefined) list.push(STANDARD[0], ctx.requestId);
-  if (headers[STANDARD[1]] === undefined) list.push(STANDARD[1], ctx.version);
-  if (headers[STANDARD[2]] === undefined) list.push(STANDARD[2], "tablekit");
-  if (typeof clientId === "string" && headers[STANDARD[3]] === undefined) list.push(STANDARD[3], clientId);
+  // A route's own value for a standard header replaces the standard one.
+  const standard = standardHeaders(ctx);
+  for (const name in standard) if (headers[name] === undefined) list.push(name, standard[name]!);
   const length = body !== undefined ? Buffer.byteLength(body) : status !== 204 && status !== 304 ? 0 : -1;
   for (const name in headers) {
     const value = headers[name];
