@@ -18,6 +18,9 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
+/** Keys, message texts and receipts may begin with "-": after "--" nothing is read as an option. */
+const DASH_HINT = 'an argument that begins with "-" goes after "--", as in: tablekit get Orders -- -east r1';
+
 /** A usage error raised by a command's own checks (reported like commander's: `error Usage: …`). */
 export function usageError(message: string): CommanderError {
   return new CommanderError(EXIT_USAGE, "tablekit.usage", message);
@@ -30,7 +33,8 @@ export function reportError(err: unknown, stderr: Channel, env: NodeJS.ProcessEn
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT_OK; // --help, --version
     if (err.code !== "commander.help") {
-      stderr.line(`${label("Usage")}: ${err.message.replace(/^error: /, "")} (see --help)`);
+      const hint = err.code === "commander.unknownOption" ? `; ${DASH_HINT}` : "";
+      stderr.line(`${label("Usage")}: ${err.message.replace(/^error: /, "")}${hint} (see --help)`);
     }
     return EXIT_USAGE;
   }

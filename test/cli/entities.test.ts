@@ -106,6 +106,20 @@ describe("put, get, delete", { timeout: 120_000 }, () => {
   });
 });
 
+describe("arguments that begin with '-'", { timeout: 120_000 }, () => {
+  it("takes them after '--', and says so when they come without", async () => {
+    expect((await run(["put", "Things"], '{"PartitionKey":"-east","RowKey":"-1","n":1}')).code).toBe(0);
+    const bare = await run(["get", "Things", "-east", "-1"]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^error Usage: unknown option '-east'.*goes after "--"/m);
+    const got = await run(["get", "Things", "-o", "json", "--", "-east", "-1"]);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ PartitionKey: "-east", RowKey: "-1", n: 1 });
+    expect((await run(["delete", "Things", "--", "-east", "-1"])).code).toBe(0);
+    expect((await run(["get", "Things", "--", "-east", "-1"])).stderr).toMatch(/^error ResourceNotFound: /m);
+  });
+});
+
 describe("query", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const lines = Array.from({ length: 25 }, (_, i) =>

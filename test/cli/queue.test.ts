@@ -43,7 +43,10 @@ describe("tablekit queue", { timeout: 120_000 }, () => {
     const [a, b] = received as { messageId: string; popReceipt: string }[];
     const deleted = await run(["queue", "delete", "jobs", a!.messageId, a!.popReceipt]);
     expect(deleted.code).toBe(0);
-    const again = await run(["queue", "delete", "jobs", a!.messageId, a!.popReceipt]);
+    // After "--" no argument is an option: the way to pass a receipt or text that begins with "-".
+    const again = await cli(["queue", "delete", "jobs", ...store, "--", a!.messageId, a!.popReceipt], {
+      cwd: dir,
+    });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^error MessageNotFound: /m);
     expect((await run(["queue", "count", "jobs"])).stdout).toBe("3\n");

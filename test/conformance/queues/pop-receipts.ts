@@ -10,6 +10,9 @@ export function popReceiptsSuite(target: QueueTargetRef): void {
       await queue.sendMessage("v1");
       const got = await receiveOne(queue);
       const updated = await queue.updateMessage(got.messageId, got.popReceipt, "v2", 0);
+      // `tablekit queue delete NAME ID RECEIPT` takes them as arguments: none begins with "-".
+      for (const token of [got.messageId, got.popReceipt, updated.popReceipt])
+        expect(token).not.toMatch(/^-/);
       await expectCode(queue.deleteMessage(got.messageId, got.popReceipt), "PopReceiptMismatch");
       await expectCode(queue.updateMessage(got.messageId, got.popReceipt, "v3", 0), "PopReceiptMismatch");
       expect((await queue.peekMessages()).peekedMessageItems).toMatchObject([

@@ -20,8 +20,11 @@ import type { SqliteTransaction } from "./sqlite-database.js";
 export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   private readonly sql: EmbeddedQueueStatements;
   private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
-  /** Pop receipts: a random prefix per store and a counter (unique across processes, cheap). */
-  private readonly receiptPrefix = randomBytes(6).toString("base64url");
+  /**
+   * Pop receipts: a random prefix per store and a counter (unique across processes, cheap). The
+   * leading "r" keeps a receipt from beginning with "-", which a command line reads as an option.
+   */
+  private readonly receiptPrefix = `r${randomBytes(6).toString("base64url")}`;
   private receiptCounter = 0;
   private readonly groupCommit: EmbeddedQueueGroupCommit;
 
