@@ -274,6 +274,8 @@ export function decodeSteps(
     if (found === undefined || s.kind !== "deleteIfPresent" || s.etag === undefined) return s;
     if (typeof found !== "string" && found !== false)
       throw malformed("a delete's found is not text or false");
-    return { ...s, found };
+    // checkSteps made this object: give it `found` in place (a copy per delete step is garbage).
+    (s as { found?: string | false }).found = found;
+    return s;
   });
 }

@@ -52,6 +52,16 @@ export function runTableStep(s: TableStep, ctx: StepContext): Promise<StepResult
   // A create lands or finds an entity: no race to lose. Called directly (no async frame between
   // the worker and the write): the worker runs one per archived entity.
   if (s.kind === "insertIfAbsent") return insert(s, ctx);
+  if (
+    s.kind === "deleteIfPresent" &&
+    s.etag !== undefined &&
+    s.found !== undefined &&
+    !othersMarked(s.found, ctx.ref)
+  ) {
+    // Nothing to hand on: delete that version without a read (no async frame between the worker
+    // and the write: one per archived entity); another version is read and decided in runRaced.
+    return removeVersion(s, ctx, s.etag).then((done) => (done === AGAIN ? runRaced(s, ctx) : done));
+  }
   return runRaced(s, ctx);
 }
 
@@ -60,16 +70,6 @@ async function runRaced(
   s: Exclude<TableStep, { kind: "insertIfAbsent" }>,
   ctx: StepContext,
 ): Promise<StepResult> {
-  if (
-    s.kind === "deleteIfPresent" &&
-    s.etag !== undefined &&
-    s.found !== undefined &&
-    !othersMarked(s.found, ctx.ref)
-  ) {
-    // Nothing to hand on: delete that version without a read; another version is read and decided below.
-    const done = await removeVersion(s, ctx, s.etag);
-    if (done !== AGAIN) return done;
-  }
   for (let round = 1; ; round++) {
     try {
       const result = await attempt(s, ctx);
@@ -130,26 +130,33 @@ function evidenceAfter(ctx: StepContext, current: Current): Promise<Evidence> {
   return addMark(tableOf(ctx), carried, markOf(ctx.ref), ctx.finished, fits, ctx.call);
 }
 
-/** A create's write: the step's entity with its evidence (a new life, the step's mark). */
-async function create(
+/**
+ * A create's write: the step's entity with its evidence (a new life, the step's mark); an entity
+ * already at the key is `ifExists` when given. One promise derived from the write's (no async
+ * frame): the worker runs one per archived entity.
+ */
+function create(
   s: Exclude<TableStep, { kind: "deleteIfPresent" }>,
   ctx: StepContext,
+  ifExists?: StepResult,
 ): Promise<StepResult> {
   const lineage = newLifeId();
   const entity: Record<string, unknown> = writableEntity(s.entity); // a new object: add to it
   entity[EVIDENCE_PROPERTY] = formatBorn(lineage, ctx.ref);
-  const etag = await ctx.writer.write(s.table, ["create", entity as StepEntity]);
-  return { outcome: "applied", created: { etag: etag!, lineage } };
+  return ctx.writer.write(s.table, ["create", entity as StepEntity]).then(
+    (etag): StepResult => ({ outcome: "applied", created: { etag: etag!, lineage } }),
+    (err: unknown) => {
+      if (ifExists !== undefined && isTableKitError(err, "EntityAlreadyExists")) return ifExists;
+      throw err;
+    },
+  );
 }
 
 type StepEntity = ReturnType<typeof writableEntity>;
 
 /** An insert-if-absent: a create; an entity at the key counts as done. */
 function insert(s: Extract<TableStep, { kind: "insertIfAbsent" }>, ctx: StepContext): Promise<StepResult> {
-  return create(s, ctx).catch((err: unknown) => {
-    if (isTableKitError(err, "EntityAlreadyExists")) return ALREADY;
-    throw err;
-  });
+  return create(s, ctx, ALREADY);
 }
 
 async function attempt(s: TableStep, ctx: StepContext): Promise<StepResult | typeof AGAIN> {
