@@ -12,7 +12,7 @@
  * the least of each (other processes only ever add CPU time: caches, shared cores), the median
  * beside it, with user and system time, garbage collection and bytes written apart. Each worker
  * count is also measured with the steps' evidence turned off (an internal switch of the queue, for
- * this comparison only): what the evidence costs. Azurite is another process: wall clock there.
+ * this comparison only): what the evidence costs, judged on the median of each round's own pair. Azurite is another process: wall clock there.
  * Run: npx tsx bench/transactions.bench.ts (or npm run bench -- transactions; --smoke for tiny sizes).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -99,6 +99,7 @@ async function measure(work: () => Promise<unknown>): Promise<Cost> {
   };
 }
 
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rate = (n: number, s: number) => Math.round(n / s).toLocaleString("en-US");
 
@@ -196,8 +197,14 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
     const mid = (k: "direct" | "worker" | "plain") => median(runs.map((r) => r[k].cpu));
     const ratio = cpu("direct") / cpu("worker");
     const evidenceCost = 1 - cpu("plain") / cpu("worker");
+    // The evidence's cost judged on the rounds' own pairs: both sides of a round ran within a
+    // second of each other, so a drift of the machine falls on both. The least of each side picks
+    // two extremes from different rounds, whose difference swings by more than the goal's margin.
+    const paired = runs.map((r) => 1 - r.plain.cpu / r.worker.cpu).sort((a, b) => a - b);
+    const pairedCost = median(paired);
+    const quartile = (q: number) => paired[Math.floor(q * (paired.length - 1))]!;
     goals.push(
-      `evidence cost < ${100 * GOAL_EVIDENCE}% with ${workers} worker(s): ${verdict(evidenceCost < GOAL_EVIDENCE)} (${(100 * evidenceCost).toFixed(1)}%)`,
+      `evidence cost < ${100 * GOAL_EVIDENCE}% with ${workers} worker(s), median of the rounds' pairs: ${verdict(pairedCost < GOAL_EVIDENCE)} (${percent(pairedCost)}; quartiles ${percent(quartile(0.25))} to ${percent(quartile(0.75))}; least against least ${percent(evidenceCost)})`,
     );
     if (workers === GOAL_WORKERS)
       goals.unshift(
@@ -211,7 +218,8 @@ async function embedded(store: Store, n: number): Promise<Record<string, string>
       "worker tx/CPU s": rate(n, cpu("worker")),
       "worker / direct": `${ratio.toFixed(2)}x`,
       "no evidence tx/CPU s": rate(n, cpu("plain")),
-      "evidence cost": `${(100 * evidenceCost).toFixed(1)}%`,
+      "evidence cost": percent(evidenceCost),
+      "evidence cost, pairs": percent(pairedCost),
       "median: worker / direct": `${(mid("direct") / mid("worker")).toFixed(2)}x`,
       "median: evidence cost": `${(100 * (1 - mid("plain") / mid("worker"))).toFixed(1)}%`,
       "worker tx/s (wall)": rate(n, median(runs.map((r) => r.worker.wall))),
@@ -272,7 +280,8 @@ try {
   console.log(
     "\neventually consistent transactions (2 steps: insert into Archive, ETag-guarded delete from Current):\n" +
       "worker transactions vs the same steps written directly by as many writers; embedded: per CPU second,\n" +
-      `the least CPU of ${ROUNDS} rounds, each order of the three sides twice, after a warm-up (and the median); evidence cost: the share of the worker's throughput the steps' evidence takes`,
+      `the least CPU of ${ROUNDS} rounds, each order of the three sides twice, after a warm-up (and the median); evidence cost: the share of the worker's throughput the steps' evidence takes,\n` +
+      "least against least, and the median of each round's own pair (judged)",
   );
   console.table(out);
   console.log("embedded, evidence on / off, medians per transaction (GC is part of user time):");
