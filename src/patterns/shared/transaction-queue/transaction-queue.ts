@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { isTableKitError, TableKitError, validateKey } from "../../../model/index.js";
 import type { OperationOptions, Queue, Store } from "../../../store/index.js";
 import { FinishedTransactions } from "../evidence/evidence-upkeep.js";
@@ -10,22 +10,6 @@ import type { CheckedStep, TransactionStep } from "./steps.js";
 import { foundVersion } from "./table-steps.js";
 import { TransactionWorker, type WorkerOptions } from "./worker.js";
 import { WriteBatcher } from "./write-batcher.js";
-
-/**
- * A new transaction's id: 128 random bits as 22 base64url characters (a UUID's text is 36). The
- * id is in every mark of the transaction's evidence, kept on each entity it writes, so its length
- * is paid in every such row.
- */
-function newTransactionId(): string {
-  if (idOffset === ids.length) {
-    randomFillSync(ids); // 128 ids per draw of random bytes
-    idOffset = 0;
-  }
-  idOffset += 16;
-  return ids.toString("base64url", idOffset - 16, idOffset);
-}
-const ids = Buffer.alloc(16 * 128);
-let idOffset = ids.length;
 
 export interface TransactionQueueOptions {
   /** The queue transactions wait in (default `tablekit-transactions`). */
@@ -142,7 +126,7 @@ export class TransactionQueue {
   ): Promise<EnqueuedTransaction> {
     const checked = checkSteps(steps, this.store, this.handlers);
     const fresh = options.id === undefined;
-    const id = fresh ? newTransactionId() : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
+    const id = fresh ? randomUUID() : validateKey("PartitionKey", options.id, this.store.capabilities.limits);
     return this.send(id, await this.observed(checked, options), { ...options, fresh });
   }
 
@@ -158,7 +142,7 @@ export class TransactionQueue {
     const checked = checkSteps(steps, this.store, this.handlers);
     const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
     const observed = await this.observed(checked, call);
-    const sent = await this.send(newTransactionId(), observed, {
+    const sent = await this.send(randomUUID(), observed, {
       ...call,
       visibilityTimeout: options.holdSeconds ?? DEFAULT_HOLD_SECONDS,
       fresh: true,
@@ -171,7 +155,7 @@ export class TransactionQueue {
         } catch (err) {
           if (!isTableKitError(err, "MessageNotFound", "PopReceiptMismatch")) throw err;
           // Delivered before the write landed: run it again (under a new id, as a new transaction).
-          await this.send(newTransactionId(), observed, { ...more, fresh: true });
+          await this.send(randomUUID(), observed, { ...more, fresh: true });
         }
       },
       cancel: async (more) => {
