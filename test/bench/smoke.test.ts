@@ -11,8 +11,9 @@ import { checkIds, IdRuns } from "../../bench/support/id-runs.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-function runSmoke(): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "run.ts"), "--smoke"], {
+/** Runs a script of bench/ through tsx: its exit code and everything it printed. */
+function runBench(file: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", file), ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -29,10 +30,16 @@ describe("benchmarks", () => {
   it("npm run bench -- --smoke runs every benchmark to its result table", { timeout: 600_000 }, async () => {
     const benches = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts"));
     expect(benches.length).toBeGreaterThan(0);
-    const { code, output } = await runSmoke();
+    const { code, output } = await runBench("run.ts", "--smoke");
     expect(code, output).toBe(0);
     for (const file of benches) expect(output).toContain(`=== ${file} ===`);
     expect(output).toContain(`smoke run: ${benches.length} of ${benches.length} benchmarks passed`);
+  });
+
+  it("the evidence A/B tool runs to its line", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("transactions-evidence.ts", "2", "2", "20");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/^2 worker\(s\), 2 pairs of 20 transactions: the evidence costs -?\d+\.\d%/);
   });
 
   it("checks more ids for duplicates than a Set can hold", () => {
