@@ -14,42 +14,17 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { openStore, type Store } from "../src/index.js";
-import { step, TransactionQueue, type TransactionStep } from "../src/patterns/index.js";
+import { archiveQueue } from "./support/archive-workload.js";
 import { bootstrapInterval, mean } from "./support/paired-cost.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 const [workers = 4, pairs = 20, count = 4000] = process.argv.slice(2).map(Number);
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-evidence-"));
-let tables = 0;
 
 /** One drain of `count` fresh archive transactions: CPU and user µs per transaction. */
 async function drain(store: Store, evidence: boolean): Promise<{ cpu: number; user: number }> {
-  const tag = String(++tables);
-  await store.createTable(`Current${tag}`);
-  await store.createTable(`Archive${tag}`);
-  const transactions: TransactionStep[][] = [];
-  for (let i = 0; i < count; i++) {
-    const entity = {
-      partitionKey: `dept${i % 16}`,
-      rowKey: String(i).padStart(6, "0"),
-      name: `E${i}`,
-      age: 30 + (i % 40),
-    };
-    const { etag } = await store.table(`Current${tag}`).createEntity(entity);
-    transactions.push([
-      step.insertIfAbsent(`Archive${tag}`, entity),
-      step.deleteIfPresent(`Current${tag}`, entity.partitionKey, entity.rowKey, { etag }),
-    ]);
-  }
-  const queue = new TransactionQueue(store, {
-    queue: `txevidence${tag}`,
-    journalTable: `TxJournal${tag}`,
-    payloadContainer: `txevidence${tag}`,
-    evidence,
-  });
-  await queue.ensure();
-  for (const t of transactions) await queue.enqueue(t);
+  const { queue } = await archiveQueue(store, count, evidence);
   const pool = Array.from({ length: workers }, () => queue.worker({ pollIntervalMs: 10 }));
   collectGarbage();
   await new Promise((resolve) => setTimeout(resolve, 1));

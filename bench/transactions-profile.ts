@@ -13,7 +13,7 @@ import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../src/index.js";
-import { step, TransactionQueue, type TransactionStep } from "../src/patterns/index.js";
+import { archiveQueue } from "./support/archive-workload.js";
 import { type CpuProfile, printTop } from "./support/cpu-profile.js";
 
 const args = process.argv.slice(2);
@@ -26,38 +26,17 @@ const [count = 2000, workers = 4] = args.map(Number);
 const dir = mkdtempSync(join(tmpdir(), "tablekit-tx-profile-"));
 try {
   const store = await openStore(`file:${join(dir, "tx.db")}`);
-  /** A queue of `n` archive transactions on tables of their own (`tag`), ready to drain. */
-  const prepare = async (tag: string, n: number) => {
-    await store.createTable(`Current${tag}`);
-    await store.createTable(`Archive${tag}`);
-    const steps: TransactionStep[][] = [];
-    for (let i = 0; i < n; i++) {
-      const entity = { partitionKey: `dept${i % 16}`, rowKey: String(i).padStart(6, "0"), name: `E${i}` };
-      const { etag } = await store.table(`Current${tag}`).createEntity(entity);
-      steps.push([
-        step.insertIfAbsent(`Archive${tag}`, entity),
-        step.deleteIfPresent(`Current${tag}`, entity.partitionKey, entity.rowKey, { etag }),
-      ]);
-    }
-    const queue = new TransactionQueue(store, {
-      queue: `txprofile${tag}`,
-      journalTable: `TxJournal${tag}`,
-      payloadContainer: `txprofile${tag}`,
-      evidence: plainAt < 0,
-    });
-    await queue.ensure();
-    for (const s of steps) await queue.enqueue(s);
-    return queue;
-  };
+  /** A queue of `n` archive transactions on tables of their own, ready to drain. */
+  const prepare = async (n: number) => (await archiveQueue(store, n, plainAt < 0)).queue;
   for (let warm = 1; warm <= 3; warm++) {
-    const queue = await prepare(`w${warm}`, 1000);
+    const queue = await prepare(1000);
     await Promise.all(
       Array.from({ length: workers }, () =>
         queue.worker({ pollIntervalMs: 10 }).drain({ timeoutMs: 600_000 }),
       ),
     );
   }
-  const transactions = await prepare("", count);
+  const transactions = await prepare(count);
   const session = new Session();
   if (top > 0) {
     session.connect();

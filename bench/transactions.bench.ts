@@ -22,8 +22,9 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { openStore, type Store } from "../src/index.js";
-import { step, TransactionQueue, type TransactionStep } from "../src/patterns/index.js";
+import type { TransactionStep } from "../src/patterns/index.js";
 import { startAzurite } from "../test/support/azurite.js";
+import { archiveQueue, archiveTransactions } from "./support/archive-workload.js";
 import { rounds, SMOKE, sized, verdict } from "./support/bench-mode.js";
 import { bootstrapInterval, mean } from "./support/paired-cost.js";
 
@@ -104,38 +105,14 @@ const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rate = (n: number, s: number) => Math.round(n / s).toLocaleString("en-US");
 
-let tables = 0;
 /** Each goal and whether this run met it (embedded only: the goals are of CPU seconds there). */
 const goals: string[] = [];
 /** The worker's CPU split, evidence on / off (embedded). */
 const splits: Record<string, string>[] = [];
 
-/** `n` employees in a fresh Current table (and an empty Archive); the archive steps of each. */
-async function employees(store: Store, n: number): Promise<{ tag: string; steps: TransactionStep[][] }> {
-  const tag = String(++tables);
-  await store.createTable(`Current${tag}`);
-  await store.createTable(`Archive${tag}`);
-  const current = store.table(`Current${tag}`);
-  const steps: TransactionStep[][] = [];
-  for (let i = 0; i < n; i++) {
-    const entity = {
-      partitionKey: `dept${i % 16}`,
-      rowKey: String(i).padStart(6, "0"),
-      name: `E${i}`,
-      age: 30 + (i % 40),
-    };
-    const { etag } = await current.createEntity(entity);
-    steps.push([
-      step.insertIfAbsent(`Archive${tag}`, entity),
-      step.deleteIfPresent(`Current${tag}`, entity.partitionKey, entity.rowKey, { etag }),
-    ]);
-  }
-  return { tag, steps };
-}
-
 /** The baseline: `writers` concurrent loops writing each transaction's two steps directly. */
 async function direct(store: Store, n: number, writers: number): Promise<Cost> {
-  const { steps: transactions } = await employees(store, n);
+  const { steps: transactions } = await archiveTransactions(store, n);
   let next = 0;
   return measure(() =>
     Promise.all(
@@ -157,15 +134,7 @@ async function direct(store: Store, n: number, writers: number): Promise<Cost> {
 
 /** `workers` workers (default options) drain a queue of `n` archive transactions. */
 async function worker(store: Store, n: number, workers: number, evidence: boolean): Promise<Cost> {
-  const { tag, steps } = await employees(store, n);
-  const transactions = new TransactionQueue(store, {
-    queue: `txbench${tag}`,
-    journalTable: `TxJournal${tag}`,
-    payloadContainer: `txbench${tag}`,
-    evidence,
-  });
-  await transactions.ensure();
-  for (const s of steps) await transactions.enqueue(s);
+  const { tag, queue: transactions } = await archiveQueue(store, n, evidence);
   const pool = Array.from({ length: workers }, () => transactions.worker({ pollIntervalMs: 10 }));
   const cost = await measure(() => Promise.all(pool.map((w) => w.drain({ timeoutMs: 600_000 }))));
   const processed = pool.reduce((sum, w) => sum + w.stats.processed, 0);
