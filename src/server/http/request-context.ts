@@ -37,9 +37,10 @@ export interface RequestContext {
 }
 
 interface HostStyle {
-  readonly hostname: string;
   /** True when the account is the path's first segment: an IP address, localhost, or a name without a dot. */
   readonly pathStyle: boolean;
+  /** The host name's first label, the account when not path style (`account.table.host`). */
+  readonly hostAccount: string;
 }
 
 /** Hosts seen, parsed once: a server is addressed by a handful of them. */
@@ -51,10 +52,8 @@ function hostOf(host: string): HostStyle {
   if (known !== undefined) return known;
   const hostname = host.replace(/:\d+$/, "");
   const dot = hostname.indexOf(".");
-  const parsed = {
-    hostname,
-    pathStyle: IP_HOST.test(hostname) || NO_ACCOUNT_HOSTS.has(hostname.toLowerCase()) || dot <= 0,
-  };
+  const pathStyle = IP_HOST.test(hostname) || NO_ACCOUNT_HOSTS.has(hostname.toLowerCase()) || dot <= 0;
+  const parsed = { pathStyle, hostAccount: pathStyle ? "" : hostname.slice(0, dot) };
   // Any client can send any Host: keep a bounded few, start over past that.
   if (hostStyles.size >= MAX_HOSTS_KEPT) hostStyles.clear();
   hostStyles.set(host, parsed);
@@ -72,7 +71,7 @@ export function requestContext(
   const rawPath = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
   const host = req.headers.host ?? "127.0.0.1";
-  const { hostname, pathStyle } = hostOf(host);
+  const { pathStyle, hostAccount } = hostOf(host);
   let decoded = rawPath;
   // Without a '%', decoding would return the path as it is.
   if (rawPath.includes("%")) {
@@ -85,9 +84,8 @@ export function requestContext(
   let start = 0;
   while (decoded.charCodeAt(start) === 0x2f) start++;
   const trimmed = start === 0 ? decoded : decoded.slice(start);
-  const dot = hostname.indexOf(".");
   const slash = trimmed.indexOf("/");
-  let account = pathStyle ? (slash < 0 ? trimmed : trimmed.slice(0, slash)) : hostname.slice(0, dot);
+  let account = pathStyle ? (slash < 0 ? trimmed : trimmed.slice(0, slash)) : hostAccount;
   const path = pathStyle ? (slash < 0 ? "" : trimmed.slice(slash + 1)) : trimmed;
   let secondary = false;
   if (account.endsWith(SECONDARY)) {
