@@ -1,7 +1,7 @@
 /**
  * Runs Azurite's own black-box queue and blob tests against `tablekit serve` and prints the counts.
  *
- *   npx tsx scripts/azurite-services-suite.ts <azurite-checkout> [queue|blob] [--grep <text>] [--spec]
+ *   npx tsx scripts/azurite-services-suite.ts <azurite-checkout> [queue|blob] [--all] [--grep <text>] [--spec]
  *
  * The checkout's dev dependencies must be installed (`npm ci` there). The script builds tablekit,
  * replaces the checkout's test-server factories for the run (tests/queue/utils/
@@ -25,6 +25,8 @@ interface Part {
   readonly name: "queue" | "blob";
   readonly factory: string;
   readonly suites: readonly string[];
+  /** Every file of the service's tests that calls a server (`--all`). */
+  readonly allSuites: readonly string[];
   readonly source: (cli: string) => string;
 }
 
@@ -37,6 +39,19 @@ const PARTS: readonly Part[] = [
       "tests/queue/queueSas.test.ts",
       "tests/queue/queueAuthentication.test.ts",
       "tests/queue/queueSpecialnaming.test.ts",
+    ],
+    allSuites: [
+      "tests/queue/apis/*.test.ts",
+      "tests/queue/https.test.ts",
+      "tests/queue/oauth.test.ts",
+      "tests/queue/queueAuthentication.test.ts",
+      "tests/queue/queueCorsRequest.test.ts",
+      "tests/queue/queueEnvironment.test.ts",
+      "tests/queue/queueKeepAliveTimeout.test.ts",
+      "tests/queue/queueSas.test.ts",
+      "tests/queue/queueSpecialnaming.test.ts",
+      "tests/queue/startupErrorRecovery.test.ts",
+      "tests/queue/unit/QueueTokenAuthenticator.unit.test.ts",
     ],
     source: (cli) =>
       `${REPLACED_HEADER}${serveClassSource(cli, 11001, ["--no-table", "--no-blob", "--queueHost", "127.0.0.1", "--queuePort", "11001"])}
@@ -67,6 +82,17 @@ export default class QueueTestServerFactory {
       "tests/blob/apis/blockblob.test.ts",
       "tests/blob/apis/appendblob.test.ts",
     ],
+    allSuites: [
+      "tests/blob/apis/*.test.ts",
+      "tests/blob/authentication.test.ts",
+      "tests/blob/blobCorsRequest.test.ts",
+      "tests/blob/blobKeepAliveTimeout.test.ts",
+      "tests/blob/blockblob.highlevel.test.ts",
+      "tests/blob/https.test.ts",
+      "tests/blob/oauth.test.ts",
+      "tests/blob/sas.test.ts",
+      "tests/blob/specialnaming.test.ts",
+    ],
     source: (cli) =>
       `${REPLACED_HEADER}${serveClassSource(cli, 11000, ["--no-table", "--no-queue", "--blobHost", "127.0.0.1", "--blobPort", "11000"])}
 export class LiveModeStubServer extends TablekitServe {}
@@ -80,9 +106,15 @@ export default class BlobTestServerFactory {
   },
 ];
 
-function runPart(checkout: string, part: Part, cli: string, grep: string | undefined, spec: boolean): void {
+function runPart(
+  checkout: string,
+  part: Part,
+  cli: string,
+  options: { grep: string | undefined; spec: boolean; all: boolean },
+): void {
+  const suites = options.all ? part.allSuites : part.suites;
   const tally = withLocalEdits(checkout, [{ file: part.factory, text: part.source(cli) }], () =>
-    runMocha({ checkout, suites: part.suites, grep, spec }),
+    runMocha({ checkout, suites, grep: options.grep, spec: options.spec }),
   );
   if (tally) printTally(part.name, tally);
 }
@@ -92,7 +124,7 @@ function main(): void {
   const checkout = args[0];
   if (!checkout || !PARTS.every((p) => existsSync(join(checkout, p.factory)))) {
     console.error(
-      "usage: npx tsx scripts/azurite-services-suite.ts <azurite-checkout> [queue|blob] [--grep <text>] [--spec]",
+      "usage: npx tsx scripts/azurite-services-suite.ts <azurite-checkout> [queue|blob] [--all] [--grep <text>] [--spec]",
     );
     process.exit(2);
   }
@@ -102,7 +134,8 @@ function main(): void {
     (p) => (!args.includes("queue") && !args.includes("blob")) || args.includes(p.name),
   );
   const cli = buildTablekit();
-  for (const part of chosen) runPart(checkout, part, cli, grep, args.includes("--spec"));
+  for (const part of chosen)
+    runPart(checkout, part, cli, { grep, spec: args.includes("--spec"), all: args.includes("--all") });
 }
 
 main();
