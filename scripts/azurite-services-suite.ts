@@ -69,7 +69,7 @@ export interface IQueueTestServerFactoryParams {
 
 export default class QueueTestServerFactory {
   public createServer(params: IQueueTestServerFactoryParams): any {
-    return new TablekitServe(extraArgs(params.https, params.skipApiVersionCheck, params.loose));
+    return new TablekitServe(extraArgs(params.https, params.skipApiVersionCheck, params.loose, params.oauth));
   }
 }
 `,
@@ -98,8 +98,8 @@ export default class QueueTestServerFactory {
 export class LiveModeStubServer extends TablekitServe {}
 
 export default class BlobTestServerFactory {
-  public createServer(loose = false, skipApiVersionCheck = false, https = false, _oauth?: string): any {
-    return new TablekitServe(extraArgs(https, skipApiVersionCheck, loose));
+  public createServer(loose = false, skipApiVersionCheck = false, https = false, oauth?: string): any {
+    return new TablekitServe(extraArgs(https, skipApiVersionCheck, loose, oauth));
   }
 }
 `,
