@@ -9,8 +9,11 @@ export interface ServedAccount extends AccountKeys {
 /**
  * The accounts a server accepts, in Azurite's `AZURITE_ACCOUNTS` format
  * (`name1:key1:key2;name2:key1`); without it, the development account and its well-known key.
+ * A key that is not base64 (Azurite's own SAS tests use `testing_key`) is accepted as Azurite and
+ * the SDKs accept it: both sign with whatever bytes base64-decoding it gives, and so do we;
+ * `warn` hears of each such key once.
  */
-export function parseAccounts(text: string | undefined): AccountKeys[] {
+export function parseAccounts(text: string | undefined, warn?: (message: string) => void): AccountKeys[] {
   if (text === undefined || text.trim() === "") {
     return [{ name: DEVELOPMENT_ACCOUNT.name, keys: [DEVELOPMENT_ACCOUNT.key] }];
   }
@@ -19,11 +22,15 @@ export function parseAccounts(text: string | undefined): AccountKeys[] {
     .filter((entry) => entry.trim() !== "")
     .map((entry) => {
       const [name, ...keys] = entry.trim().split(":");
-      if (!name || keys.length === 0 || keys.some((k) => !/^[A-Za-z0-9+/]+={0,2}$/.test(k))) {
-        throw new TableKitError(
-          "InvalidInput",
-          `AZURITE_ACCOUNTS: '${entry}' is not name:key1[:key2] with base64 keys`,
-        );
+      if (!name || keys.length === 0 || keys.some((k) => k === "")) {
+        throw new TableKitError("InvalidInput", `AZURITE_ACCOUNTS: '${entry}' is not name:key1[:key2]`);
+      }
+      for (const key of keys) {
+        if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || key.length % 4 !== 0) {
+          warn?.(
+            `AZURITE_ACCOUNTS: a key of '${name}' is not base64; requests are signed with the bytes it decodes to, as Azurite and the SDKs do`,
+          );
+        }
       }
       return { name, keys };
     });

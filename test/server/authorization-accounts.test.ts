@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { QueueServiceClient, StorageSharedKeyCredential } from "@azure/storage-queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateAccountSas, generateTableSas } from "../../src/index.js";
 import { parseAccounts, startServer } from "../../src/server/index.js";
@@ -355,6 +356,27 @@ describe("tablekit serve: accounts kept apart on disk", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a key that is not base64 is accepted, signed with the bytes it decodes to as the SDKs sign (warned once)", async () => {
+    const warnings: string[] = [];
+    const dev = parseAccounts(undefined)[0]!;
+    const accounts = parseAccounts(`${dev.name}:${dev.keys[0]}:testing_key`, (m) => warnings.push(m));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/not base64/);
+    const server = await startServer({ port: 0, accounts, services: ["queue"] });
+    try {
+      const url = server.endpoints.queue!.url;
+      const withOddKey = new QueueServiceClient(url, new StorageSharedKeyCredential(dev.name, "testing_key"));
+      await withOddKey.createQueue("oddkey");
+      expect((await withOddKey.getQueueClient("oddkey").getProperties()).approximateMessagesCount).toBe(0);
+      // Another key that is not base64 is still another key: refused.
+      const wrong = new QueueServiceClient(url, new StorageSharedKeyCredential(dev.name, "other_key"));
+      await expect(wrong.getQueueClient("oddkey").getProperties()).rejects.toMatchObject({ statusCode: 403 });
+    } finally {
+      await server.stop();
+    }
+    expect(() => parseAccounts(`${dev.name}:`)).toThrow(expect.objectContaining({ code: "InvalidInput" }));
   });
 
   it("account names are the service's, each once; one storeUrl cannot serve several accounts", async () => {

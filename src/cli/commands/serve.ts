@@ -1,7 +1,7 @@
 /** `tablekit serve`: the Azure Table, Queue and Blob services over the embedded engine, with Azurite's flags. */
 import { appendFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
-import { type OAuthLevel, startServer } from "../../server/index.js";
+import { type OAuthLevel, parseAccounts, startServer } from "../../server/index.js";
 import type { Store } from "../../store/index.js";
 import { createExplorer, type Explorer } from "../explorer/explorer-app.js";
 import { isLoopback } from "../explorer/explorer-auth.js";
@@ -110,7 +110,11 @@ export function registerServe(program: Command): void {
       }
       const debug = opts.debug;
       let explorer: Explorer | undefined;
+      const accounts = parseAccounts(process.env.AZURITE_ACCOUNTS, (message) => {
+        if (!opts.silent) terminal().err.line(`warning: ${message}`);
+      });
       const server = await startServer({
+        accounts,
         host: opts.tableHost,
         port: opts.tablePort,
         queueHost: opts.queueHost,
