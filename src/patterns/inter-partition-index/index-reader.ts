@@ -16,7 +16,8 @@ import { ExternalSorter } from "../shared/support/external-sort.js";
 import { deferQuery, entityQuery, type Query, rowRangeFilter } from "../shared/support/query.js";
 import type { StepHandler } from "../shared/transaction-queue/handler.js";
 import type { TransactionStep } from "../shared/transaction-queue/steps.js";
-import { ENTRY_MARKER, fingerprint, type InterPartitionIndex } from "./inter-partition-index.js";
+import { ENTRY_MARKER, fingerprint } from "./index-entry.js";
+import type { InterPartitionIndex } from "./inter-partition-index.js";
 
 /** What `verify` found (and, with `repair`, fixed). */
 export interface IndexVerifyReport {

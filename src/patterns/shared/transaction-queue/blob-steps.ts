@@ -12,7 +12,7 @@ import {
   parseEvidence,
 } from "../evidence/evidence.js";
 import { addMark, recordDeletedMarks } from "../evidence/evidence-upkeep.js";
-import { type StepContext, type StepResult, stepRefused } from "./step-runner.js";
+import { type StepContext, type StepResult, stepRefused } from "./step-context.js";
 import type { CheckedStep } from "./steps.js";
 
 type PutBlobStep = Extract<CheckedStep, { kind: "putBlob" }>;

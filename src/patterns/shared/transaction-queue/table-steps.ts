@@ -16,7 +16,7 @@ import {
   parseEvidence,
 } from "../evidence/evidence.js";
 import { addMark, recordDeletedMarks, type TableOf } from "../evidence/evidence-upkeep.js";
-import { type StepContext, type StepResult, stepRefused } from "./step-runner.js";
+import { type StepContext, type StepResult, stepRefused } from "./step-context.js";
 import type { CheckedStep } from "./steps.js";
 import { writableEntity } from "./typed-json.js";
 

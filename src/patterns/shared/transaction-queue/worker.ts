@@ -4,7 +4,7 @@ import { Delivery, type DeliveryHost } from "./delivery.js";
 import { MessageLease } from "./lease.js";
 import { decodeEnvelope, type Envelope } from "./message.js";
 import type { PoisonReason } from "./poison-queue.js";
-import { isStepConflict, isStepUnverifiable } from "./step-runner.js";
+import { isStepConflict, isStepUnverifiable } from "./step-context.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 
 /** Where a delivery is, as the `onBoundary` hook sees it. */
