@@ -3,6 +3,8 @@ import type { Store, Table } from "../../store/index.js";
 import type { Model } from "../entity-models/define-model.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition } from "../entity-models/types.js";
+import type { HandlerContext, StepHandler } from "../eventually-consistent-transactions/handler.js";
+import { step, type TransactionStep } from "../eventually-consistent-transactions/steps.js";
 import {
   deleteIfPresent,
   findEntity,
@@ -12,8 +14,6 @@ import {
 import type { Fields } from "../shared/schema/field.js";
 import { KeyBuilder, type KeySpec } from "../shared/schema/key-spec.js";
 import { toProperties } from "../shared/schema/schema.js";
-import type { HandlerContext, StepHandler } from "../shared/transaction-queue/handler.js";
-import { step, type TransactionStep } from "../shared/transaction-queue/steps.js";
 import { ENTRY_MARKER, fingerprint } from "./index-entry.js";
 import { InterPartitionIndexReader } from "./index-reader.js";
 

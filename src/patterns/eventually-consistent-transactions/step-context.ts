@@ -1,7 +1,7 @@
-import { isTableKitError, TableKitError } from "../../../model/index.js";
-import type { OperationOptions, Store } from "../../../store/index.js";
-import type { StepRef } from "../evidence/evidence.js";
-import type { FinishedTransactions } from "../evidence/evidence-upkeep.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { OperationOptions, Store } from "../../store/index.js";
+import type { StepRef } from "../shared/evidence/evidence.js";
+import type { FinishedTransactions } from "../shared/evidence/evidence-upkeep.js";
 import type { HandlerContext, StepHandler } from "./handler.js";
 import type { JournalEntry } from "./journal.js";
 import { type CheckedStep, describeStep } from "./steps.js";

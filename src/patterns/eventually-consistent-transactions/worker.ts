@@ -1,5 +1,5 @@
-import { sleep, TableKitError } from "../../../model/index.js";
-import type { ReceivedMessageItem } from "../../../store/index.js";
+import { sleep, TableKitError } from "../../model/index.js";
+import type { ReceivedMessageItem } from "../../store/index.js";
 import { Delivery, type DeliveryHost } from "./delivery.js";
 import { MessageLease } from "./lease.js";
 import { decodeEnvelope, type Envelope } from "./message.js";

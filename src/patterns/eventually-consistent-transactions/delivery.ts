@@ -1,6 +1,6 @@
-import { isTableKitError } from "../../../model/index.js";
-import type { OperationOptions } from "../../../store/index.js";
-import { etagTicks } from "../evidence/evidence.js";
+import { isTableKitError } from "../../model/index.js";
+import type { OperationOptions } from "../../store/index.js";
+import { etagTicks } from "../shared/evidence/evidence.js";
 import type { HandlerContext } from "./handler.js";
 import { type JournalEntry, NO_ROW } from "./journal.js";
 import type { MessageLease } from "./lease.js";

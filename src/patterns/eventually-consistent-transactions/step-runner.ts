@@ -1,4 +1,4 @@
-import { TableKitError } from "../../../model/index.js";
+import { TableKitError } from "../../model/index.js";
 import { runBlobStep } from "./blob-steps.js";
 import type { StepContext, StepResult } from "./step-context.js";
 import type { CheckedStep } from "./steps.js";
