@@ -129,6 +129,33 @@ describe("architecture", () => {
     expect(cycles(files.filter((f) => f.rel.startsWith("store/")))).toEqual([]);
   });
 
+  it("no import circle at run time anywhere in src, but the two issue 32 is breaking", () => {
+    const circles = runtimeCircles(files).map((c) => c.join(" + "));
+    const allowed = TEMPORARY_CIRCLES.map((c) => [...c].sort().join(" + "));
+    expect(circles.filter((c) => !allowed.includes(c))).toEqual([]);
+    // An allowed circle that is gone (or changed) comes off the list.
+    expect(allowed.filter((c) => !circles.includes(c))).toEqual([]);
+  });
+
+  it("the run-time circle finder sees circles, and ignores type-only imports", () => {
+    const file = (rel: string, code: string) => ({ path: join(src, rel), rel, code });
+    const circle = [
+      file("x/a.ts", 'import { b } from "./b.js";'),
+      file("x/b.ts", 'import {\n  c,\n  type C,\n} from "./c.js";'),
+      file("x/c.ts", 'export { a } from "./a.js";'),
+    ];
+    expect(runtimeCircles(circle)).toEqual([["x/a.ts", "x/b.ts", "x/c.ts"]]);
+    const typesOnly = [
+      file("x/a.ts", 'import { b } from "./b.js";'),
+      file(
+        "x/b.ts",
+        'import type { A } from "./a.js";\nimport { type A2, type A3 } from "./a.js";\nexport type { A4 } from "./a.js";',
+      ),
+    ];
+    expect(runtimeCircles(typesOnly)).toEqual([]);
+    expect(runtimeCircles([file("x/a.ts", 'import "./a.js";')])).toEqual([["x/a.ts"]]);
+  });
+
   it("the backend contract imports no backend", () => {
     const contract = files.filter((f) =>
       /^store\/(backend|call-options|[a-z]+\/[a-z]+-(backend|capabilities))\.ts$/.test(f.rel),
@@ -245,6 +272,73 @@ function cycles(subset: { path: string; rel: string; code: string }[]): string[]
   };
   for (const node of graph.keys()) if (!state.has(node)) visit(node);
   return found;
+}
+
+/**
+ * Run-time circles that issue 32 is breaking while other work on src/server is under way: each
+ * exactly as it is (its files), so that neither a new circle nor a grown one passes.
+ */
+const TEMPORARY_CIRCLES: readonly (readonly string[])[] = [
+  [
+    "server/blobs/blob-routes.ts",
+    "server/blobs/blob-service.ts",
+    "server/blobs/block-list-routes.ts",
+    "server/blobs/container-routes.ts",
+    "server/blobs/content-checksum.ts",
+  ],
+  ["server/queues/queue-routes.ts", "server/queues/queue-service.ts"],
+];
+
+/** Relative imports that remain at run time: `import type`, and imports naming only types, are erased. */
+function runtimeImportTargets(f: { path: string; code: string }): string[] {
+  const targets: string[] = [];
+  for (const m of f.code.matchAll(/^[ \t]*(?:import|export)\s+(?:([^;"]*?)\s*from\s*)?"([^"]+)"/gm)) {
+    const clause = (m[1] ?? "").trim();
+    const spec = m[2]!;
+    if (!spec.startsWith(".") || /^type\s/.test(clause)) continue;
+    const named = /^\{([^}]*)\}$/.exec(clause)?.[1];
+    const names = named
+      ?.split(",")
+      .map((n) => n.trim())
+      .filter((n) => n !== "");
+    if (names && names.length > 0 && names.every((n) => /^type\s/.test(n))) continue;
+    targets.push(relative(src, resolve(dirname(f.path), spec)).replace(/\.js$/, ".ts"));
+  }
+  return targets;
+}
+
+/** Every run-time import circle among `subset`: its strongly connected files (Tarjan), each sorted. */
+function runtimeCircles(subset: readonly { path: string; rel: string; code: string }[]): string[][] {
+  const graph = new Map(subset.map((f) => [f.rel, runtimeImportTargets(f)]));
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, order.size);
+    low.set(node, order.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, order.get(next)!));
+    }
+    if (low.get(node) !== order.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)!.includes(node)) found.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return found.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
 /** The role files every backend folder has. */

@@ -42,6 +42,32 @@ export type {
   Where,
   WriteOptions,
 } from "./entity-models/types.js";
+export type { HandlerContext, StepHandler } from "./eventually-consistent-transactions/handler.js";
+export type {
+  PoisonedTransaction,
+  PoisonQueue,
+  PoisonReason,
+} from "./eventually-consistent-transactions/poison-queue.js";
+export {
+  type BlobPrecondition,
+  type JsonValue,
+  step,
+  type TransactionStep,
+} from "./eventually-consistent-transactions/steps.js";
+export {
+  type EnqueuedTransaction,
+  type EnqueueOptions,
+  type PendingTransaction,
+  TransactionQueue,
+  type TransactionQueueOptions,
+  type TransactionStatus,
+} from "./eventually-consistent-transactions/transaction-queue.js";
+export type {
+  BoundaryInfo,
+  TransactionWorker,
+  WorkerOptions,
+  WorkerStats,
+} from "./eventually-consistent-transactions/worker.js";
 export type { FanOutResult } from "./hash-partitioning/fan-out-writer.js";
 export {
   type BucketQueryOptions,
@@ -143,32 +169,6 @@ export {
 export type { InferInput, InferRecord } from "./shared/schema/schema.js";
 export type { Query, QueryOptions } from "./shared/support/query.js";
 export type { RetryOptions } from "./shared/support/retry.js";
-export type { HandlerContext, StepHandler } from "./shared/transaction-queue/handler.js";
-export type {
-  PoisonedTransaction,
-  PoisonQueue,
-  PoisonReason,
-} from "./shared/transaction-queue/poison-queue.js";
-export {
-  type BlobPrecondition,
-  type JsonValue,
-  step,
-  type TransactionStep,
-} from "./shared/transaction-queue/steps.js";
-export {
-  type EnqueuedTransaction,
-  type EnqueueOptions,
-  type PendingTransaction,
-  TransactionQueue,
-  type TransactionQueueOptions,
-  type TransactionStatus,
-} from "./shared/transaction-queue/transaction-queue.js";
-export type {
-  BoundaryInfo,
-  TransactionWorker,
-  WorkerOptions,
-  WorkerStats,
-} from "./shared/transaction-queue/worker.js";
 export {
   type PeriodQueryOptions,
   type PeriodTable,

@@ -1,5 +1,7 @@
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { Table } from "../../store/index.js";
+import type { HandlerContext, StepHandler } from "../eventually-consistent-transactions/handler.js";
+import { step, type TransactionStep } from "../eventually-consistent-transactions/steps.js";
 import {
   type Derivation,
   findEntity,
@@ -7,8 +9,6 @@ import {
   syncUntilStable,
 } from "../shared/derivations/derived.js";
 import { retryLostRaces, retryPolicy } from "../shared/support/retry.js";
-import type { HandlerContext, StepHandler } from "../shared/transaction-queue/handler.js";
-import { step, type TransactionStep } from "../shared/transaction-queue/steps.js";
 import type { Denormalization } from "./denormalized-copy.js";
 
 type Values = Readonly<Record<string, unknown>>;

@@ -11,13 +11,13 @@ import type { CompiledModel, Model } from "../entity-models/define-model.js";
 import { mainEntity } from "../entity-models/index-writes.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition } from "../entity-models/types.js";
+import { step } from "../eventually-consistent-transactions/steps.js";
+import type { TransactionQueue } from "../eventually-consistent-transactions/transaction-queue.js";
 import { findEntity } from "../shared/derivations/derived.js";
 import { keptEvidence } from "../shared/evidence/evidence.js";
 import { toProperties } from "../shared/schema/schema.js";
 import { checkPatternName } from "../shared/support/names.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../shared/support/retry.js";
-import { step } from "../shared/transaction-queue/steps.js";
-import type { TransactionQueue } from "../shared/transaction-queue/transaction-queue.js";
 import { CopyDerivations } from "./copy-derivations.js";
 
 type Values = Readonly<Record<string, unknown>>;

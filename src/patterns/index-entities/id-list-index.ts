@@ -3,6 +3,8 @@ import type { OperationOptions, Store, Table } from "../../store/index.js";
 import type { Model } from "../entity-models/define-model.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition, ModelRecord } from "../entity-models/types.js";
+import type { HandlerContext, StepHandler } from "../eventually-consistent-transactions/handler.js";
+import { step, type TransactionStep } from "../eventually-consistent-transactions/steps.js";
 import {
   type Derivation,
   findEntity,
@@ -13,8 +15,6 @@ import type { Fields } from "../shared/schema/field.js";
 import { KeyBuilder, type KeySpec, type KeyValues } from "../shared/schema/key-spec.js";
 import { checkPatternName } from "../shared/support/names.js";
 import { retryLostRaces, retryPolicy } from "../shared/support/retry.js";
-import type { HandlerContext, StepHandler } from "../shared/transaction-queue/handler.js";
-import { step, type TransactionStep } from "../shared/transaction-queue/steps.js";
 import { BlobIdLists, EntityIdLists, type IdLists, isListConflict, type ListKey } from "./id-lists.js";
 import { readPrimaries, withMembership } from "./primaries.js";
 

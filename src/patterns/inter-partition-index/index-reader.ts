@@ -9,14 +9,15 @@ import {
 import type { OperationOptions, Table } from "../../store/index.js";
 import { recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition, ListOptions, ModelRecord, Where } from "../entity-models/types.js";
+import type { StepHandler } from "../eventually-consistent-transactions/handler.js";
+import type { TransactionStep } from "../eventually-consistent-transactions/steps.js";
 import { type Derivation, findEntity, type PrimaryChange } from "../shared/derivations/derived.js";
 import type { Fields } from "../shared/schema/field.js";
 import { forEachConcurrently } from "../shared/support/concurrency.js";
 import { ExternalSorter } from "../shared/support/external-sort.js";
 import { deferQuery, entityQuery, type Query, rowRangeFilter } from "../shared/support/query.js";
-import type { StepHandler } from "../shared/transaction-queue/handler.js";
-import type { TransactionStep } from "../shared/transaction-queue/steps.js";
-import { ENTRY_MARKER, fingerprint, type InterPartitionIndex } from "./inter-partition-index.js";
+import { ENTRY_MARKER, fingerprint } from "./index-entry.js";
+import type { InterPartitionIndex } from "./inter-partition-index.js";
 
 /** What `verify` found (and, with `repair`, fixed). */
 export interface IndexVerifyReport {

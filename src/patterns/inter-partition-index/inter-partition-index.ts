@@ -1,15 +1,10 @@
-import {
-  type EdmAnnotated,
-  type TableEntity,
-  TableKitError,
-  type TypedValue,
-  typedProperties,
-  valueText,
-} from "../../model/index.js";
+import { type EdmAnnotated, type TableEntity, TableKitError, typedProperties } from "../../model/index.js";
 import type { Store, Table } from "../../store/index.js";
 import type { Model } from "../entity-models/define-model.js";
 import { isOfType, recordFromEntity } from "../entity-models/model-records.js";
 import type { IndexDefinition } from "../entity-models/types.js";
+import type { HandlerContext, StepHandler } from "../eventually-consistent-transactions/handler.js";
+import { step, type TransactionStep } from "../eventually-consistent-transactions/steps.js";
 import {
   deleteIfPresent,
   findEntity,
@@ -19,14 +14,10 @@ import {
 import type { Fields } from "../shared/schema/field.js";
 import { KeyBuilder, type KeySpec } from "../shared/schema/key-spec.js";
 import { toProperties } from "../shared/schema/schema.js";
-import type { HandlerContext, StepHandler } from "../shared/transaction-queue/handler.js";
-import { step, type TransactionStep } from "../shared/transaction-queue/steps.js";
+import { ENTRY_MARKER, fingerprint } from "./index-entry.js";
 import { InterPartitionIndexReader } from "./index-reader.js";
 
 type Values = Readonly<Record<string, unknown>>;
-
-/** The property that marks an index entry (its value: the index's name), so entries are told apart from anything else in a table. */
-export const ENTRY_MARKER = "tkIndex";
 
 /** Everything `defineInterPartitionIndex` takes. */
 export interface InterPartitionIndexDefinition<
@@ -233,15 +224,6 @@ export class InterPartitionIndex<
     const index = tables.index ?? store.table(this.indexTableFor(primary.tableName));
     return new InterPartitionIndexReader(this, store.capabilities.keyOrder, primary, index);
   }
-}
-
-/** The held values of an entry or entity as one comparable string. */
-export function fingerprint(properties: ReadonlyMap<string, TypedValue>): string {
-  const parts = [...properties]
-    .filter(([name]) => name !== ENTRY_MARKER)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, tv]) => [name, tv.type, valueText(tv)]);
-  return JSON.stringify(parts);
 }
 
 function checkArgs(args: unknown): void {

@@ -1,7 +1,7 @@
 import { isTableKitError, type TableEntityResult, TableKitError } from "../../../model/index.js";
 import type { Table } from "../../../store/index.js";
-import type { StepHandler } from "../transaction-queue/handler.js";
-import type { TransactionStep } from "../transaction-queue/steps.js";
+import type { StepHandler } from "../../eventually-consistent-transactions/handler.js";
+import type { TransactionStep } from "../../eventually-consistent-transactions/steps.js";
 
 type Values = Readonly<Record<string, unknown>>;
 

@@ -10,12 +10,12 @@ import type {
   Where,
   WriteOptions,
 } from "../../entity-models/types.js";
+import type { TransactionStep } from "../../eventually-consistent-transactions/steps.js";
+import type { TransactionQueue } from "../../eventually-consistent-transactions/transaction-queue.js";
 import type { Fields } from "../schema/field.js";
 import type { KeyValues } from "../schema/key-spec.js";
 import type { Query, QueryOptions } from "../support/query.js";
 import { backoffDelay, retriesExhausted, retryPolicy, sleep } from "../support/retry.js";
-import type { TransactionStep } from "../transaction-queue/steps.js";
-import type { TransactionQueue } from "../transaction-queue/transaction-queue.js";
 import type { Derivation, PrimaryChange } from "./derived.js";
 
 type Values = Record<string, unknown>;

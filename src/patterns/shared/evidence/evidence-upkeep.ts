@@ -1,6 +1,6 @@
 import { isTableKitError, TableKitError } from "../../../model/index.js";
 import type { OperationOptions, Table } from "../../../store/index.js";
-import { TransactionJournal } from "../transaction-queue/journal.js";
+import { TransactionJournal } from "../../eventually-consistent-transactions/journal.js";
 import { type Evidence, type Mark, type StepRef, withMark } from "./evidence.js";
 
 /** Opens a table of the store by name (the journals marks name). */

@@ -1,13 +1,16 @@
-import { isTableKitError, TableKitError } from "../../../model/index.js";
-import type { OperationOptions, Store } from "../../../store/index.js";
-import type { StepRef } from "../evidence/evidence.js";
-import type { FinishedTransactions } from "../evidence/evidence-upkeep.js";
-import { runBlobStep } from "./blob-steps.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { OperationOptions, Store } from "../../store/index.js";
+import type { StepRef } from "../shared/evidence/evidence.js";
+import type { FinishedTransactions } from "../shared/evidence/evidence-upkeep.js";
 import type { HandlerContext, StepHandler } from "./handler.js";
 import type { JournalEntry } from "./journal.js";
 import { type CheckedStep, describeStep } from "./steps.js";
-import { runTableStep } from "./table-steps.js";
 import type { WriteBatcher } from "./write-batcher.js";
+
+/*
+ * What every kind of step runner is given and gives back, and how a step is refused: apart from
+ * step-runner.ts, so that the table and blob runners it dispatches to need nothing of it.
+ */
 
 /** How a step ended: it wrote, or it found its effect already there (a redelivery). */
 export type StepOutcome = "applied" | "already";
@@ -77,34 +80,4 @@ export function stepRefused(
     ...(options.cause === undefined ? {} : { cause: options.cause }),
     details: options.unverifiable ? { unverifiable: true } : { conflict: true },
   });
-}
-
-/**
- * Runs one step so that a redelivery knows whether it ran before
- * (docs/patterns/eventually-consistent-transactions.md#evidence): every write of a table or blob
- * step carries the step's mark, and a step whose target already holds it, or whose effect a later
- * writer deleted (the journal's record), counts as done. Handler steps keep their own contract.
- */
-export function runStep(s: CheckedStep, ctx: StepContext): Promise<StepResult> {
-  // Not async: a table or blob step's promise is handed on as it is (no frame per step).
-  switch (s.kind) {
-    case "insertIfAbsent":
-    case "upsert":
-    case "updateIfMatch":
-    case "deleteIfPresent":
-      return runTableStep(s, ctx);
-    case "putBlob":
-    case "deleteBlobIfPresent":
-      return runBlobStep(s, ctx);
-    case "call":
-      return runHandler(s, ctx);
-  }
-}
-
-async function runHandler(s: Extract<CheckedStep, { kind: "call" }>, ctx: StepContext): Promise<StepResult> {
-  const handler = ctx.handlers.get(s.handler);
-  if (!handler)
-    throw new TableKitError("InvalidInput", `No handler ${JSON.stringify(s.handler)} is registered`);
-  await handler.run(ctx.handlerContext(), s.args);
-  return { outcome: "applied" };
 }

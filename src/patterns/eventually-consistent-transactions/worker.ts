@@ -1,10 +1,10 @@
-import { sleep, TableKitError } from "../../../model/index.js";
-import type { ReceivedMessageItem } from "../../../store/index.js";
+import { sleep, TableKitError } from "../../model/index.js";
+import type { ReceivedMessageItem } from "../../store/index.js";
 import { Delivery, type DeliveryHost } from "./delivery.js";
 import { MessageLease } from "./lease.js";
 import { decodeEnvelope, type Envelope } from "./message.js";
 import type { PoisonReason } from "./poison-queue.js";
-import { isStepConflict, isStepUnverifiable } from "./step-runner.js";
+import { isStepConflict, isStepUnverifiable } from "./step-context.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 
 /** Where a delivery is, as the `onBoundary` hook sees it. */

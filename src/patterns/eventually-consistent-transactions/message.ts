@@ -6,9 +6,9 @@ import {
   TableKitError,
   type TypedValue,
   validateKey,
-} from "../../../model/index.js";
-import { type Store, validateBlobName, validateContainerName } from "../../../store/index.js";
-import { EVIDENCE_PROPERTY, MAX_ENTITY_EVIDENCE_CHARS } from "../evidence/evidence.js";
+} from "../../model/index.js";
+import { type Store, validateBlobName, validateContainerName } from "../../store/index.js";
+import { EVIDENCE_PROPERTY, MAX_ENTITY_EVIDENCE_CHARS } from "../shared/evidence/evidence.js";
 import type { StepHandler } from "./handler.js";
 import { type CheckedStep, invalidStep, type JsonValue, stepTarget, type TransactionStep } from "./steps.js";
 import { asciiJson, entityFromJson, entityToJson, writableEntity } from "./typed-json.js";

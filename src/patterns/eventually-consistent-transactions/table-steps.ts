@@ -1,4 +1,4 @@
-import { isTableKitError, TableKitError } from "../../../model/index.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
 import {
   carryEntityEvidence,
   EVIDENCE_PROPERTY,
@@ -14,9 +14,9 @@ import {
   markOf,
   newLifeId,
   parseEvidence,
-} from "../evidence/evidence.js";
-import { addMark, recordDeletedMarks, type TableOf } from "../evidence/evidence-upkeep.js";
-import { type StepContext, type StepResult, stepRefused } from "./step-runner.js";
+} from "../shared/evidence/evidence.js";
+import { addMark, recordDeletedMarks, type TableOf } from "../shared/evidence/evidence-upkeep.js";
+import { type StepContext, type StepResult, stepRefused } from "./step-context.js";
 import type { CheckedStep } from "./steps.js";
 import { writableEntity } from "./typed-json.js";
 

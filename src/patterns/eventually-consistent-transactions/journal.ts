@@ -1,6 +1,6 @@
-import { odata } from "../../../filter/index.js";
-import { isTableKitError, TableKitError } from "../../../model/index.js";
-import type { OperationOptions, Table } from "../../../store/index.js";
+import { odata } from "../../filter/index.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { OperationOptions, Table } from "../../store/index.js";
 
 /** The journal row of a transaction: how far its steps got, and what later writers left for it. */
 export interface JournalEntry {

@@ -1,5 +1,5 @@
-import { type NormalizedEntity, type TableEntity, TableKitError } from "../../../model/index.js";
-import type { UpdateMode } from "../../../store/index.js";
+import { type NormalizedEntity, type TableEntity, TableKitError } from "../../model/index.js";
+import type { UpdateMode } from "../../store/index.js";
 
 type Entity = TableEntity<Record<string, unknown>>;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { isTableKitError, TableKitError, validateKey } from "../../../model/index.js";
-import type { OperationOptions, Queue, Store } from "../../../store/index.js";
-import { FinishedTransactions } from "../evidence/evidence-upkeep.js";
+import { isTableKitError, TableKitError, validateKey } from "../../model/index.js";
+import type { OperationOptions, Queue, Store } from "../../store/index.js";
+import { FinishedTransactions } from "../shared/evidence/evidence-upkeep.js";
 import type { StepHandler } from "./handler.js";
 import { type JournalEntry, TransactionJournal } from "./journal.js";
 import { checkSteps, decodeSteps, type Envelope, encodeEnvelope, encodeSteps } from "./message.js";

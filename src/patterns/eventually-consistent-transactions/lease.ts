@@ -1,5 +1,5 @@
-import { isTableKitError } from "../../../model/index.js";
-import type { Queue, ReceivedMessageItem } from "../../../store/index.js";
+import { isTableKitError } from "../../model/index.js";
+import type { Queue, ReceivedMessageItem } from "../../store/index.js";
 
 /**
  * A received message while a worker holds it: its latest pop receipt, renewed before the

@@ -1,11 +1,12 @@
-import { isTableKitError } from "../../../model/index.js";
-import type { OperationOptions } from "../../../store/index.js";
-import { etagTicks } from "../evidence/evidence.js";
+import { isTableKitError } from "../../model/index.js";
+import type { OperationOptions } from "../../store/index.js";
+import { etagTicks } from "../shared/evidence/evidence.js";
 import type { HandlerContext } from "./handler.js";
 import { type JournalEntry, NO_ROW } from "./journal.js";
 import type { MessageLease } from "./lease.js";
 import type { Envelope } from "./message.js";
-import { runStep, type StepResult, stepRefused } from "./step-runner.js";
+import { type StepResult, stepRefused } from "./step-context.js";
+import { runStep } from "./step-runner.js";
 import type { CheckedStep } from "./steps.js";
 import type { TransactionQueue } from "./transaction-queue.js";
 import type { BoundaryInfo, WorkerStats } from "./worker.js";

@@ -1,4 +1,4 @@
-import type { Store } from "../../../store/index.js";
+import type { Store } from "../../store/index.js";
 import type { JsonValue } from "./steps.js";
 
 /** What a handler step is given when a worker runs it. */

@@ -1,5 +1,5 @@
-import { isTableKitError, TableKitError } from "../../../model/index.js";
-import type { Store, TransactionAction } from "../../../store/index.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { Store, TransactionAction } from "../../store/index.js";
 
 /** A write of one step: a create, or an update or delete conditional on an ETag. */
 export type StepWrite =

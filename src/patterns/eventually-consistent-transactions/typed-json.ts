@@ -7,7 +7,7 @@ import {
   type TypedValue,
   toTyped,
   valueText,
-} from "../../../model/index.js";
+} from "../../model/index.js";
 
 /** An entity as a transaction message carries it: keys, and each property as `[type, text]`. */
 export interface EntityJson {

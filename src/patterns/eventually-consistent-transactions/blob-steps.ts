@@ -1,5 +1,5 @@
-import { isTableKitError, TableKitError } from "../../../model/index.js";
-import type { BlobRequestConditions } from "../../../store/index.js";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { BlobRequestConditions } from "../../store/index.js";
 import {
   blobLineage,
   carryBlobEvidence,
@@ -10,9 +10,9 @@ import {
   MAX_BLOB_EVIDENCE_CHARS,
   markOf,
   parseEvidence,
-} from "../evidence/evidence.js";
-import { addMark, recordDeletedMarks } from "../evidence/evidence-upkeep.js";
-import { type StepContext, type StepResult, stepRefused } from "./step-runner.js";
+} from "../shared/evidence/evidence.js";
+import { addMark, recordDeletedMarks } from "../shared/evidence/evidence-upkeep.js";
+import { type StepContext, type StepResult, stepRefused } from "./step-context.js";
 import type { CheckedStep } from "./steps.js";
 
 type PutBlobStep = Extract<CheckedStep, { kind: "putBlob" }>;

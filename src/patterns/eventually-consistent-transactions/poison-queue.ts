@@ -1,5 +1,5 @@
-import { TableKitError } from "../../../model/index.js";
-import type { OperationOptions, Queue, ReceivedMessageItem } from "../../../store/index.js";
+import { TableKitError } from "../../model/index.js";
+import type { OperationOptions, Queue, ReceivedMessageItem } from "../../store/index.js";
 import { errorText } from "./journal.js";
 import { decodeEnvelope } from "./message.js";
 import type { CheckedStep } from "./steps.js";
