@@ -124,7 +124,7 @@ export class Store {
   /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
   queue(name: string): Queue {
     assertOpen(this.lifecycle);
-    return new Queue(this.queuePort(), name, this.lifecycle);
+    return new Queue(this.queuePort(), name, this.lifecycle, this.access);
   }
 
   /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
@@ -146,6 +146,7 @@ export class Store {
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = callOptions(this.lifecycle, options);
+        this.access?.checkQueue("listQueues");
         const prefix = options?.prefix;
         if (prefix !== undefined && typeof prefix !== "string") {
           throw new TableKitError("InvalidInput", "prefix must be a string");
@@ -167,7 +168,7 @@ export class Store {
   }
 
   private queuePort(): QueueServiceBackend {
-    this.assertNoTableToken("queues");
+    this.assertService("q", "queues");
     if (!this.backend.queues) {
       throw new TableKitError(
         "NotSupported",
@@ -209,16 +210,21 @@ export class Store {
   }
 
   private blobs(): BlobPort {
-    this.assertNoTableToken("blobs");
-    return blobPort(this.backend.blobs, this.lifecycle, this.url);
+    this.assertService("b", "blobs");
+    return blobPort(this.backend.blobs, this.lifecycle, this.url, this.access);
   }
 
-  /** A store scoped by a Table service token reaches no other service (tokens are per service). */
-  private assertNoTableToken(port: "queues" | "blobs"): void {
-    if (this.access) {
+  /**
+   * A store scoped by a service's token reaches no other service (service SAS and bearer tokens are
+   * per service; an account SAS names its services, checked per operation).
+   */
+  private assertService(letter: "q" | "b", port: "queues" | "blobs"): void {
+    const service = this.access?.service;
+    if (service !== undefined && service !== letter) {
+      const name = service === "t" ? "Table" : service === "q" ? "Queue" : "Blob";
       throw new TableKitError(
         "AuthorizationServiceMismatch",
-        `This store is scoped by a Table service access token, which does not reach ${port}`,
+        `This store is scoped by a ${name} service access token, which does not reach ${port}`,
       );
     }
   }

@@ -1,6 +1,15 @@
 import type { FilterNode } from "../../filter/index.js";
 import { type EntityKeys, type ErrorCode, TableKitError } from "../../model/index.js";
+import { inKeyRange, keyRangeFilter } from "./key-range.js";
 import type { EntityKeyRange, TablePermissions } from "./sas-token.js";
+import {
+  BLOB_OPERATIONS,
+  type BlobOperation,
+  PUBLIC_READS,
+  QUEUE_OPERATIONS,
+  type QueueOperation,
+  type StorageOperationNeeds,
+} from "./storage-operations.js";
 
 /**
  * What a shared access signature allows, checked by the core (`Store`, `Table`) before any backend
@@ -44,7 +53,71 @@ export interface AccountAccessScope {
   readonly expiresOn?: Date;
 }
 
-export type AccessScope = TableAccessScope | AccountAccessScope;
+/** A Queue service SAS: one queue, by permission letters (r, a, u, p). */
+export interface QueueAccessScope {
+  readonly kind: "queue";
+  readonly queueName: string;
+  readonly permissions: string;
+  readonly startsOn?: Date;
+  readonly expiresOn?: Date;
+}
+
+/** A Blob service SAS: a container (`sr=c`, no `blobName`) or one blob of it (`sr=b`), by permission letters. */
+export interface BlobAccessScope {
+  readonly kind: "blob";
+  readonly containerName: string;
+  readonly blobName?: string;
+  readonly permissions: string;
+  readonly startsOn?: Date;
+  readonly expiresOn?: Date;
+}
+
+/** An Entra bearer token verified for one service: everything the account key may do there but ACLs. */
+export interface BearerAccessScope {
+  readonly kind: "bearer";
+  readonly service: "table" | "queue" | "blob";
+  readonly startsOn?: undefined;
+  readonly expiresOn?: undefined;
+}
+
+/** No credential at all: only the reads a container's public access level allows (Blob service). */
+export interface AnonymousAccessScope {
+  readonly kind: "anonymous";
+  readonly startsOn?: undefined;
+  readonly expiresOn?: undefined;
+}
+
+export type AccessScope =
+  | TableAccessScope
+  | AccountAccessScope
+  | QueueAccessScope
+  | BlobAccessScope
+  | BearerAccessScope
+  | AnonymousAccessScope;
+
+/** The service a scope reaches, as the account SAS's `ss` letters name them; undefined: any the token's letters list. */
+function serviceOf(scope: AccessScope): "t" | "q" | "b" | undefined {
+  switch (scope.kind) {
+    case "table":
+      return "t";
+    case "queue":
+      return "q";
+    case "blob":
+    case "anonymous":
+      return "b";
+    case "bearer":
+      return scope.service === "table" ? "t" : scope.service === "queue" ? "q" : "b";
+    case "account":
+      return undefined;
+  }
+}
+
+/** What a Blob service check is about: the container and blob addressed, and the container's public access level (anonymous callers). */
+export interface BlobTarget {
+  readonly container?: string;
+  readonly blob?: string;
+  readonly publicAccess?: "blob" | "container";
+}
 
 type Compare = (a: string, b: string) => number;
 
@@ -83,6 +156,27 @@ function refuse(code: ErrorCode, message: string, details?: Record<string, unkno
   return new TableKitError(code, message, details ? { details } : {});
 }
 
+function permissionMismatch(operation: string): TableKitError {
+  return refuse(
+    "AuthorizationPermissionMismatch",
+    `This token does not have the permission ${operation} needs.`,
+    {
+      operation,
+    },
+  );
+}
+
+function keyOnlyRefusal(): TableKitError {
+  return refuse(
+    "AuthorizationFailure",
+    "This request is not authorized to perform this operation: it needs the account key.",
+  );
+}
+
+function serviceName(letter: "q" | "b"): string {
+  return letter === "q" ? "Queue" : "Blob";
+}
+
 /** One verified token's rights. Immutable; `check` reads the clock so an expiring token stops working. */
 export class AccessPolicy {
   constructor(
@@ -97,6 +191,13 @@ export class AccessPolicy {
   check(operation: AccessOperation, tableName?: string): void {
     this.checkTime();
     const scope = this.scope;
+    if (scope.kind === "bearer" && scope.service === "table") {
+      if (operation === "getAcl" || operation === "setAcl") throw keyOnlyRefusal();
+      return;
+    }
+    if (scope.kind !== "account" && scope.kind !== "table") {
+      throw refuse("AuthorizationServiceMismatch", "This token does not cover the Table service.");
+    }
     if (scope.kind === "account") {
       if (!scope.services.includes("t")) {
         throw refuse("AuthorizationServiceMismatch", "This token does not cover the Table service.");
@@ -139,6 +240,126 @@ export class AccessPolicy {
     }
   }
 
+  /** The service a token reaches ("t", "q", "b"), or undefined for an account SAS (its `ss` letters decide). */
+  get service(): "t" | "q" | "b" | undefined {
+    return serviceOf(this.scope);
+  }
+
+  /** True when this is no credential at all: checks then need the container's public access level. */
+  get anonymous(): boolean {
+    return this.scope.kind === "anonymous";
+  }
+
+  /** Throws the service's 403 code unless the token allows the Queue service `operation` on `queueName` now. */
+  checkQueue(operation: QueueOperation, queueName?: string): void {
+    this.checkTime();
+    const scope = this.scope;
+    if (scope.kind === "queue" && queueName !== undefined && queueName !== scope.queueName) {
+      throw refuse("AuthorizationFailure", `This token is for the queue '${scope.queueName}' only.`);
+    }
+    this.checkStorage("q", QUEUE_OPERATIONS[operation], operation);
+  }
+
+  /**
+   * Throws unless the token allows the Blob service `operation` on `target` now. An anonymous
+   * caller may only read what the container's public access level opens (`target.publicAccess`);
+   * anything else is refused as the service refuses it, as if nothing were there.
+   */
+  checkBlob(operation: BlobOperation, target: BlobTarget = {}): void {
+    this.checkTime();
+    const scope = this.scope;
+    if (scope.kind === "anonymous") {
+      const level = PUBLIC_READS[operation];
+      const granted = target.publicAccess;
+      if (level && granted && (granted === "container" || level === "blob")) return;
+      throw level
+        ? refuse("ResourceNotFound", "The specified resource does not exist.")
+        : refuse(
+            "AuthenticationFailed",
+            "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
+          );
+    }
+    const needs = BLOB_OPERATIONS[operation];
+    if (scope.kind === "blob") {
+      if (target.container !== undefined && target.container !== scope.containerName) {
+        throw refuse(
+          "AuthorizationFailure",
+          `This token is for the container '${scope.containerName}' only.`,
+        );
+      }
+      const containerLevel = scope.blobName === undefined;
+      if ("containerLevel" in needs && needs.containerLevel && !containerLevel) {
+        throw refuse("AuthorizationResourceTypeMismatch", "A blob SAS does not grant container operations.");
+      }
+      if (!containerLevel && target.blob !== undefined && target.blob !== scope.blobName) {
+        throw refuse("AuthorizationFailure", `This token is for the blob '${scope.blobName}' only.`);
+      }
+    }
+    this.checkStorage("b", needs, operation);
+  }
+
+  /**
+   * How the token may write a blob: `write` (any blob) or `createOnly` (a token with `c` and no `w`:
+   * only a blob that does not exist yet, so the caller must make its write conditional on that).
+   * Throws when it may do neither.
+   */
+  blobWriteGrant(target: BlobTarget): "write" | "createOnly" {
+    try {
+      this.checkBlob("writeBlob", target);
+      return "write";
+    } catch (err) {
+      if (!(err instanceof TableKitError) || err.code !== "AuthorizationPermissionMismatch") throw err;
+      this.checkBlob("createBlob", target);
+      return "createOnly";
+    }
+  }
+
+  /** The account SAS, service SAS and bearer rules every Queue and Blob operation shares. */
+  private checkStorage(service: "q" | "b", needs: StorageOperationNeeds, operation: string): void {
+    const scope = this.scope;
+    const own = serviceOf(scope);
+    if (own !== undefined && own !== service) {
+      throw refuse(
+        "AuthorizationServiceMismatch",
+        `This token does not cover the ${serviceName(service)} service.`,
+      );
+    }
+    if (scope.kind === "bearer") {
+      if (needs.keyOnly) throw keyOnlyRefusal();
+      return;
+    }
+    if (scope.kind === "account") {
+      if (!scope.services.includes(service)) {
+        throw refuse(
+          "AuthorizationServiceMismatch",
+          `This token does not cover the ${serviceName(service)} service.`,
+        );
+      }
+      if (!scope.resourceTypes.includes(needs.account.type)) {
+        throw refuse(
+          "AuthorizationResourceTypeMismatch",
+          `This token does not cover the resource type '${needs.account.type}' that ${operation} needs.`,
+        );
+      }
+      if (![...needs.account.anyOf].some((p) => scope.permissions.includes(p))) {
+        throw permissionMismatch(operation);
+      }
+      return;
+    }
+    if (scope.kind !== "queue" && scope.kind !== "blob") {
+      throw refuse(
+        "AuthorizationServiceMismatch",
+        `This token does not cover the ${serviceName(service)} service.`,
+      );
+    }
+    if (needs.service === undefined) {
+      throw refuse("AuthorizationResourceTypeMismatch", `A service SAS does not grant ${operation}.`, {
+        operation,
+      });
+    }
+    if (![...needs.service].some((p) => scope.permissions.includes(p))) throw permissionMismatch(operation);
+  }
+
   /** Throws AuthorizationFailure unless the entity with `keys` is inside the token's key range (in the backend's key order). */
   checkKeys(keys: EntityKeys, compare: Compare): void {
     if (this.scope.kind !== "table" || inKeyRange(this.scope.keyRange, keys, compare)) return;
@@ -165,55 +386,4 @@ export class AccessPolicy {
       );
     }
   }
-}
-
-/**
- * True when (PartitionKey, RowKey) lies in the inclusive range, compared as a pair in key order: a
- * missing RowKey bound leaves the bounding partition open at that end.
- */
-export function inKeyRange(range: EntityKeyRange, keys: EntityKeys, compare: Compare): boolean {
-  const { startPartitionKey: spk, startRowKey: srk, endPartitionKey: epk, endRowKey: erk } = range;
-  if (spk !== undefined) {
-    const c = compare(keys.partitionKey, spk);
-    if (c < 0 || (c === 0 && srk !== undefined && compare(keys.rowKey, srk) < 0)) return false;
-  }
-  if (epk !== undefined) {
-    const c = compare(keys.partitionKey, epk);
-    if (c > 0 || (c === 0 && erk !== undefined && compare(keys.rowKey, erk) > 0)) return false;
-  }
-  return true;
-}
-
-function str(property: string, op: "eq" | "gt" | "ge" | "lt" | "le", value: string): FilterNode {
-  return { kind: "compare", op, property, value: { type: "String", value }, position: -1 };
-}
-
-/** The key range as a `$filter` tree, so every backend's query planner narrows to it. */
-export function keyRangeFilter(range: EntityKeyRange): FilterNode | undefined {
-  const { startPartitionKey: spk, startRowKey: srk, endPartitionKey: epk, endRowKey: erk } = range;
-  const parts: FilterNode[] = [];
-  if (spk !== undefined) {
-    parts.push(
-      srk === undefined
-        ? str("PartitionKey", "ge", spk)
-        : {
-            kind: "or",
-            left: str("PartitionKey", "gt", spk),
-            right: { kind: "and", left: str("PartitionKey", "eq", spk), right: str("RowKey", "ge", srk) },
-          },
-    );
-  }
-  if (epk !== undefined) {
-    parts.push(
-      erk === undefined
-        ? str("PartitionKey", "le", epk)
-        : {
-            kind: "or",
-            left: str("PartitionKey", "lt", epk),
-            right: { kind: "and", left: str("PartitionKey", "eq", epk), right: str("RowKey", "le", erk) },
-          },
-    );
-  }
-  if (parts.length === 0) return undefined;
-  return parts.reduce((left, right) => ({ kind: "and", left, right }));
 }

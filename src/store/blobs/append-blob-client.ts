@@ -1,7 +1,7 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
-import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import {
   type BlobRequestConditions,
   checkByteCount,
@@ -42,16 +42,23 @@ export class AppendBlobClient extends BlobClient {
   async create(options: AppendBlobCreateOptions = {}): Promise<BlobWriteResponse> {
     const call = this.beginAppend(options);
     const caps = this.port.capabilities;
-    const result = await this.backend.upload(
-      this.name,
-      {
-        blobType: "AppendBlob",
-        body: { kind: "bytes", bytes: new Uint8Array(0) },
-        contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
-        metadata: normalizeMetadata(options.metadata, caps),
-        conditions: checkConditions(options.conditions, caps, "write"),
-      },
+    const { conditions, createOnly } = await this.writeConditions(
+      checkConditions(options.conditions, caps, "write"),
       call,
+    );
+    const result = await asCreateOnly(
+      createOnly,
+      this.backend.upload(
+        this.name,
+        {
+          blobType: "AppendBlob",
+          body: { kind: "bytes", bytes: new Uint8Array(0) },
+          contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+          metadata: normalizeMetadata(options.metadata, caps),
+          conditions,
+        },
+        call,
+      ),
     );
     return { etag: result.etag, lastModified: result.lastModified };
   }
@@ -72,6 +79,7 @@ export class AppendBlobClient extends BlobClient {
     options: AppendBlockOptions = {},
   ): Promise<AppendBlockResponse> {
     const call = this.beginAppend(options);
+    await this.authorize("appendBlock", call);
     const caps = this.port.capabilities;
     const bytes = bytesOfLength(body, contentLength, caps.maxAppendBlockBytes);
     if (bytes.byteLength === 0)

@@ -125,6 +125,8 @@ export interface StoredContainer {
   readonly name: string;
   readonly etag: string;
   readonly lastModified: Date;
+  /** Anonymous reads the container allows: its blobs (`blob`), also its properties and listing (`container`). */
+  readonly publicAccess?: "blob" | "container";
 }
 
 export interface BlobServiceBackend {

@@ -1,7 +1,14 @@
 import { type Readable, Transform } from "node:stream";
 import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
-import type { BlobType, ContainerBackend, Metadata, StoredBlobProperties } from "./blob-backend.js";
+import type {
+  BackendConditions,
+  BlobType,
+  ContainerBackend,
+  Metadata,
+  StoredBlobProperties,
+} from "./blob-backend.js";
 import {
   type BlobRequestConditions,
   checkConditions,
@@ -9,7 +16,7 @@ import {
   validateBlobName,
   validateContainerName,
 } from "./blob-rules.js";
-import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-service.js";
+import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 
 /** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
 export interface BlobProperties {
@@ -77,6 +84,33 @@ export class BlobClient {
     return call;
   }
 
+  /** Throws unless the store's token allows `operation` on this blob (see `checkBlobAccess`). */
+  protected authorize(operation: BlobOperation, call: CallOptions): Promise<void> {
+    return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
+  }
+
+  /**
+   * The conditions a write runs under, with the token's right to write: a token that may only
+   * create (`c` without `w`) writes only a blob that does not exist yet, so its write is made
+   * conditional on that here, in the same backend call (nothing can slip in between a check and
+   * the write), and a caller's `ifMatch` (a blob that exists) is refused outright.
+   */
+  protected async writeConditions(
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<{ conditions: BackendConditions; createOnly: boolean }> {
+    const access = this.port.access;
+    if (!access) return { conditions, createOnly: false };
+    if (access.anonymous) {
+      await this.authorize("writeBlob", call);
+      return { conditions, createOnly: false };
+    }
+    const grant = access.blobWriteGrant({ container: this.containerName, blob: this.name });
+    if (grant === "write") return { conditions, createOnly: false };
+    if (conditions.ifMatch !== undefined) throw createOnlyRefusal();
+    return { conditions: { ifNoneMatch: "*" }, createOnly: true };
+  }
+
   /** Streams the blob, or `count` bytes from `offset` (to the end without `count`). */
   async download(
     offset?: number,
@@ -84,6 +118,7 @@ export class BlobClient {
     options: BlobDownloadOptions = {},
   ): Promise<BlobDownloadResponse> {
     const call = this.begin(options);
+    await this.authorize("readBlob", call);
     const range = checkRange(offset, count);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
     const result = await this.backend.download(this.name, range, conditions, call);
@@ -125,6 +160,7 @@ export class BlobClient {
   /** BlobNotFound when absent. */
   async getProperties(options: BlobReadOptions = {}): Promise<BlobProperties> {
     const call = this.begin(options);
+    await this.authorize("readBlob", call);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
     const stored = await this.backend.getProperties(this.name, conditions, call);
     if (!stored) throw blobNotFound(this.containerName, this.name);
@@ -134,6 +170,7 @@ export class BlobClient {
   /** False when the blob (or its container) does not exist, as the SDK answers. */
   async exists(options: OperationOptions = {}): Promise<boolean> {
     const call = this.begin(options);
+    await this.authorize("readBlob", call);
     try {
       return (await this.backend.getProperties(this.name, {}, call)) !== undefined;
     } catch (err) {
@@ -145,12 +182,35 @@ export class BlobClient {
   /** BlobNotFound when absent; ConditionNotMet when `conditions.ifMatch` is stale. */
   async delete(options: BlobDeleteOptions = {}): Promise<void> {
     const call = this.begin(options);
+    await this.authorize("deleteBlob", call);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "write");
     await this.backend.delete(this.name, conditions, call);
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("BlobNotFound", () => this.delete(options));
+  }
+}
+
+/** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */
+export function createOnlyRefusal(): TableKitError {
+  return new TableKitError(
+    "AuthorizationPermissionMismatch",
+    "This token may create blobs that do not exist yet (c), not write one that exists (w).",
+    { details: { operation: "writeBlob" } },
+  );
+}
+
+/** Runs a create-only write: the blob being there already is the token's refusal, not a conflict. */
+export async function asCreateOnly<T>(createOnly: boolean, write: Promise<T>): Promise<T> {
+  if (!createOnly) return write;
+  try {
+    return await write;
+  } catch (err) {
+    if (isTableKitError(err, "BlobAlreadyExists") || isTableKitError(err, "ConditionNotMet")) {
+      throw createOnlyRefusal();
+    }
+    throw err;
   }
 }
 

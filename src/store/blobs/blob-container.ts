@@ -1,12 +1,13 @@
 import { TableKitError } from "../../model/index.js";
-import type { OperationOptions } from "../call-options.js";
+import type { BlobOperation } from "../access/storage-operations.js";
+import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
 import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
-import { type BlobPort, beginBlobCall, succeededUnless } from "./blob-service.js";
+import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 
 /** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
@@ -63,15 +64,17 @@ export class BlobContainer {
     this.backend = port.service.container(containerName);
   }
 
-  private begin(options: OperationOptions | undefined) {
+  /** The backend's call options, once the store is open, the name valid and the token allows `operation`. */
+  private async begin(options: OperationOptions | undefined, operation: BlobOperation): Promise<CallOptions> {
     const call = beginBlobCall(this.port, options);
     validateContainerName(this.containerName, this.port.capabilities);
+    await checkBlobAccess(this.port, operation, this.containerName, undefined, call);
     return call;
   }
 
   /** ContainerAlreadyExists when it exists. */
   async create(options: OperationOptions = {}): Promise<void> {
-    await this.port.service.createContainer(this.containerName, this.begin(options));
+    await this.port.service.createContainer(this.containerName, await this.begin(options, "createContainer"));
   }
 
   async createIfNotExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
@@ -80,7 +83,7 @@ export class BlobContainer {
 
   /** Deletes the container and every blob in it; ContainerNotFound when absent. */
   async delete(options: OperationOptions = {}): Promise<void> {
-    await this.port.service.deleteContainer(this.containerName, this.begin(options));
+    await this.port.service.deleteContainer(this.containerName, await this.begin(options, "deleteContainer"));
   }
 
   async deleteIfExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
@@ -88,12 +91,17 @@ export class BlobContainer {
   }
 
   async exists(options: OperationOptions = {}): Promise<boolean> {
-    return (await this.backend.getContainerProperties(this.begin(options))) !== undefined;
+    return (
+      (await this.backend.getContainerProperties(await this.begin(options, "getContainerProperties"))) !==
+      undefined
+    );
   }
 
   /** ContainerNotFound when absent. */
   async getProperties(options: OperationOptions = {}): Promise<{ etag: string; lastModified: Date }> {
-    const found = await this.backend.getContainerProperties(this.begin(options));
+    const found = await this.backend.getContainerProperties(
+      await this.begin(options, "getContainerProperties"),
+    );
     if (!found) {
       throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
         details: { containerName: this.containerName },
@@ -195,7 +203,7 @@ export class BlobContainer {
     continuation: string | undefined,
     delimiter?: string,
   ) {
-    const call = this.begin(options);
+    const call = await this.begin(options, "listBlobs");
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
     return this.backend.list(

@@ -1,4 +1,6 @@
 import { type ErrorCode, isTableKitError, TableKitError } from "../../model/index.js";
+import type { AccessPolicy } from "../access/access-policy.js";
+import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions } from "../call-options.js";
 import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import type { BlobServiceBackend } from "./blob-backend.js";
@@ -6,11 +8,13 @@ import type { BlobCapabilities } from "./blob-capabilities.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 
-/** What every blob handle shares: the store's blob backend and its open/closed state. */
+/** What every blob handle shares: the store's blob backend, its open/closed state and the store's access token. */
 export interface BlobPort {
   readonly service: BlobServiceBackend;
   readonly capabilities: BlobCapabilities;
   readonly lifecycle: StoreLifecycle;
+  /** What the store's access token allows; absent means everything. */
+  readonly access?: AccessPolicy;
 }
 
 /** The port of a store (InvalidInput once it is closed), or NotSupported when its URL configures no blobs. */
@@ -18,6 +22,7 @@ export function blobPort(
   service: BlobServiceBackend | undefined,
   lifecycle: StoreLifecycle,
   url: string,
+  access?: AccessPolicy,
 ): BlobPort {
   assertOpen(lifecycle);
   if (!service) {
@@ -26,12 +31,44 @@ export function blobPort(
       `The store ${url} has no blob backend (see docs/blobs.md for the URLs that configure one)`,
     );
   }
-  return { service, capabilities: service.capabilities, lifecycle };
+  return access
+    ? { service, capabilities: service.capabilities, lifecycle, access }
+    : { service, capabilities: service.capabilities, lifecycle };
 }
 
 /** Throws if the store is closed or the signal aborted; the options for the backend call. */
 export function beginBlobCall(port: BlobPort, options: OperationOptions | undefined): CallOptions {
   return callOptions(port.lifecycle, options);
+}
+
+/**
+ * Throws unless the store's token allows `operation` on the container (and blob) now. An anonymous
+ * caller's check reads the container's public access level first (one backend read): a container
+ * that does not exist opens nothing.
+ */
+export async function checkBlobAccess(
+  port: BlobPort,
+  operation: BlobOperation,
+  container: string | undefined,
+  blob: string | undefined,
+  call: CallOptions,
+): Promise<void> {
+  const access = port.access;
+  if (!access) return;
+  if (access.anonymous && container !== undefined) {
+    const found = await port.service.container(container).getContainerProperties(call);
+    const publicAccess = found?.publicAccess;
+    access.checkBlob(operation, {
+      container,
+      ...(blob === undefined ? {} : { blob }),
+      ...(publicAccess ? { publicAccess } : {}),
+    });
+    return;
+  }
+  access.checkBlob(operation, {
+    ...(container === undefined ? {} : { container }),
+    ...(blob === undefined ? {} : { blob }),
+  });
 }
 
 /** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
@@ -59,6 +96,7 @@ export function listContainers(
   return segmentedIterator(
     async (maxPageSize, continuation) => {
       const call = beginBlobCall(port, options);
+      port.access?.checkBlob("listContainers");
       const prefix = options.prefix ?? "";
       if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
       const page = await port.service.listContainers({ prefix, maxPageSize, continuation }, call);

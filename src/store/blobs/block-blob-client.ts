@@ -3,7 +3,7 @@ import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
 import type { BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
-import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import {
   type BlobRequestConditions,
   checkConditions,
@@ -78,13 +78,20 @@ export class BlockBlobClient extends BlobClient {
         details: { size: total },
       });
     }
+    const { conditions, createOnly } = await this.writeConditions(
+      checkConditions(options.conditions, caps, "write"),
+      call,
+    );
     const compose = {
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions: checkConditions(options.conditions, caps, "write"),
+      conditions,
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
     };
-    const linked = await this.backend.composeBlocks?.(this.name, parts, compose, call);
+    const linked = await asCreateOnly(
+      createOnly,
+      this.backend.composeBlocks?.(this.name, parts, compose, call) ?? Promise.resolve(undefined),
+    );
     if (linked) return { etag: linked.etag, lastModified: linked.lastModified };
     const pinned = options.basedOn;
     const read = (offset: number, count: number) =>
@@ -110,16 +117,20 @@ export class BlockBlobClient extends BlobClient {
   ): Promise<BlobWriteResponse> {
     const caps = this.port.capabilities;
     const call = this.begin(options);
+    const { conditions, createOnly } = await this.writeConditions(
+      checkConditions(options.conditions, caps, "write"),
+      call,
+    );
     const upload = {
       blobType: "BlockBlob" as const,
       body,
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions: checkConditions(options.conditions, caps, "write"),
+      conditions,
       ...(partBytes ? { partBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
     };
-    const result = await this.backend.upload(this.name, upload, call);
+    const result = await asCreateOnly(createOnly, this.backend.upload(this.name, upload, call));
     if (body.kind === "bytes") options.onProgress?.({ loadedBytes: body.bytes.byteLength });
     return { etag: result.etag, lastModified: result.lastModified };
   }

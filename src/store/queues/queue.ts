@@ -1,4 +1,6 @@
 import { QUEUE_DEFAULTS, type QueueLimits, TableKitError } from "../../model/index.js";
+import type { AccessPolicy } from "../access/access-policy.js";
+import type { QueueOperation } from "../access/storage-operations.js";
 import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import type { LeasedMessage, QueueBackend, QueueServiceBackend, StoredMessage } from "./queue-backend.js";
@@ -88,6 +90,8 @@ export class Queue {
     private readonly service: QueueServiceBackend,
     readonly name: string,
     private readonly lifecycle: StoreLifecycle,
+    /** What the store's access token allows; absent means everything. */
+    private readonly access?: AccessPolicy,
   ) {
     this.backendQueue = service.queue(name);
   }
@@ -96,9 +100,13 @@ export class Queue {
     return this.service.capabilities.limits;
   }
 
-  /** The backend's call options; throws InvalidInput (closed), Aborted or InvalidResourceName first. */
-  private begin(options: OperationOptions | undefined): CallOptions {
+  /**
+   * The backend's call options; throws InvalidInput (closed), Aborted, the token's 403 when it does
+   * not allow `operation`, or InvalidResourceName first.
+   */
+  private begin(options: OperationOptions | undefined, operation: QueueOperation): CallOptions {
     const call = callOptions(this.lifecycle, options);
+    this.access?.checkQueue(operation, this.name);
     if (!this.nameChecked) {
       validateQueueName(this.name, this.limits);
       this.nameChecked = true;
@@ -108,21 +116,21 @@ export class Queue {
 
   /** Creates the queue; an existing queue is not an error (the service answers 204, as the SDK does). */
   async create(options?: OperationOptions): Promise<void> {
-    await this.service.createQueue(this.name, this.begin(options));
+    await this.service.createQueue(this.name, this.begin(options, "createQueue"));
   }
 
   async createIfNotExists(options?: OperationOptions): Promise<QueueIfResponse> {
-    return { succeeded: await this.service.createQueue(this.name, this.begin(options)) };
+    return { succeeded: await this.service.createQueue(this.name, this.begin(options, "createQueue")) };
   }
 
   /** Deletes the queue and its messages; QueueNotFound when it does not exist. */
   async delete(options?: OperationOptions): Promise<void> {
-    await this.service.deleteQueue(this.name, this.begin(options));
+    await this.service.deleteQueue(this.name, this.begin(options, "deleteQueue"));
   }
 
   async deleteIfExists(options?: OperationOptions): Promise<QueueIfResponse> {
     try {
-      await this.service.deleteQueue(this.name, this.begin(options));
+      await this.service.deleteQueue(this.name, this.begin(options, "deleteQueue"));
       return { succeeded: true };
     } catch (err) {
       if (err instanceof TableKitError && err.code === "QueueNotFound") return { succeeded: false };
@@ -133,7 +141,7 @@ export class Queue {
   /** True when the queue exists. */
   async exists(options?: OperationOptions): Promise<boolean> {
     try {
-      await this.backendQueue.count(this.begin(options));
+      await this.backendQueue.count(this.begin(options, "getMetadata"));
       return true;
     } catch (err) {
       if (err instanceof TableKitError && err.code === "QueueNotFound") return false;
@@ -142,14 +150,14 @@ export class Queue {
   }
 
   async getProperties(options?: OperationOptions): Promise<QueueGetPropertiesResponse> {
-    return { approximateMessagesCount: await this.backendQueue.count(this.begin(options)) };
+    return { approximateMessagesCount: await this.backendQueue.count(this.begin(options, "getMetadata")) };
   }
 
   async sendMessage(
     messageText: string,
     options?: QueueSendMessageOptions,
   ): Promise<QueueSendMessageResponse> {
-    const call = this.begin(options);
+    const call = this.begin(options, "sendMessage");
     const limits = this.limits;
     const text = validateMessageText(messageText, limits);
     const visibilityTimeoutSeconds = checkInteger(
@@ -180,7 +188,7 @@ export class Queue {
   }
 
   async receiveMessages(options?: QueueReceiveMessageOptions): Promise<QueueReceiveMessageResponse> {
-    const call = this.begin(options);
+    const call = this.begin(options, "receiveMessages");
     const limits = this.limits;
     const count = checkInteger(
       "numberOfMessages",
@@ -199,7 +207,7 @@ export class Queue {
   }
 
   async peekMessages(options?: QueuePeekMessagesOptions): Promise<QueuePeekMessagesResponse> {
-    const call = this.begin(options);
+    const call = this.begin(options, "peekMessages");
     const count = checkInteger(
       "numberOfMessages",
       options?.numberOfMessages ?? 1,
@@ -220,7 +228,7 @@ export class Queue {
     visibilityTimeout?: number,
     options?: OperationOptions,
   ): Promise<QueueUpdateMessageResponse> {
-    const call = this.begin(options);
+    const call = this.begin(options, "updateMessage");
     const limits = this.limits;
     const id = checkToken("messageId", messageId);
     const receipt = checkToken("popReceipt", popReceipt);
@@ -237,7 +245,7 @@ export class Queue {
   }
 
   async deleteMessage(messageId: string, popReceipt: string, options?: OperationOptions): Promise<void> {
-    const call = this.begin(options);
+    const call = this.begin(options, "deleteMessage");
     await this.backendQueue.delete(
       checkToken("messageId", messageId),
       checkToken("popReceipt", popReceipt),
@@ -247,7 +255,7 @@ export class Queue {
 
   /** Deletes every message of the queue. */
   async clearMessages(options?: OperationOptions): Promise<void> {
-    await this.backendQueue.clear(this.begin(options));
+    await this.backendQueue.clear(this.begin(options, "clearMessages"));
   }
 }
 
