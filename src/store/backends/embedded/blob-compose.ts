@@ -4,33 +4,55 @@ import type { AdoptedSource, EmbeddedBlobContent } from "./blob-content.js";
 import { composedContent, type Extent, extentsOf, sliceExtents } from "./blob-extents.js";
 
 /**
+ * A part of a composed block blob: a file or a range of the current row (commitParts), or a staged
+ * block — its content whole, or its bytes when it was small enough to stay in its row.
+ */
+export type ComposedPart =
+  | BlobPart
+  | { readonly kind: "content"; readonly id: string; readonly size: number }
+  | { readonly kind: "bytes"; readonly bytes: Buffer; readonly size: number };
+
+/**
  * The content of a block blob committed from parts, without copying their bytes: each file part,
- * and each file under a kept range of the current row, becomes a hard link of the new row's own
- * (so replacing or deleting either row never touches the other's bytes); a kept range of a row
- * whose bytes are inline is written out. Runs under the write lock, `current` being the row now.
+ * each staged block's content, and each file under a kept range of the current row, becomes a hard
+ * link of the new row's own (so replacing or deleting either row never touches the other's bytes);
+ * bytes held in rows are kept in the new row when they all fit in `inlineMax`, else written out.
+ * Runs under the write lock, `current` being the row now.
  */
 export function composedRow(
   content: EmbeddedBlobContent,
-  parts: readonly BlobPart[],
+  parts: readonly ComposedPart[],
   current: BlobRow | undefined,
+  inlineMax: number,
 ): { content: string; length: number; data: Buffer | null } {
-  if (current?.data && parts.every((p) => p.kind === "current")) {
-    // Kept bytes of a blob that lives in its row: they stay in the new row.
-    const data = Buffer.concat(parts.map((p) => current.data!.subarray(p.offset, p.offset + p.size)));
-    return { content: "", length: data.length, data };
+  const inlineBytes = (part: ComposedPart): Buffer | undefined =>
+    part.kind === "bytes"
+      ? part.bytes
+      : part.kind === "current" && current?.data
+        ? current.data.subarray(part.offset, part.offset + part.size)
+        : undefined;
+  const total = parts.reduce((sum, p) => sum + p.size, 0);
+  const inline = parts.map(inlineBytes);
+  if (inline.every((b) => b !== undefined) && (total <= inlineMax || parts.every((p) => p.kind === "current"))) {
+    // Bytes that live in rows: they stay in the new row.
+    return { content: "", length: total, data: Buffer.concat(inline) };
   }
   const sources: AdoptedSource[] = [];
   const ranges: { offset: number; length: number }[] = [];
   const currentExtents = current ? extentsOf(current.content, current.length) : [];
-  for (const part of parts) {
+  for (const [i, part] of parts.entries()) {
     if (part.size === 0) continue;
-    if (part.kind === "file") {
+    const bytes = inline[i];
+    if (bytes) {
+      sources.push({ bytes });
+      ranges.push({ offset: 0, length: part.size });
+    } else if (part.kind === "file") {
       sources.push({ path: part.path });
       ranges.push({ offset: 0, length: part.size });
-    } else if (current?.data) {
-      sources.push({ bytes: current.data.subarray(part.offset, part.offset + part.size) });
+    } else if (part.kind === "content") {
+      sources.push({ id: part.id });
       ranges.push({ offset: 0, length: part.size });
-    } else {
+    } else if (part.kind === "current") {
       for (const [id, offset, length] of sliceExtents(currentExtents, part.offset, part.size)) {
         sources.push({ id });
         ranges.push({ offset, length });

@@ -7,7 +7,8 @@ import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
 import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
-import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
+import { EmbeddedContainer } from "./embedded-container.js";
+import type { EmbeddedContainerHost } from "./embedded-container-host.js";
 import { toTableKitError } from "./errors.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
