@@ -42,7 +42,13 @@ export async function putBlock(
   name: string,
 ): Promise<void> {
   const properties = propertiesOrNone(container.getBlobClient(name));
-  await allowBlobWrite(caller, container.containerName, deps, ctx.account, async () => !!(await properties()));
+  await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
   refuseUnkeptHeaders(ctx);
   const declared = header(ctx, "content-length");
   // The port refuses a declared length past the block limit (413) before a byte is read.
@@ -101,13 +107,16 @@ export async function getBlockList(
   if (anonymous && list.etag === undefined) {
     throw new TableKitError("BlobNotFound", "The specified blob does not exist.");
   }
-  const listed = (blocks: { name: string; size: number }[]) => blocks.map((b) => ({ id: b.name, size: b.size }));
+  const listed = (blocks: { name: string; size: number }[]) =>
+    blocks.map((b) => ({ id: b.name, size: b.size }));
   send(
     ctx,
     200,
     {
       "content-type": "application/xml",
-      ...(list.etag && list.lastModified ? { etag: list.etag, "last-modified": httpDate(list.lastModified) } : {}),
+      ...(list.etag && list.lastModified
+        ? { etag: list.etag, "last-modified": httpDate(list.lastModified) }
+        : {}),
       "x-ms-blob-content-length": String(list.blobContentLength ?? 0),
     },
     blockListXml(

@@ -84,17 +84,22 @@ export function checkedStream(source: unknown, checks: StreamChecks): BackendBod
           details: { limit: checks.limit },
         });
       }
-      if (checks.expectedLength !== undefined && loaded > checks.expectedLength) throw lengthMismatch(checks.expectedLength);
+      if (checks.expectedLength !== undefined && loaded > checks.expectedLength)
+        throw lengthMismatch(checks.expectedLength);
       if (chunk.byteLength > 0) yield chunk;
       checks.onProgress?.({ loadedBytes: loaded });
     }
-    if (checks.expectedLength !== undefined && loaded !== checks.expectedLength) throw lengthMismatch(checks.expectedLength);
+    if (checks.expectedLength !== undefined && loaded !== checks.expectedLength)
+      throw lengthMismatch(checks.expectedLength);
   }
   return { kind: "stream", chunks: chunks() };
 }
 
 function lengthMismatch(expected: number): TableKitError {
-  return new TableKitError("InvalidInput", `contentLength is ${expected} but the stream holds a different number of bytes`);
+  return new TableKitError(
+    "InvalidInput",
+    `contentLength is ${expected} but the stream holds a different number of bytes`,
+  );
 }
 
 /**

@@ -219,7 +219,10 @@ export function checkBlockId(id: unknown, caps: BlobCapabilities): string {
 export function checkBlockLength(contentLength: unknown, caps: BlobCapabilities): number | undefined {
   if (contentLength === undefined) return undefined;
   if (typeof contentLength !== "number" || !Number.isSafeInteger(contentLength) || contentLength < 0) {
-    throw new TableKitError("InvalidInput", `contentLength must be an integer >= 0, not ${String(contentLength)}`);
+    throw new TableKitError(
+      "InvalidInput",
+      `contentLength must be an integer >= 0, not ${String(contentLength)}`,
+    );
   }
   if (contentLength > caps.maxBlockBytes) {
     throw new TableKitError(
@@ -275,7 +278,9 @@ export function checkBlockList(
   }
   return blocks.map((entry: unknown) => {
     const { id, list } =
-      typeof entry === "string" ? { id: entry, list: "latest" } : ((entry ?? {}) as { id?: unknown; list?: unknown });
+      typeof entry === "string"
+        ? { id: entry, list: "latest" }
+        : ((entry ?? {}) as { id?: unknown; list?: unknown });
     if (list !== "committed" && list !== "uncommitted" && list !== "latest") {
       throw invalidBlockList(`A block's list is committed, uncommitted or latest, not ${String(list)}`);
     }
@@ -298,6 +303,9 @@ export function checkCommittedSize(sizes: readonly number[], caps: BlobCapabilit
   return total;
 }
 
-export function invalidBlockList(message = "The specified block list is invalid.", cause?: unknown): TableKitError {
+export function invalidBlockList(
+  message = "The specified block list is invalid.",
+  cause?: unknown,
+): TableKitError {
   return new TableKitError("InvalidBlockList", message, cause === undefined ? {} : { cause });
 }

@@ -156,10 +156,14 @@ export class BlockBlobClient extends BlobClient {
     const call = this.begin(options);
     this.requireBlocks();
     if (listType !== "committed" && listType !== "uncommitted" && listType !== "all") {
-      throw new TableKitError("InvalidInput", `listType is committed, uncommitted or all, not ${String(listType)}`);
+      throw new TableKitError(
+        "InvalidInput",
+        `listType is committed, uncommitted or all, not ${String(listType)}`,
+      );
     }
     const lists = await this.backend.listBlocks(this.name, call);
-    const copy = (blocks: readonly { name: string; size: number }[]) => blocks.map((b) => ({ name: b.name, size: b.size }));
+    const copy = (blocks: readonly { name: string; size: number }[]) =>
+      blocks.map((b) => ({ name: b.name, size: b.size }));
     const p = lists.properties;
     return {
       committedBlocks: listType === "uncommitted" ? [] : copy(lists.committed),

@@ -18,8 +18,8 @@ import type {
   StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
-import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
@@ -175,7 +175,11 @@ export class AzureContainer implements ContainerBackend {
    * Block List first; one asked from the committed list while a block of that id is staged too
    * cannot be said this way: NotSupported (docs/blobs.md).
    */
-  async commitBlocks(name: string, commit: BackendCommitBlocks, call: CallOptions): Promise<BackendWriteResult> {
+  async commitBlocks(
+    name: string,
+    commit: BackendCommitBlocks,
+    call: CallOptions,
+  ): Promise<BackendWriteResult> {
     const client = (await this.client()).getBlockBlobClient(name);
     if (commit.blocks.some((b) => b.list !== "latest")) {
       const lists = await blobCall(call, (o) => client.getBlockList("all", o)).catch((err: unknown) => {
@@ -185,14 +189,17 @@ export class AzureContainer implements ContainerBackend {
       const committed = new Set((lists.committedBlocks ?? []).map((b) => b.name));
       const uncommitted = new Set((lists.uncommittedBlocks ?? []).map((b) => b.name));
       for (const { id, list } of commit.blocks) {
+        if (
+          (list === "committed" && !committed.has(id)) ||
+          (list === "uncommitted" && !uncommitted.has(id))
+        ) {
+          throw invalidBlockList(`The block ${id} is not in the ${list} block list of ${name}`);
+        }
         if (list === "committed" && uncommitted.has(id)) {
           throw new TableKitError(
             "NotSupported",
             `The Azure SDK commits every block as Latest: block ${id} is staged, so its committed version cannot be named`,
           );
-        }
-        if ((list === "committed" && !committed.has(id)) || (list === "uncommitted" && !uncommitted.has(id))) {
-          throw invalidBlockList(`The block ${id} is not in the ${list} block list of ${name}`);
         }
       }
     }

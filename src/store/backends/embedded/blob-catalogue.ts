@@ -130,14 +130,18 @@ export class EmbeddedBlobCatalogue {
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
-      stagedOne: prepare("SELECT id, content FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?"),
+      stagedOne: prepare(
+        "SELECT id, content FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?",
+      ),
       stagedAny: prepare("SELECT id FROM tk_staged_blocks WHERE container = ? AND blob = ? LIMIT 1").pluck(),
       stagedCount: prepare("SELECT count(*) FROM tk_staged_blocks WHERE container = ? AND blob = ?").pluck(),
       stage: prepare(`INSERT OR REPLACE INTO tk_staged_blocks (container, blob, id, size, content, data)
         VALUES (?, ?, ?, ?, ?, ?)`),
       deleteStaged: prepare("DELETE FROM tk_staged_blocks WHERE container = ? AND blob = ?"),
       blockList: prepare("SELECT blocks FROM tk_block_lists WHERE container = ? AND blob = ?").pluck(),
-      setBlockList: prepare("INSERT OR REPLACE INTO tk_block_lists (container, blob, blocks) VALUES (?, ?, ?)"),
+      setBlockList: prepare(
+        "INSERT OR REPLACE INTO tk_block_lists (container, blob, blocks) VALUES (?, ?, ?)",
+      ),
       deleteBlockList: prepare("DELETE FROM tk_block_lists WHERE container = ? AND blob = ?"),
       // One statement for the container's id and the blob's row (columns null when it has none).
       blobIn: prepare(`SELECT c.id AS container_id, b.* FROM tk_containers c
@@ -208,7 +212,9 @@ export class EmbeddedBlobCatalogue {
 
   /** Forgets the blob's staged blocks; returns the content they held. */
   dropStaged(container: number, blob: string): string[] {
-    const contents = this.stagedBlocks(container, blob, false).map((b) => b.content).filter((c) => c !== "");
+    const contents = this.stagedBlocks(container, blob, false)
+      .map((b) => b.content)
+      .filter((c) => c !== "");
     this.sql.deleteStaged!.run(container, blob);
     return contents;
   }

@@ -33,7 +33,10 @@ export function composedRow(
         : undefined;
   const total = parts.reduce((sum, p) => sum + p.size, 0);
   const inline = parts.map(inlineBytes);
-  if (inline.every((b) => b !== undefined) && (total <= inlineMax || parts.every((p) => p.kind === "current"))) {
+  if (
+    inline.every((b) => b !== undefined) &&
+    (total <= inlineMax || parts.every((p) => p.kind === "current"))
+  ) {
     // Bytes that live in rows: they stay in the new row.
     return { content: "", length: total, data: Buffer.concat(inline) };
   }

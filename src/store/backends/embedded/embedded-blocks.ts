@@ -28,7 +28,7 @@ export async function stageBlock(
   name: string,
   stage: BackendStageBlock,
 ): Promise<void> {
-  const { catalogue, content, capabilities } = host;
+  const { catalogue, content } = host;
   // Fail before reading the body when the answer is already known; checked again under the lock.
   host.guard(() => {
     const container = catalogue.containerId(containerName);
@@ -149,13 +149,19 @@ function committedOffsets(
   return at === current.length ? offsets : new Map();
 }
 
-export function listBlocks(host: EmbeddedContainerHost, containerName: string, name: string): StoredBlockLists {
+export function listBlocks(
+  host: EmbeddedContainerHost,
+  containerName: string,
+  name: string,
+): StoredBlockLists {
   const { catalogue } = host;
   return host.read(() => {
     const found = catalogue.blobIn(containerName, name);
     if (!found) throw containerNotFound(containerName);
     const { container, row } = found;
-    const uncommitted = catalogue.stagedBlocks(container, name, false).map((b) => ({ name: b.id, size: b.size }));
+    const uncommitted = catalogue
+      .stagedBlocks(container, name, false)
+      .map((b) => ({ name: b.id, size: b.size }));
     if (!row && uncommitted.length === 0) throw blobNotFound(containerName, name);
     const blocks = catalogue.committedBlocks(container, name);
     const describesRow = blocks.length > 0 && committedOffsets(row, blocks).size > 0;

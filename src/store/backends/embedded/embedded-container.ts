@@ -198,7 +198,11 @@ export class EmbeddedContainer implements ContainerBackend {
     return stageBlock(this.service, this.name, name, stage);
   }
 
-  async commitBlocks(name: string, commit: BackendCommitBlocks, _call: CallOptions): Promise<BackendWriteResult> {
+  async commitBlocks(
+    name: string,
+    commit: BackendCommitBlocks,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult> {
     return commitBlocks(this.service, this.name, name, commit);
   }
 

@@ -10,8 +10,8 @@ import type {
   BackendUpload,
   BackendWriteResult,
   ContainerBackend,
-  StoredBlockLists,
   StoredBlobProperties,
+  StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
@@ -389,5 +389,8 @@ function responseDate(out: S3ObjectOutput): Date {
 }
 
 function noBlocks(): TableKitError {
-  return new TableKitError("NotSupported", "S3 keeps no block lists: upload the blob whole or with uploadStream");
+  return new TableKitError(
+    "NotSupported",
+    "S3 keeps no block lists: upload the blob whole or with uploadStream",
+  );
 }
