@@ -20,14 +20,14 @@ import type {
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import type { CallOptions } from "../../call-options.js";
+import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { listPage } from "./blob-listing.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
-import { commitBlocks, listBlocks, stageBlock } from "./embedded-blocks.js";
-import type { EmbeddedContainerHost } from "./embedded-container-host.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
 const OPEN_ATTEMPTS = 5;

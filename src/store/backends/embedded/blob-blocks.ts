@@ -9,8 +9,8 @@ import { checkCommittedSize, checkStagedBlock, invalidBlockList } from "../../bl
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
 import { type BlobRow, type CommittedBlocks, newEtag, propertiesOf } from "./blob-catalogue.js";
 import { type ComposedPart, composedRow } from "./blob-compose.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { blobNotFound, checkWrite, containerNotFound } from "./blob-write-checks.js";
-import type { EmbeddedContainerHost } from "./embedded-container-host.js";
 
 /**
  * Block blobs built from staged blocks, on the embedded engine. A staged block's bytes are written
