@@ -123,6 +123,20 @@ export const blocksSuite: BlobSuite = (target) => {
       }
     });
 
+    when("deleting a container drops the blocks of its blobs", async () => {
+      const t = target();
+      const name = t.freshContainerName();
+      const c = await t.store.createContainer(name);
+      const blob = c.getBlockBlobClient("b");
+      await blob.stageBlock(id(0), patternBytes(100_000, 8), 100_000);
+      await blob.commitBlockList([id(0)]);
+      await blob.stageBlock(id(1), "b", 1);
+      await c.delete();
+      await t.store.createContainer(name);
+      expect(await codeOf(blob.getBlockList("all"))).toBe("BlobNotFound");
+      expect(await codeOf(blob.commitBlockList([id(1)]))).toBe("InvalidBlockList");
+    });
+
     when(
       "answers BlobNotFound for a blob with no blocks, ContainerNotFound for a missing container",
       async () => {
