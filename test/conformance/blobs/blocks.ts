@@ -74,6 +74,24 @@ export const blocksSuite: BlobSuite = (target) => {
       },
     );
 
+    when("commits many small blocks mixed with large and kept ones, byte for byte", async () => {
+      const c = await target().freshContainer();
+      const blob = c.getBlockBlobClient("mixed");
+      // 300 blocks of 30,000 bytes (9 MB of small blocks), a large one among them, then kept ones.
+      const blocks = Array.from({ length: 300 }, (_, i) => patternBytes(i === 150 ? 200_000 : 30_000, i));
+      for (let i = 0; i < blocks.length; i += 10) {
+        await Promise.all(blocks.slice(i, i + 10).map((b, k) => blob.stageBlock(id(i + k), b, b.length)));
+      }
+      await blob.commitBlockList(blocks.map((_, i) => id(i)));
+      expect((await blob.downloadToBuffer()).equals(Buffer.concat(blocks))).toBe(true);
+      await blob.stageBlock(id(999), "new", 3);
+      const kept = [299, 0, 150, 1];
+      await blob.commitBlockList([...kept.map((n) => ({ id: id(n), list: "committed" as const })), id(999)]);
+      const expected = Buffer.concat([...kept.map((n) => blocks[n]!), Buffer.from("new")]);
+      expect((await blob.downloadToBuffer()).equals(expected)).toBe(true);
+      expect((await blob.downloadToBuffer(29_990, 30)).equals(expected.subarray(29_990, 30_020))).toBe(true);
+    });
+
     when("takes the latest block of an id: the staged one over the committed one", async () => {
       const c = await target().freshContainer();
       const blob = c.getBlockBlobClient("latest");

@@ -3,6 +3,9 @@ import type { BlobRow } from "./blob-catalogue.js";
 import type { AdoptedSource, EmbeddedBlobContent } from "./blob-content.js";
 import { composedContent, type Extent, extentsOf, sliceExtents } from "./blob-extents.js";
 
+/** The most bytes held in rows that go into one file of a composed blob. */
+const RUN_BYTES = 8 * 1024 * 1024;
+
 /**
  * A part of a composed block blob: a file or a range of the current row (commitParts), or a staged
  * block — its content whole, or its bytes when it was small enough to stay in its row.
@@ -43,13 +46,29 @@ export function composedRow(
   const sources: AdoptedSource[] = [];
   const ranges: { offset: number; length: number }[] = [];
   const currentExtents = current ? extentsOf(current.content, current.length) : [];
+  // Consecutive bytes held in rows (small staged blocks) are written out together, up to RUN_BYTES
+  // a file: one sync for many blocks, bounded memory.
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  const endRun = () => {
+    if (run.length === 0) return;
+    const bytes = Buffer.concat(run);
+    sources.push({ bytes });
+    ranges.push({ offset: 0, length: bytes.length });
+    run = [];
+    runBytes = 0;
+  };
   for (const [i, part] of parts.entries()) {
     if (part.size === 0) continue;
     const bytes = inline[i];
     if (bytes) {
-      sources.push({ bytes });
-      ranges.push({ offset: 0, length: part.size });
-    } else if (part.kind === "file") {
+      if (runBytes + bytes.length > RUN_BYTES) endRun();
+      run.push(bytes);
+      runBytes += bytes.length;
+      continue;
+    }
+    endRun();
+    if (part.kind === "file") {
       sources.push({ path: part.path });
       ranges.push({ offset: 0, length: part.size });
     } else if (part.kind === "content") {
@@ -62,6 +81,7 @@ export function composedRow(
       }
     }
   }
+  endRun();
   if (sources.length === 0) return { content: "", length: 0, data: Buffer.alloc(0) };
   const ids = content.adopt!(sources);
   const extents: Extent[] = ids.map((id, i) => [id, ranges[i]!.offset, ranges[i]!.length]);
