@@ -101,14 +101,18 @@ export async function commitBlocks(
       if (!found) throw containerNotFound(containerName);
       const { container, row: current } = found;
       checkWrite(current, commit.conditions);
-      const staged = new Map(catalogue.stagedBlocks(container, name, true).map((b) => [b.id, b]));
+      const staged = new Map(catalogue.stagedBlocks(container, name).map((b) => [b.id, b]));
       const committed = committedOffsets(current, catalogue.committedBlocks(container, name));
       const parts = commit.blocks.map(({ id, list }): ComposedPart => {
         const fromStaged = list === "committed" ? undefined : staged.get(id);
         if (fromStaged) {
           return fromStaged.content
             ? { kind: "content", id: fromStaged.content, size: fromStaged.size }
-            : { kind: "bytes", bytes: fromStaged.data ?? Buffer.alloc(0), size: fromStaged.size };
+            : {
+                kind: "bytes",
+                bytes: () => catalogue.stagedData(container, name, id),
+                size: fromStaged.size,
+              };
         }
         const kept = list === "uncommitted" ? undefined : committed.get(id);
         if (kept) return { kind: "current", offset: kept.offset, size: kept.size };
@@ -159,9 +163,7 @@ export function listBlocks(
     const found = catalogue.blobIn(containerName, name);
     if (!found) throw containerNotFound(containerName);
     const { container, row } = found;
-    const uncommitted = catalogue
-      .stagedBlocks(container, name, false)
-      .map((b) => ({ name: b.id, size: b.size }));
+    const uncommitted = catalogue.stagedBlocks(container, name).map((b) => ({ name: b.id, size: b.size }));
     if (!row && uncommitted.length === 0) throw blobNotFound(containerName, name);
     const blocks = catalogue.committedBlocks(container, name);
     const describesRow = blocks.length > 0 && committedOffsets(row, blocks).size > 0;

@@ -124,12 +124,12 @@ export class EmbeddedBlobCatalogue {
       ).pluck(),
       deleteStagedOf: prepare("DELETE FROM tk_staged_blocks WHERE container = ?"),
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
-      staged: prepare(
-        "SELECT id, size, content, data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
-      ),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
+      stagedData: prepare(
+        "SELECT data FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?",
+      ).pluck(),
       stagedOne: prepare(
         "SELECT id, content FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?",
       ),
@@ -189,9 +189,14 @@ export class EmbeddedBlobCatalogue {
     return contents;
   }
 
-  /** The staged blocks of a blob, in staging order (`withData`: their inline bytes too). */
-  stagedBlocks(container: number, blob: string, withData: boolean): StagedBlockRow[] {
-    return (withData ? this.sql.staged! : this.sql.stagedSizes!).all(container, blob) as StagedBlockRow[];
+  /** The staged blocks of a blob, in staging order (without their inline bytes: `stagedData` reads those). */
+  stagedBlocks(container: number, blob: string): StagedBlockRow[] {
+    return this.sql.stagedSizes!.all(container, blob) as StagedBlockRow[];
+  }
+
+  /** The bytes of a small staged block, kept in its row. */
+  stagedData(container: number, blob: string, id: string): Buffer {
+    return (this.sql.stagedData!.get(container, blob, id) as Buffer | null | undefined) ?? Buffer.alloc(0);
   }
 
   /** One staged id of the blob (any), how many it has, and the content `id` staged now, if any. */
@@ -212,7 +217,7 @@ export class EmbeddedBlobCatalogue {
 
   /** Forgets the blob's staged blocks; returns the content they held. */
   dropStaged(container: number, blob: string): string[] {
-    const contents = this.stagedBlocks(container, blob, false)
+    const contents = this.stagedBlocks(container, blob)
       .map((b) => b.content)
       .filter((c) => c !== "");
     this.sql.deleteStaged!.run(container, blob);

@@ -13,7 +13,8 @@ const RUN_BYTES = 8 * 1024 * 1024;
 export type ComposedPart =
   | BlobPart
   | { readonly kind: "content"; readonly id: string; readonly size: number }
-  | { readonly kind: "bytes"; readonly bytes: Buffer; readonly size: number };
+  /** `bytes()` reads them when they are needed: a commit never holds every staged block in memory. */
+  | { readonly kind: "bytes"; readonly bytes: () => Buffer; readonly size: number };
 
 /**
  * The content of a block blob committed from parts, without copying their bytes: each file part,
@@ -28,20 +29,17 @@ export function composedRow(
   current: BlobRow | undefined,
   inlineMax: number,
 ): { content: string; length: number; data: Buffer | null } {
+  const inRow = (part: ComposedPart) => part.kind === "bytes" || (part.kind === "current" && !!current?.data);
   const inlineBytes = (part: ComposedPart): Buffer | undefined =>
     part.kind === "bytes"
-      ? part.bytes
+      ? part.bytes()
       : part.kind === "current" && current?.data
         ? current.data.subarray(part.offset, part.offset + part.size)
         : undefined;
   const total = parts.reduce((sum, p) => sum + p.size, 0);
-  const inline = parts.map(inlineBytes);
-  if (
-    inline.every((b) => b !== undefined) &&
-    (total <= inlineMax || parts.every((p) => p.kind === "current"))
-  ) {
+  if (parts.every(inRow) && (total <= inlineMax || parts.every((p) => p.kind === "current"))) {
     // Bytes that live in rows: they stay in the new row.
-    return { content: "", length: total, data: Buffer.concat(inline) };
+    return { content: "", length: total, data: Buffer.concat(parts.map((p) => inlineBytes(p)!)) };
   }
   const sources: AdoptedSource[] = [];
   const ranges: { offset: number; length: number }[] = [];
@@ -58,9 +56,9 @@ export function composedRow(
     run = [];
     runBytes = 0;
   };
-  for (const [i, part] of parts.entries()) {
+  for (const part of parts) {
     if (part.size === 0) continue;
-    const bytes = inline[i];
+    const bytes = inlineBytes(part);
     if (bytes) {
       if (runBytes + bytes.length > RUN_BYTES) endRun();
       run.push(bytes);
