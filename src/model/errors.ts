@@ -50,6 +50,9 @@ export const ERROR_STATUS = {
   InvalidMetadata: 400,
   MetadataTooLarge: 400,
   BlockCountExceedsLimit: 409,
+  InvalidBlockId: 400,
+  InvalidBlockList: 400,
+  InvalidBlobOrBlock: 400,
   AppendPositionConditionNotMet: 412,
   MaxBlobSizeConditionNotMet: 412,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)

@@ -57,7 +57,14 @@ export {
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
-export { BlockBlobClient, type BlockBlobUploadOptions } from "./blobs/block-blob-client.js";
+export {
+  type BlobBlock,
+  BlockBlobClient,
+  type BlockBlobUploadOptions,
+  type BlockListEntry,
+  type BlockListResponse,
+  type StageBlockOptions,
+} from "./blobs/block-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { AccessOptions } from "./open-store.js";
 export {

@@ -1,15 +1,16 @@
 /**
- * Put Block and Put Block List on a server with a location: the committed blob is the staged block
- * files linked in (no copy), reads and kept blocks stay right, deleting frees the files, and staged
- * blocks a stopped server left behind are cleared when the next one starts.
+ * Put Block and Put Block List on a server with a location: staged blocks live in the store (rows
+ * in its database, bytes beside it), the committed blob is the staged block files linked in (no
+ * copy), reads and kept blocks stay right, deleting frees the files, and bytes a dead writer left
+ * behind are swept by the store when it next opens, whatever process wrote them.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BlobServiceClient } from "@azure/storage-blob";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.js";
+import { ORPHAN_GRACE_MS } from "../../src/store/backends/embedded/embedded-containers.js";
 import { patternBytes } from "../conformance/blobs/factory.js";
 
 const location = mkdtempSync(join(tmpdir(), "tablekit-block-files-"));
@@ -34,9 +35,12 @@ describe("block blobs committed from staged block files (serve --location)", () 
       await BlobServiceClient.fromConnectionString(server.connectionString).createContainer("files");
       const blocks = [patternBytes(200_000, 1), patternBytes(70_000, 2), patternBytes(300_000, 3)];
       for (const [i, bytes] of blocks.entries()) await blob.stageBlock(id(i), bytes, bytes.length);
-      expect(filesUnder("staged")).toBe(3);
+      // The store's own files beside its database; the server writes none of its own.
+      expect(filesUnder(".blobs")).toBe(3);
+      expect(existsSync(join(location, "tablekit-blocks"))).toBe(false);
       await blob.commitBlockList([id(0), id(1), id(2)]);
-      expect(filesUnder("staged")).toBe(0);
+      expect(filesUnder(".blobs")).toBe(3);
+      expect((await blob.getBlockList("uncommitted")).uncommittedBlocks).toEqual([]);
       const whole = Buffer.concat(blocks);
       expect((await blob.downloadToBuffer()).equals(whole)).toBe(true);
       expect((await blob.downloadToBuffer(199_990, 80_020)).equals(whole.subarray(199_990, 280_010))).toBe(
@@ -82,19 +86,24 @@ describe("block blobs committed from staged block files (serve --location)", () 
     }
   });
 
-  it("clears the staged blocks a stopped server left behind", async () => {
-    // What a server killed before its close leaves: a staged block no process knows of.
-    mkdirSync(join(location, "tablekit-blocks", "staged"), { recursive: true });
-    const left = join(location, "tablekit-blocks", "staged", "left-behind");
-    writeFileSync(left, "x");
-    // …and the directory of a server whose process has exited.
-    const gone = join(location, "tablekit-blocks", "staged", `${spawnSync("true").pid}-0badcafe`);
-    mkdirSync(gone);
-    writeFileSync(join(gone, "block"), "x");
+  it("sweeps the bytes a dead writer left beside the database once untouched for the grace period, keeping fresh ones", async () => {
+    // What a writer killed mid-block leaves (this process's PID or another's: no PID is consulted).
+    const blobs = join(location, "tablekit-tables.db.blobs", "ab");
+    mkdirSync(blobs, { recursive: true });
+    const old = join(blobs, `ab${"0".repeat(30)}`);
+    const fresh = join(blobs, `ab${"1".repeat(30)}`);
+    writeFileSync(old, "x");
+    writeFileSync(fresh, "y");
+    const past = new Date(Date.now() - ORPHAN_GRACE_MS - 60_000);
+    utimesSync(old, past, past);
     const server = await startServer({ port: 0, services: ["blob"], location });
     try {
-      expect(existsSync(left)).toBe(false);
-      expect(existsSync(gone)).toBe(false);
+      // The blob port opens (and sweeps) on its first use.
+      await BlobServiceClient.fromConnectionString(server.connectionString)
+        .getContainerClient("files")
+        .exists();
+      expect(existsSync(old)).toBe(false);
+      expect(existsSync(fresh)).toBe(true);
     } finally {
       await server.stop();
     }

@@ -21,9 +21,7 @@ import {
 } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
-import { blockListXml } from "./blob-xml.js";
-import { putBlockList } from "./block-list-routes.js";
-import { checkBlockId } from "./block-staging.js";
+import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
 
 /**
@@ -141,7 +139,6 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
   if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
   const conditions = httpConditions(ctx);
   const properties = propertiesOrNone(client);
-  const where = { account: ctx.account, container: containerName, blob: name };
   switch (`${ctx.method} ${comp ?? ""}`) {
     case "GET ":
     case "HEAD ": {
@@ -182,54 +179,15 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
       await underConditions(conditions, false, properties, (c) => client.delete({ conditions: c }));
-      deps.staging.discard(where);
       send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
       return;
     }
-    case "PUT block": {
-      await allowBlobWrite(caller, containerName, deps, ctx.account, async () => !!(await properties()));
-      refuseUnkeptHeaders(ctx);
-      const id = checkBlockId(ctx.query.get("blockid"));
-      const md5 = expectedMd5(ctx);
-      // The container must exist (the port's read answers ContainerNotFound).
-      await properties();
-      const checked = checkedBody(md5, ctx.req);
-      await writeChecked(checked, () => deps.staging.stage(where, id, checked.body));
-      send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
-      return;
-    }
+    case "PUT block":
+      return putBlock(ctx, caller, deps, container, name);
     case "PUT blocklist":
       return putBlockList(ctx, caller, deps, container, name, conditions);
-    case "GET blocklist": {
-      allowBlob(caller, "readBlob", containerName, deps, ctx.account);
-      const current = await properties();
-      const type = (ctx.query.get("blocklisttype") ?? "committed").toLowerCase();
-      if (!["committed", "uncommitted", "all"].includes(type)) {
-        throw new ProtocolError(
-          400,
-          "InvalidQueryParameterValue",
-          `blocklisttype=${type} is not committed, uncommitted or all.`,
-        );
-      }
-      const uncommitted = deps.staging.uncommitted(ctx.account, containerName, name);
-      if (!current && uncommitted.length === 0)
-        throw new TableKitError("BlobNotFound", "The specified blob does not exist.");
-      const committed = deps.staging.committed(ctx.account, containerName, name, current?.etag);
-      send(
-        ctx,
-        200,
-        {
-          "content-type": "application/xml",
-          ...(current ? { etag: current.etag, "last-modified": httpDate(current.lastModified) } : {}),
-          "x-ms-blob-content-length": String(current?.contentLength ?? 0),
-        },
-        blockListXml(
-          type === "uncommitted" ? undefined : committed,
-          type === "committed" ? undefined : uncommitted,
-        ),
-      );
-      return;
-    }
+    case "GET blocklist":
+      return getBlockList(ctx, caller, deps, container, name);
     case "PUT appendblock": {
       allowBlob(caller, "appendBlock", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
@@ -322,7 +280,6 @@ async function putBlob(
     const result = await underWriteConditions(grant, conditions, properties, (c) =>
       container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
     );
-    deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
     writeResult(ctx, 201, result);
     return;
   }
@@ -345,7 +302,6 @@ async function putBlob(
     const result = await underWriteConditions(grant, conditions, properties, (c) =>
       blockBlob.upload(bytes, bytes.length, blobOptions(ctx, c)),
     );
-    deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
     writeResult(ctx, 201, result);
     return;
   }
@@ -355,7 +311,6 @@ async function putBlob(
       blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
     ),
   );
-  deps.staging.discard({ account: ctx.account, container: container.containerName, blob: name });
   writeResult(ctx, 201, result);
 }
 
@@ -388,11 +343,9 @@ async function rewriteProperties(
       metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
       conditions: { ifMatch: now.etag },
       basedOn: now.etag,
+      // The same bytes: the committed block list still describes them.
+      keepBlockList: true,
     });
   });
-  // The committed block list describes the same bytes under the new ETag.
-  const where = { account: ctx.account, container: container.containerName, blob: name };
-  const committed = deps.staging.committed(ctx.account, container.containerName, name, current.etag);
-  if (committed.length > 0) deps.staging.committedAs(where, result.etag, committed);
   writeResult(ctx, 200, result);
 }

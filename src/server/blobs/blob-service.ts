@@ -6,7 +6,6 @@ import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { BLOB_OPERATIONS, type BlobOperation } from "./blob-operations.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
 import { answerBlob } from "./blob-routes.js";
-import { BlockStaging } from "./block-staging.js";
 import { answerContainerOrService } from "./container-routes.js";
 
 /** A Blob service request: the context and the resource its path names. */
@@ -14,10 +13,8 @@ export interface BlobContext extends RequestContext {
   readonly resource: BlobResource;
 }
 
-/** What the blob routes use: the service's deps and the staged blocks. */
-export interface BlobDeps extends ServiceDeps {
-  readonly staging: BlockStaging;
-}
+/** What the blob routes use: the service's deps. */
+export type BlobDeps = ServiceDeps;
 
 /** A request for something the server does not serve: a clear refusal, never a wrong answer (docs/server.md). */
 export function notServed(what: string): ProtocolError {
@@ -98,7 +95,7 @@ export async function allowBlobWrite(
 
 /** The Blob service over the store's blob port, its bodies and errors in XML. */
 export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
-  const blobDeps: BlobDeps = { ...deps, staging: new BlockStaging(deps.location) };
+  const blobDeps: BlobDeps = deps;
   return {
     name: "Blob",
     state: deps.state,
@@ -124,6 +121,5 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
       if (resource.kind === "blob") await answerBlob(ctx, caller, blobDeps);
       else await answerContainerOrService(ctx, caller, blobDeps);
     },
-    close: () => blobDeps.staging.close(),
   };
 }

@@ -1,34 +1,64 @@
-import type { BlobContainer, BlobPart } from "../../store/index.js";
+import { TableKitError } from "../../model/index.js";
+import type { BlobContainer, BlockListEntry } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
-import { invalidXml, parseXml } from "../protocol/xml.js";
+import { send } from "../http/responses.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
+import { httpDate, invalidXml, parseXml } from "../protocol/xml.js";
 import type { HttpConditions } from "./blob-conditions.js";
 import { underWriteConditions } from "./blob-conditions.js";
-import { blobOptions, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
+import { blobOptions, header, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlobWrite } from "./blob-service.js";
-import { checkBlockId, invalidBlockList, type PlannedBlock } from "./block-staging.js";
+import { allowBlob, allowBlobWrite } from "./blob-service.js";
+import { blockListXml } from "./blob-xml.js";
+import { checkedBody, expectedMd5, writeChecked } from "./content-checksum.js";
 
 /**
- * Put Block List: the chosen staged and committed blocks, in order, committed through the port
- * (which links the staged files where it can, so no byte is copied).
+ * Put Block, Put Block List and Get Block List: each one call of the blob port, which checks the
+ * ids and limits, keeps the staged blocks and the committed block list, and commits without
+ * copying a byte where the store can.
  */
 
-function parseBlockList(xml: string): { id: string; list: "Committed" | "Uncommitted" | "Latest" }[] {
+/** The most a Put Block List body may carry (50,000 ids of 64 bytes, in XML). */
+const MAX_BLOCK_LIST_XML = 8 * 1024 * 1024;
+
+const LISTS = { Committed: "committed", Uncommitted: "uncommitted", Latest: "latest" } as const;
+
+function parseBlockList(xml: string): BlockListEntry[] {
   const root = parseXml(xml);
   if (root.name !== "BlockList") throw invalidXml();
   return root.children.map((c) => {
-    if (c.name !== "Committed" && c.name !== "Uncommitted" && c.name !== "Latest") throw invalidXml();
-    return { id: checkBlockIdInList(c.text), list: c.name };
+    const list = Object.hasOwn(LISTS, c.name) ? LISTS[c.name as keyof typeof LISTS] : undefined;
+    if (!list) throw invalidXml();
+    return { id: c.text, list };
   });
 }
 
-function checkBlockIdInList(id: string): string {
-  try {
-    return checkBlockId(id);
-  } catch {
-    throw invalidBlockList();
-  }
+export async function putBlock(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  container: BlobContainer,
+  name: string,
+): Promise<void> {
+  const properties = propertiesOrNone(container.getBlobClient(name));
+  await allowBlobWrite(
+    caller,
+    container.containerName,
+    deps,
+    ctx.account,
+    async () => !!(await properties()),
+  );
+  refuseUnkeptHeaders(ctx);
+  const declared = header(ctx, "content-length");
+  // The port refuses a declared length past the block limit (413) before a byte is read.
+  const length = declared === undefined ? undefined : Number(declared);
+  const md5 = expectedMd5(ctx);
+  const checked = checkedBody(md5, ctx.req);
+  await writeChecked(checked, () =>
+    container.getBlockBlobClient(name).stageBlock(ctx.query.get("blockid") ?? "", checked.body, length),
+  );
+  send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
 }
 
 export async function putBlockList(
@@ -39,8 +69,7 @@ export async function putBlockList(
   name: string,
   conditions: HttpConditions,
 ): Promise<void> {
-  const client = container.getBlobClient(name);
-  const properties = propertiesOrNone(client);
+  const properties = propertiesOrNone(container.getBlobClient(name));
   const grant = await allowBlobWrite(
     caller,
     container.containerName,
@@ -49,29 +78,50 @@ export async function putBlockList(
     async () => !!(await properties()),
   );
   refuseUnkeptHeaders(ctx);
-  const requested = parseBlockList(await readBody(ctx.req, 8 * 1024 * 1024));
-  const where = { account: ctx.account, container: container.containerName, blob: name };
-  let blocks: PlannedBlock[] = [];
-  const result = await underWriteConditions(grant, conditions, properties, async (c) => {
-    // Committed blocks are ranges of the blob as it is now, pinned to its ETag.
-    const current = await properties();
-    const committed = deps.staging.committed(ctx.account, container.containerName, name, current?.etag);
-    blocks = deps.staging.plan(where, requested, committed);
-    const parts = blocks.map(
-      (b): BlobPart =>
-        b.source.kind === "staged"
-          ? { kind: "file", path: b.source.file, size: b.size }
-          : { kind: "current", offset: b.source.offset, size: b.size },
-    );
-    return container.getBlockBlobClient(name).commitParts(parts, {
-      ...blobOptions(ctx, c),
-      ...(current ? { basedOn: current.etag } : {}),
-    });
-  });
-  deps.staging.committedAs(
-    where,
-    result.etag,
-    blocks.map((b) => ({ id: b.id, size: b.size })),
+  const blocks = parseBlockList(await readBody(ctx.req, MAX_BLOCK_LIST_XML));
+  const result = await underWriteConditions(grant, conditions, properties, (c) =>
+    container.getBlockBlobClient(name).commitBlockList(blocks, blobOptions(ctx, c)),
   );
   writeResult(ctx, 201, result);
+}
+
+export async function getBlockList(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+  container: BlobContainer,
+  name: string,
+): Promise<void> {
+  allowBlob(caller, "readBlob", container.containerName, deps, ctx.account);
+  const type = (ctx.query.get("blocklisttype") ?? "committed").toLowerCase();
+  if (type !== "committed" && type !== "uncommitted" && type !== "all") {
+    throw new ProtocolError(
+      400,
+      "InvalidQueryParameterValue",
+      `blocklisttype=${type} is not committed, uncommitted or all.`,
+    );
+  }
+  // An anonymous caller (a public container) sees committed blocks only, of a blob that exists.
+  const anonymous = caller.kind === "anonymous";
+  const list = await container.getBlockBlobClient(name).getBlockList(anonymous ? "committed" : type);
+  if (anonymous && list.etag === undefined) {
+    throw new TableKitError("BlobNotFound", "The specified blob does not exist.");
+  }
+  const listed = (blocks: { name: string; size: number }[]) =>
+    blocks.map((b) => ({ id: b.name, size: b.size }));
+  send(
+    ctx,
+    200,
+    {
+      "content-type": "application/xml",
+      ...(list.etag && list.lastModified
+        ? { etag: list.etag, "last-modified": httpDate(list.lastModified) }
+        : {}),
+      "x-ms-blob-content-length": String(list.blobContentLength ?? 0),
+    },
+    blockListXml(
+      type === "uncommitted" ? undefined : listed(list.committedBlocks),
+      type === "committed" ? undefined : listed(list.uncommittedBlocks),
+    ),
+  );
 }

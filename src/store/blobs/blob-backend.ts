@@ -50,6 +50,41 @@ export type BlobPart =
 export interface BackendCompose extends Omit<BackendUpload, "body" | "blobType"> {
   /** ConditionNotMet when a part is `current` and the blob no longer has this ETag. */
   readonly basedOn?: string;
+  /**
+   * The parts are the blob's own bytes unchanged (Set Blob Properties rewrites it so): its
+   * committed block list stays. Otherwise the commit is a plain write, which leaves none.
+   */
+  readonly keepBlockList?: boolean;
+}
+
+/** Which list Put Block List takes a block from: `latest` is the uncommitted one if staged, else the committed one. */
+export type BlockListName = "committed" | "uncommitted" | "latest";
+
+/** A block as a block list names it. */
+export interface StoredBlock {
+  /** Base64, as staged. */
+  readonly name: string;
+  readonly size: number;
+}
+
+/** A block staged for a blob: its checked id and body (already counted against maxBlockBytes). */
+export interface BackendStageBlock {
+  readonly id: string;
+  readonly body: BackendBody;
+  /** The length the caller declared, when it did (the body is checked against it). */
+  readonly contentLength?: number;
+}
+
+/** A commit of a block list: an upload's properties, and the blocks in order. */
+export interface BackendCommitBlocks extends Omit<BackendUpload, "body" | "blobType"> {
+  readonly blocks: readonly { readonly id: string; readonly list: BlockListName }[];
+}
+
+/** A blob's block lists: `properties` undefined when the blob does not exist (only staged blocks). */
+export interface StoredBlockLists {
+  readonly committed: readonly StoredBlock[];
+  readonly uncommitted: readonly StoredBlock[];
+  readonly properties?: StoredBlobProperties;
 }
 
 export interface BackendAppend {
@@ -175,6 +210,20 @@ export interface ContainerBackend {
     compose: BackendCompose,
     call: CallOptions,
   ): Promise<BackendWriteResult | undefined>;
+  /**
+   * Stages a block (replacing a staged block of the same id). The backend applies, atomically with
+   * the write, the rules that depend on what is staged (`checkStagedBlock` of blob-rules.ts: one id
+   * length per blob, the uncommitted count). ContainerNotFound. Only called when capabilities.blocks.
+   */
+  stageBlock(name: string, stage: BackendStageBlock, call: CallOptions): Promise<void>;
+  /**
+   * Commits the blob as the named blocks, in order, and makes them its committed block list in the
+   * same write; every uncommitted block of the blob is then discarded. InvalidBlockList for a block
+   * not in the list it is asked from; the upload conditions' codes.
+   */
+  commitBlocks(name: string, commit: BackendCommitBlocks, call: CallOptions): Promise<BackendWriteResult>;
+  /** The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged blocks. */
+  listBlocks(name: string, call: CallOptions): Promise<StoredBlockLists>;
   /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
   appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
 }

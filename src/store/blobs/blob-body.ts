@@ -47,6 +47,8 @@ export function checkSize(bytes: Uint8Array, limit: number): Uint8Array {
 
 export interface StreamChecks {
   readonly limit: number;
+  /** The length the caller declared: a stream longer or shorter is InvalidInput. */
+  readonly expectedLength?: number;
   readonly abortSignal?: AbortSignal;
   readonly onProgress?: (progress: { loadedBytes: number }) => void;
 }
@@ -82,11 +84,22 @@ export function checkedStream(source: unknown, checks: StreamChecks): BackendBod
           details: { limit: checks.limit },
         });
       }
+      if (checks.expectedLength !== undefined && loaded > checks.expectedLength)
+        throw lengthMismatch(checks.expectedLength);
       if (chunk.byteLength > 0) yield chunk;
       checks.onProgress?.({ loadedBytes: loaded });
     }
+    if (checks.expectedLength !== undefined && loaded !== checks.expectedLength)
+      throw lengthMismatch(checks.expectedLength);
   }
   return { kind: "stream", chunks: chunks() };
+}
+
+function lengthMismatch(expected: number): TableKitError {
+  return new TableKitError(
+    "InvalidInput",
+    `contentLength is ${expected} but the stream holds a different number of bytes`,
+  );
 }
 
 /**

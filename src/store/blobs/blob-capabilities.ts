@@ -17,6 +17,19 @@ export interface BlobCapabilities {
   readonly appendBlobs: boolean;
   readonly maxAppendBlockBytes: number;
   readonly maxAppendBlocks: number;
+  /**
+   * Block blobs can be built from staged blocks (`stageBlock`, `commitBlockList`, `getBlockList`);
+   * false: those calls are NotSupported (S3, whose multipart uploads do not keep a block list).
+   */
+  readonly blocks: boolean;
+  /** Largest staged block. */
+  readonly maxBlockBytes: number;
+  /** Longest block id, in bytes before base64. */
+  readonly maxBlockIdBytes: number;
+  /** Most blocks one block list may commit. */
+  readonly maxCommittedBlocks: number;
+  /** Most blocks staged and not yet committed, per blob. */
+  readonly maxUncommittedBlocks: number;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Largest listing page. */
@@ -44,6 +57,11 @@ export const AZURE_BLOB_RULES = Object.freeze({
   appendBlobs: true,
   maxAppendBlockBytes: 100 * 1024 * 1024,
   maxAppendBlocks: 50_000,
+  blocks: true,
+  maxBlockBytes: 4000 * 1024 * 1024,
+  maxBlockIdBytes: 64,
+  maxCommittedBlocks: 50_000,
+  maxUncommittedBlocks: 100_000,
   conditionalWrites: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

@@ -6,10 +6,39 @@ import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes 
 import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import {
   type BlobRequestConditions,
+  type BlockListEntry,
+  checkBlockId,
+  checkBlockLength,
+  checkBlockList,
   checkConditions,
   checkContentType,
   normalizeMetadata,
 } from "./blob-rules.js";
+
+export type { BlockListEntry } from "./blob-rules.js";
+
+/** A block of a block list, as `@azure/storage-blob` names it. */
+export interface BlobBlock {
+  /** The block id, base64. */
+  name: string;
+  size: number;
+}
+
+/** `getBlockList`'s answer (`@azure/storage-blob`'s BlockBlobGetBlockListResponse, in part). */
+export interface BlockListResponse {
+  committedBlocks: BlobBlock[];
+  uncommittedBlocks: BlobBlock[];
+  /** The blob's, when it exists (a blob with only staged blocks does not). */
+  etag?: string;
+  lastModified?: Date;
+  contentType?: string;
+  /** The committed blob's length (0 when it does not exist). */
+  blobContentLength?: number;
+}
+
+export interface StageBlockOptions extends OperationOptions {
+  onProgress?: (progress: { loadedBytes: number }) => void;
+}
 
 /** Options of every block blob upload, as `@azure/storage-blob` names them. */
 export interface BlockBlobUploadOptions extends OperationOptions {
@@ -61,14 +90,115 @@ export class BlockBlobClient extends BlobClient {
   }
 
   /**
-   * Commits the blob as `parts` in order (the Blob service's Put Block List): files, left as they
-   * are, and ranges of the blob as it is at ETag `basedOn`. A store that can link the files commits
-   * without copying a byte; any other streams the parts through an upload. ConditionNotMet when a
-   * `current` part is asked for and the blob no longer has ETag `basedOn`.
+   * Stages a block for a later `commitBlockList` (Put Block): `blockId` base64 of at most 64 bytes,
+   * every id of one blob the same length; a block of at most 4000 MiB, refused from a declared
+   * `contentLength` before a byte is read. NotSupported where capabilities.blocks is false.
+   */
+  async stageBlock(
+    blockId: string,
+    body: BlobBytes | BlobStream,
+    contentLength?: number,
+    options: StageBlockOptions = {},
+  ): Promise<void> {
+    const caps = this.port.capabilities;
+    const call = this.begin(options);
+    this.requireBlocks();
+    const id = checkBlockId(blockId, caps);
+    const declared = checkBlockLength(contentLength, caps);
+    const isStream = typeof body === "object" && body !== null && Symbol.asyncIterator in body;
+    const checked: BackendBody = isStream
+      ? checkedStream(body, {
+          limit: caps.maxBlockBytes,
+          ...(declared === undefined ? {} : { expectedLength: declared }),
+          abortSignal: options.abortSignal,
+          onProgress: options.onProgress,
+        })
+      : { kind: "bytes", bytes: bytesOfLength(body, declared, caps.maxBlockBytes) };
+    await this.backend.stageBlock(
+      this.name,
+      { id, body: checked, ...(declared === undefined ? {} : { contentLength: declared }) },
+      call,
+    );
+    if (checked.kind === "bytes") options.onProgress?.({ loadedBytes: checked.bytes.byteLength });
+  }
+
+  /**
+   * Commits the blob as the listed blocks, in order (Put Block List): an id alone is taken from the
+   * uncommitted blocks if staged, else from the committed ones (`latest`); `{ id, list }` from that
+   * list only. The list becomes the blob's committed block list; every uncommitted block is then
+   * discarded. InvalidBlockList for a block that is not there.
+   */
+  async commitBlockList(
+    blocks: readonly BlockListEntry[],
+    options: BlockBlobUploadOptions = {},
+  ): Promise<BlobWriteResponse> {
+    const caps = this.port.capabilities;
+    const call = this.begin(options);
+    this.requireBlocks();
+    const commit = {
+      blocks: checkBlockList(blocks, caps),
+      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      metadata: normalizeMetadata(options.metadata, caps),
+      conditions: checkConditions(options.conditions, caps, "write"),
+    };
+    const result = await this.backend.commitBlocks(this.name, commit, call);
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
+
+  /**
+   * The committed blocks, the uncommitted ones, or both (Get Block List). A blob written by a plain
+   * upload has no committed blocks. BlobNotFound when the blob neither exists nor has staged blocks.
+   */
+  async getBlockList(
+    listType: "committed" | "uncommitted" | "all",
+    options: OperationOptions = {},
+  ): Promise<BlockListResponse> {
+    const call = this.begin(options);
+    this.requireBlocks();
+    if (listType !== "committed" && listType !== "uncommitted" && listType !== "all") {
+      throw new TableKitError(
+        "InvalidInput",
+        `listType is committed, uncommitted or all, not ${String(listType)}`,
+      );
+    }
+    const lists = await this.backend.listBlocks(this.name, call);
+    const copy = (blocks: readonly { name: string; size: number }[]) =>
+      blocks.map((b) => ({ name: b.name, size: b.size }));
+    const p = lists.properties;
+    return {
+      committedBlocks: listType === "uncommitted" ? [] : copy(lists.committed),
+      uncommittedBlocks: listType === "committed" ? [] : copy(lists.uncommitted),
+      ...(p
+        ? {
+            etag: p.etag,
+            lastModified: p.lastModified,
+            ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
+          }
+        : {}),
+      blobContentLength: p?.contentLength ?? 0,
+    };
+  }
+
+  private requireBlocks(): void {
+    const caps = this.port.capabilities;
+    if (!caps.blocks) {
+      throw new TableKitError(
+        "NotSupported",
+        `${caps.backend} keeps no block lists: upload the blob whole or with uploadStream (see docs/blobs.md)`,
+      );
+    }
+  }
+
+  /**
+   * Commits the blob as `parts` in order: files, left as they are, and ranges of the blob as it is
+   * at ETag `basedOn`. A store that can link the files commits without copying a byte; any other
+   * streams the parts through an upload. ConditionNotMet when a `current` part is asked for and the
+   * blob no longer has ETag `basedOn`. A plain write: the blob then has no committed block list,
+   * unless `keepBlockList` says the parts are its own bytes unchanged (Set Blob Properties).
    */
   async commitParts(
     parts: readonly BlobPart[],
-    options: BlockBlobUploadOptions & { basedOn?: string } = {},
+    options: BlockBlobUploadOptions & { basedOn?: string; keepBlockList?: boolean } = {},
   ): Promise<BlobWriteResponse> {
     const caps = this.port.capabilities;
     const call = this.begin(options);
@@ -87,6 +217,7 @@ export class BlockBlobClient extends BlobClient {
       metadata: normalizeMetadata(options.metadata, caps),
       conditions,
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
+      ...(options.keepBlockList ? { keepBlockList: true } : {}),
     };
     const linked = await asCreateOnly(
       createOnly,

@@ -1,5 +1,6 @@
 import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
+import { blocksSuite } from "./blocks.js";
 import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
 import { containersSuite } from "./containers.js";
@@ -18,6 +19,7 @@ export const BLOB_SUITES = [
   roundTripsSuite,
   rangesSuite,
   commitPartsSuite,
+  blocksSuite,
   conditionsSuite,
   listingSuite,
   appendsSuite,

@@ -22,6 +22,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
     description:
       "Listings return metadata names in the case they were written, Get Blob Properties lower-cased. The port lower-cases them everywhere.",
   },
+  {
+    id: "staged-blocks-outlive-delete",
+    description:
+      "After Delete Blob, Get Block List answers BlobNotFound but Put Block List still commits the deleted blob's uncommitted blocks; the service discards them with the blob. Not worked around.",
+  },
 ];
 
 /** The Blob service's rules, and Azurite's departures when talking to it. */

@@ -54,6 +54,24 @@ export interface SdkContainerClient {
       maxConcurrency?: number,
       options?: WriteOptions,
     ): Promise<Written>;
+    stageBlock(
+      blockId: string,
+      body: Uint8Array | NodeJS.ReadableStream,
+      contentLength: number,
+      options?: CallOptions,
+    ): Promise<unknown>;
+    commitBlockList(blocks: string[], options?: WriteOptions): Promise<Written>;
+    getBlockList(
+      listType: "committed" | "uncommitted" | "all",
+      options?: CallOptions,
+    ): Promise<
+      Written & {
+        contentType?: string;
+        blobContentLength?: number;
+        committedBlocks?: { name: string; size: number }[];
+        uncommittedBlocks?: { name: string; size: number }[];
+      }
+    >;
   };
   getAppendBlobClient(name: string): {
     create(options?: WriteOptions): Promise<Written>;

@@ -29,7 +29,36 @@ const SCHEMA = `
     metadata TEXT NOT NULL,
     data BLOB,
     PRIMARY KEY (container, name)
+  );
+  CREATE TABLE IF NOT EXISTS tk_staged_blocks (
+    container INTEGER NOT NULL,
+    blob TEXT NOT NULL,
+    id TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    content TEXT NOT NULL,
+    data BLOB,
+    PRIMARY KEY (container, blob, id)
+  );
+  CREATE TABLE IF NOT EXISTS tk_block_lists (
+    container INTEGER NOT NULL,
+    blob TEXT NOT NULL,
+    blocks TEXT NOT NULL,
+    PRIMARY KEY (container, blob)
   );`;
+
+/**
+ * A staged block: its bytes in content (`content`), or inline (`data`, `content` empty) when small.
+ * Rows of one blob come back in the order they were staged (restaging an id moves it last).
+ */
+export interface StagedBlockRow {
+  readonly id: string;
+  readonly size: number;
+  readonly content: string;
+  readonly data: Buffer | null;
+}
+
+/** A committed block list as stored: `[[id, size], …]` in order. */
+export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 
 /** Every column but the inline bytes: what listings read. */
 const COLUMNS = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
@@ -87,8 +116,33 @@ export class EmbeddedBlobCatalogue {
         "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
-      allContents: prepare("SELECT content FROM tk_blobs WHERE content <> ''").pluck(),
+      allContents: prepare(`SELECT content FROM tk_blobs WHERE content <> ''
+        UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''`).pluck(),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
+      stagedContentsOf: prepare(
+        "SELECT content FROM tk_staged_blocks WHERE container = ? AND content <> ''",
+      ).pluck(),
+      deleteStagedOf: prepare("DELETE FROM tk_staged_blocks WHERE container = ?"),
+      deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
+      stagedSizes: prepare(
+        "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
+      ),
+      stagedData: prepare(
+        "SELECT data FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?",
+      ).pluck(),
+      stagedOne: prepare(
+        "SELECT id, content FROM tk_staged_blocks WHERE container = ? AND blob = ? AND id = ?",
+      ),
+      stagedAny: prepare("SELECT id FROM tk_staged_blocks WHERE container = ? AND blob = ? LIMIT 1").pluck(),
+      stagedCount: prepare("SELECT count(*) FROM tk_staged_blocks WHERE container = ? AND blob = ?").pluck(),
+      stage: prepare(`INSERT OR REPLACE INTO tk_staged_blocks (container, blob, id, size, content, data)
+        VALUES (?, ?, ?, ?, ?, ?)`),
+      deleteStaged: prepare("DELETE FROM tk_staged_blocks WHERE container = ? AND blob = ?"),
+      blockList: prepare("SELECT blocks FROM tk_block_lists WHERE container = ? AND blob = ?").pluck(),
+      setBlockList: prepare(
+        "INSERT OR REPLACE INTO tk_block_lists (container, blob, blocks) VALUES (?, ?, ?)",
+      ),
+      deleteBlockList: prepare("DELETE FROM tk_block_lists WHERE container = ? AND blob = ?"),
       // One statement for the container's id and the blob's row (columns null when it has none).
       blobIn: prepare(`SELECT c.id AS container_id, b.* FROM tk_containers c
         LEFT JOIN tk_blobs b ON b.container = c.id AND b.name = ? WHERE c.name = ?`),
@@ -122,15 +176,67 @@ export class EmbeddedBlobCatalogue {
     return this.sql.insertContainer!.run(name, newEtag(), Date.now()).changes === 1;
   }
 
-  /** Deletes the container and its rows; returns the content its blobs held. */
+  /** Deletes the container and its rows; returns the content its blobs and staged blocks held. */
   deleteContainer(id: number): string[] {
-    const contents = this.sql.contentsOf!.all(id) as string[];
+    const contents = [
+      ...(this.sql.contentsOf!.all(id) as string[]),
+      ...(this.sql.stagedContentsOf!.all(id) as string[]),
+    ];
     this.sql.deleteBlobsOf!.run(id);
+    this.sql.deleteStagedOf!.run(id);
+    this.sql.deleteListsOf!.run(id);
     this.sql.deleteContainer!.run(id);
     return contents;
   }
 
-  /** The content of every blob row: what the files beside the database may hold. */
+  /** The staged blocks of a blob, in staging order (without their inline bytes: `stagedData` reads those). */
+  stagedBlocks(container: number, blob: string): StagedBlockRow[] {
+    return this.sql.stagedSizes!.all(container, blob) as StagedBlockRow[];
+  }
+
+  /** The bytes of a small staged block, kept in its row. */
+  stagedData(container: number, blob: string, id: string): Buffer {
+    return (this.sql.stagedData!.get(container, blob, id) as Buffer | null | undefined) ?? Buffer.alloc(0);
+  }
+
+  /** One staged id of the blob (any), how many it has, and the content `id` staged now, if any. */
+  stagedSummary(
+    container: number,
+    blob: string,
+    id: string,
+  ): { anyId: string | undefined; count: number; replaced: string | undefined } {
+    const anyId = this.sql.stagedAny!.get(container, blob) as string | undefined;
+    const count = anyId === undefined ? 0 : (this.sql.stagedCount!.get(container, blob) as number);
+    const same = this.sql.stagedOne!.get(container, blob, id) as { content: string } | undefined;
+    return { anyId, count, replaced: same?.content };
+  }
+
+  stage(container: number, blob: string, row: StagedBlockRow): void {
+    this.sql.stage!.run(container, blob, row.id, row.size, row.content, row.data);
+  }
+
+  /** Forgets the blob's staged blocks; returns the content they held. */
+  dropStaged(container: number, blob: string): string[] {
+    const contents = this.stagedBlocks(container, blob)
+      .map((b) => b.content)
+      .filter((c) => c !== "");
+    this.sql.deleteStaged!.run(container, blob);
+    return contents;
+  }
+
+  /** The blob's committed block list (empty when it was written another way). */
+  committedBlocks(container: number, blob: string): CommittedBlocks {
+    const text = this.sql.blockList!.get(container, blob) as string | undefined;
+    return text === undefined ? [] : (JSON.parse(text) as CommittedBlocks);
+  }
+
+  /** Sets (or, with undefined, drops) the blob's committed block list: in the caller's transaction, with the row. */
+  setCommittedBlocks(container: number, blob: string, blocks: CommittedBlocks | undefined): void {
+    if (blocks === undefined) this.sql.deleteBlockList!.run(container, blob);
+    else this.sql.setBlockList!.run(container, blob, JSON.stringify(blocks));
+  }
+
+  /** The content of every blob row and staged block: what the files beside the database may hold. */
   allContents(): string[] {
     return this.sql.allContents!.all() as string[];
   }

@@ -9,6 +9,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -336,5 +337,24 @@ export class EmbeddedMemoryContent implements EmbeddedBlobContent {
 
   exists(id: string): boolean {
     return this.contents.has(id);
+  }
+
+  /** New content sharing the chunks of the source (never changed in place): no byte copied. */
+  adopt(sources: readonly AdoptedSource[]): string[] {
+    return sources.map((source) => {
+      const id = newId();
+      if ("bytes" in source) {
+        const bytes = Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength);
+        this.contents.set(id, { chunks: [bytes], length: bytes.length });
+      } else if ("id" in source) {
+        const from = this.contents.get(source.id);
+        if (!from) throw new Error(`blob content ${source.id} is gone`);
+        this.contents.set(id, { chunks: [...from.chunks], length: from.length });
+      } else {
+        const bytes = readFileSync(source.path);
+        this.contents.set(id, { chunks: [bytes], length: bytes.length });
+      }
+      return id;
+    });
   }
 }

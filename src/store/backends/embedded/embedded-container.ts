@@ -3,46 +3,34 @@ import { TableKitError } from "../../../model/index.js";
 import type {
   BackendAppend,
   BackendAppendResult,
+  BackendCommitBlocks,
   BackendCompose,
   BackendConditions,
   BackendDownload,
   BackendListPage,
   BackendListQuery,
   BackendRange,
+  BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
   BlobPart,
   ContainerBackend,
   StoredBlobProperties,
+  StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
-import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
-import type { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
+import { INLINE_MAX, storeBody } from "./blob-body-store.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
-import type { ContentWriter, EmbeddedBlobContent } from "./blob-content.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { listPage } from "./blob-listing.js";
-import { toTableKitError } from "./errors.js";
-
-/** Block blobs up to this size live in their row: one SQLite write instead of a file and its sync. */
-const INLINE_MAX = 64 * 1024;
+import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
 const OPEN_ATTEMPTS = 5;
-
-/** What a container needs of its store's containers (EmbeddedContainers); declared here so neither file imports the other. */
-export interface EmbeddedContainerHost {
-  readonly capabilities: BlobCapabilities;
-  readonly catalogue: EmbeddedBlobCatalogue;
-  readonly content: EmbeddedBlobContent;
-  immediate<T>(work: () => T): T;
-  read<T>(work: () => T): T;
-  guard<T>(work: () => T): T;
-  /** Removes the files of a row's content (once no row names it). */
-  removeContent(content: string): void;
-}
 
 /**
  * A container of the embedded engine. Bytes go to the content store first (streamed, outside any
@@ -66,8 +54,12 @@ export class EmbeddedContainer implements ContainerBackend {
     if (upload.body.kind === "stream") {
       this.service.guard(() => checkWrite(this.lookup(name).row, upload.conditions));
     }
-    const body = await this.store(upload);
-    let replaced: string | undefined;
+    const body = await storeBody(
+      this.service.content,
+      upload.body,
+      upload.blobType === "BlockBlob" ? INLINE_MAX : -1,
+    );
+    const freed: string[] = [];
     const row = {
       name,
       content: body.writer?.id ?? "",
@@ -89,48 +81,17 @@ export class EmbeddedContainer implements ContainerBackend {
           throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
         }
         catalogue.upsert({ ...row, container });
-        replaced = current?.content;
+        // A plain write: the blob has no committed block list, and its uncommitted blocks go.
+        catalogue.setCommittedBlocks(container, name, undefined);
+        freed.push(...catalogue.dropStaged(container, name));
+        if (current?.content) freed.push(current.content);
       });
     } catch (err) {
       await body.writer?.discard();
       throw err;
     }
-    if (replaced) this.service.removeContent(replaced);
+    this.service.removeContent(...freed);
     return { etag: row.etag, lastModified: propertiesOf({ ...row, container: 0 }).lastModified };
-  }
-
-  /**
-   * Stores a body: a small block blob stays in memory to go into its row (one SQLite write, no
-   * file); anything larger, and every append blob, streams into new content.
-   */
-  private async store(
-    upload: BackendUpload,
-  ): Promise<{ length: number; inline?: Buffer; writer?: ContentWriter }> {
-    const inlineMax = upload.blobType === "BlockBlob" ? INLINE_MAX : -1;
-    const head: Uint8Array[] = [];
-    let headBytes = 0;
-    let writer: ContentWriter | undefined;
-    try {
-      const chunks = upload.body.kind === "bytes" ? [upload.body.bytes] : upload.body.chunks;
-      for await (const chunk of chunks) {
-        if (!writer && headBytes + chunk.byteLength <= inlineMax) {
-          head.push(chunk);
-          headBytes += chunk.byteLength;
-          continue;
-        }
-        if (!writer) {
-          writer = this.service.content.create();
-          for (const h of head) await writer.write(h);
-        }
-        await writer.write(chunk);
-      }
-      if (!writer && inlineMax >= 0) return { length: headBytes, inline: Buffer.concat(head) };
-      writer ??= this.service.content.create();
-      return { length: await writer.finish(), writer };
-    } catch (err) {
-      await writer?.discard();
-      throw toTableKitError(err);
-    }
   }
 
   async composeBlocks(
@@ -141,7 +102,7 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<BackendWriteResult | undefined> {
     const { catalogue, content } = this.service;
     if (!content.adopt) return undefined;
-    let replaced: string | undefined;
+    const freed: string[] = [];
     let made: string | undefined;
     const row = {
       name,
@@ -160,16 +121,20 @@ export class EmbeddedContainer implements ContainerBackend {
         if (parts.some((p) => p.kind === "current") && current?.etag !== compose.basedOn) {
           throw conditionNotMet(name);
         }
-        const stored = composedRow(content, parts, current);
+        const stored = composedRow(content, parts, current, INLINE_MAX);
         made = stored.content;
         catalogue.upsert({ ...row, ...stored, container });
-        replaced = current?.content;
+        if (!compose.keepBlockList) {
+          catalogue.setCommittedBlocks(container, name, undefined);
+          freed.push(...catalogue.dropStaged(container, name));
+        }
+        if (current?.content) freed.push(current.content);
       });
     } catch (err) {
       if (made) this.service.removeContent(made);
       throw err;
     }
-    if (replaced) this.service.removeContent(replaced);
+    this.service.removeContent(...freed);
     return { etag: row.etag, lastModified: propertiesOf({ ...row, container: 0 } as BlobRow).lastModified };
   }
 
@@ -218,14 +183,31 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
-    let removed: string | undefined;
-    this.service.immediate(() => {
+    const { catalogue } = this.service;
+    const freed = this.service.immediate(() => {
       const { container, row: found } = this.lookup(name);
       const row = this.checkRead(found, name, conditions);
-      this.service.catalogue.deleteBlob(container, name);
-      removed = row.content;
+      catalogue.deleteBlob(container, name);
+      catalogue.setCommittedBlocks(container, name, undefined);
+      return [row.content, ...catalogue.dropStaged(container, name)];
     });
-    if (removed) this.service.removeContent(removed);
+    this.service.removeContent(...freed);
+  }
+
+  async stageBlock(name: string, stage: BackendStageBlock, _call: CallOptions): Promise<void> {
+    return stageBlock(this.service, this.name, name, stage);
+  }
+
+  async commitBlocks(
+    name: string,
+    commit: BackendCommitBlocks,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    return commitBlocks(this.service, this.name, name, commit);
+  }
+
+  async listBlocks(name: string, _call: CallOptions): Promise<StoredBlockLists> {
+    return listBlocks(this.service, this.name, name);
   }
 
   async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
@@ -295,9 +277,7 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   private containerNotFound(): TableKitError {
-    return new TableKitError("ContainerNotFound", "The specified container does not exist.", {
-      details: { containerName: this.name },
-    });
+    return containerNotFound(this.name);
   }
 
   /** The row to read, checked: BlobNotFound, or ConditionNotMet for a stale `ifMatch`. */
@@ -324,27 +304,4 @@ function bytesReadable(bytes: Buffer): Readable {
   readable.push(bytes);
   readable.push(null);
   return readable;
-}
-
-/** The Blob service's answers to a conditional write: 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`. */
-function checkWrite(current: BlobRow | undefined, conditions: BackendConditions): void {
-  if (conditions.ifNoneMatch === "*" && current) {
-    throw new TableKitError("BlobAlreadyExists", "The specified blob already exists.", {
-      details: { blobName: current.name },
-    });
-  }
-  const ifMatch = conditions.ifMatch;
-  if (ifMatch !== undefined && (!current || (ifMatch !== "*" && ifMatch !== current.etag))) {
-    throw conditionNotMet(current?.name);
-  }
-}
-
-function conditionNotMet(name: string | undefined): TableKitError {
-  return new TableKitError(
-    "ConditionNotMet",
-    "The condition specified using HTTP conditional header(s) is not met.",
-    {
-      details: { blobName: name },
-    },
-  );
 }

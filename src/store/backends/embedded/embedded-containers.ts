@@ -4,10 +4,11 @@ import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../.
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
 import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
-import { EmbeddedContainer, type EmbeddedContainerHost } from "./embedded-container.js";
+import { EmbeddedContainer } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 

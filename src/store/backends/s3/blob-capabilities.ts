@@ -54,6 +54,12 @@ export function s3BlobCapabilities(options: {
     appendBlobs: false,
     maxAppendBlockBytes: 0,
     maxAppendBlocks: 0,
+    // Multipart uploads have parts, not a block list that outlives a commit: no stageBlock.
+    blocks: false,
+    maxBlockBytes: 0,
+    maxBlockIdBytes: 0,
+    maxCommittedBlocks: 0,
+    maxUncommittedBlocks: 0,
     conditionalWrites: options.conditionalWrites,
     maxListPageSize: 1000,
     nameOrder: "utf8",

@@ -11,6 +11,7 @@ import type {
   BackendWriteResult,
   ContainerBackend,
   StoredBlobProperties,
+  StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
@@ -54,6 +55,19 @@ export class S3Container implements ContainerBackend {
 
   getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined> {
     return this.service.containerProperties(this.name, call);
+  }
+
+  /** S3 keeps no block lists (capabilities.blocks is false): the core never calls these. */
+  async stageBlock(): Promise<void> {
+    throw noBlocks();
+  }
+
+  async commitBlocks(): Promise<BackendWriteResult> {
+    throw noBlocks();
+  }
+
+  async listBlocks(): Promise<StoredBlockLists> {
+    throw noBlocks();
   }
 
   async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
@@ -372,4 +386,11 @@ function toStored(out: S3ObjectOutput, contentLength: number): StoredBlobPropert
 function responseDate(out: S3ObjectOutput): Date {
   const date = out.$responseDate ? new Date(out.$responseDate) : new Date();
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+function noBlocks(): TableKitError {
+  return new TableKitError(
+    "NotSupported",
+    "S3 keeps no block lists: upload the blob whole or with uploadStream",
+  );
 }

@@ -1,0 +1,38 @@
+import { TableKitError } from "../../../model/index.js";
+import type { BackendConditions } from "../../blobs/blob-backend.js";
+import type { BlobRow } from "./blob-catalogue.js";
+
+/** The Blob service's answers to a conditional write: 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`. */
+export function checkWrite(current: BlobRow | undefined, conditions: BackendConditions): void {
+  if (conditions.ifNoneMatch === "*" && current) {
+    throw new TableKitError("BlobAlreadyExists", "The specified blob already exists.", {
+      details: { blobName: current.name },
+    });
+  }
+  const ifMatch = conditions.ifMatch;
+  if (ifMatch !== undefined && (!current || (ifMatch !== "*" && ifMatch !== current.etag))) {
+    throw conditionNotMet(current?.name);
+  }
+}
+
+export function conditionNotMet(name: string | undefined): TableKitError {
+  return new TableKitError(
+    "ConditionNotMet",
+    "The condition specified using HTTP conditional header(s) is not met.",
+    {
+      details: { blobName: name },
+    },
+  );
+}
+
+export function containerNotFound(name: string): TableKitError {
+  return new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+    details: { containerName: name },
+  });
+}
+
+export function blobNotFound(container: string, name: string): TableKitError {
+  return new TableKitError("BlobNotFound", "The specified blob does not exist.", {
+    details: { containerName: container, blobName: name },
+  });
+}
