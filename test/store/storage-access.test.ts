@@ -175,6 +175,23 @@ describe("blob tokens, enforced by the core", () => {
     );
   });
 
+  it("blocks: staging needs w, or c for a blob that does not exist yet; the commit is create-only too", async () => {
+    const id = Buffer.from("block-1").toString("base64");
+    const reader = blobToken("pics", "r").container("pics").getBlockBlobClient("blocks.txt");
+    await expectCode(reader.stageBlock(id, Buffer.from("x"), 1), "AuthorizationPermissionMismatch");
+    const creator = blobToken("pics", "cr").container("pics").getBlockBlobClient("blocks.txt");
+    await creator.stageBlock(id, Buffer.from("x"), 1);
+    expect((await creator.getBlockList("all")).uncommittedBlocks).toHaveLength(1);
+    await creator.commitBlockList([id]);
+    // Now it exists: a create-only token neither stages for it nor commits over it.
+    await expectCode(creator.stageBlock(id, Buffer.from("y"), 1), "AuthorizationPermissionMismatch");
+    await store.container("pics").getBlockBlobClient("blocks.txt").stageBlock(id, Buffer.from("y"), 1);
+    await expectCode(creator.commitBlockList([id]), "AuthorizationPermissionMismatch");
+    expect((await store.container("pics").getBlobClient("blocks.txt").downloadToBuffer()).toString()).toBe(
+      "x",
+    );
+  });
+
   it("no service SAS creates or deletes a container; an account SAS needs c and its letters", async () => {
     await expectCode(
       blobToken("fresh", "racwdl").container("fresh").create(),

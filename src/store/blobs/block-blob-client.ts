@@ -1,9 +1,15 @@
 import { createReadStream } from "node:fs";
 import { TableKitError } from "../../model/index.js";
-import type { OperationOptions } from "../call-options.js";
+import type { CallOptions, OperationOptions } from "../call-options.js";
 import type { BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
-import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import {
+  asCreateOnly,
+  BlobClient,
+  type BlobWriteResponse,
+  blobNotFound,
+  createOnlyRefusal,
+} from "./blob-client.js";
 import {
   type BlobRequestConditions,
   type BlockListEntry,
@@ -103,6 +109,7 @@ export class BlockBlobClient extends BlobClient {
     const caps = this.port.capabilities;
     const call = this.begin(options);
     this.requireBlocks();
+    await this.authorizeStaging(call);
     const id = checkBlockId(blockId, caps);
     const declared = checkBlockLength(contentLength, caps);
     const isStream = typeof body === "object" && body !== null && Symbol.asyncIterator in body;
@@ -135,13 +142,17 @@ export class BlockBlobClient extends BlobClient {
     const caps = this.port.capabilities;
     const call = this.begin(options);
     this.requireBlocks();
+    const { conditions, createOnly } = await this.writeConditions(
+      checkConditions(options.conditions, caps, "write"),
+      call,
+    );
     const commit = {
       blocks: checkBlockList(blocks, caps),
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions: checkConditions(options.conditions, caps, "write"),
+      conditions,
     };
-    const result = await this.backend.commitBlocks(this.name, commit, call);
+    const result = await asCreateOnly(createOnly, this.backend.commitBlocks(this.name, commit, call));
     return { etag: result.etag, lastModified: result.lastModified };
   }
 
@@ -155,6 +166,7 @@ export class BlockBlobClient extends BlobClient {
   ): Promise<BlockListResponse> {
     const call = this.begin(options);
     this.requireBlocks();
+    await this.authorize("readBlob", call);
     if (listType !== "committed" && listType !== "uncommitted" && listType !== "all") {
       throw new TableKitError(
         "InvalidInput",
@@ -162,12 +174,15 @@ export class BlockBlobClient extends BlobClient {
       );
     }
     const lists = await this.backend.listBlocks(this.name, call);
+    // Anonymous callers see committed blocks only, as the service shows them: staged ones are not yet the blob.
+    const hidden = this.port.access?.anonymous === true;
+    if (hidden && !lists.properties) throw blobNotFound(this.containerName, this.name);
     const copy = (blocks: readonly { name: string; size: number }[]) =>
       blocks.map((b) => ({ name: b.name, size: b.size }));
     const p = lists.properties;
     return {
       committedBlocks: listType === "uncommitted" ? [] : copy(lists.committed),
-      uncommittedBlocks: listType === "committed" ? [] : copy(lists.uncommitted),
+      uncommittedBlocks: listType === "committed" || hidden ? [] : copy(lists.uncommitted),
       ...(p
         ? {
             etag: p.etag,
@@ -177,6 +192,18 @@ export class BlockBlobClient extends BlobClient {
         : {}),
       blobContentLength: p?.contentLength ?? 0,
     };
+  }
+
+  /**
+   * Staging writes no blob, but only a token that may write this one stages for it: `w`, or `c`
+   * while the blob does not exist yet (its commit is then made create-only as well).
+   */
+  private async authorizeStaging(call: CallOptions): Promise<void> {
+    const access = this.port.access;
+    if (!access) return;
+    if (access.anonymous) return this.authorize("writeBlob", call);
+    if (access.blobWriteGrant({ container: this.containerName, blob: this.name }) === "write") return;
+    if (await this.backend.getProperties(this.name, {}, call)) throw createOnlyRefusal();
   }
 
   private requireBlocks(): void {
