@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 // The CLI starts the server (`tablekit serve`), so the server sits beneath it.
 // The advisor reads models and tables: a tool above the patterns, beneath the programs.
-const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "server", "cli"];
+// data-tables (the @azure/data-tables shim) is built on the store alone, beneath the programs.
+const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "data-tables", "server", "cli"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -127,6 +128,24 @@ describe("architecture", () => {
 
   it("no import circle in src/store", () => {
     expect(cycles(files.filter((f) => f.rel.startsWith("store/")))).toEqual([]);
+  });
+
+  it("tablekit/data-tables never loads a cloud SDK, not even dynamically (the embedded path installs none)", () => {
+    const shim = files.filter((f) => f.rel.startsWith("data-tables/"));
+    expect(shim.length).toBeGreaterThan(5);
+    const offenders = shim.filter((f) => /["'](@azure|@aws-sdk)\//.test(f.code)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("tablekit/data-tables reaches no backend directly: only the store's public port", () => {
+    const offenders = files
+      .filter((f) => f.rel.startsWith("data-tables/"))
+      .flatMap((f) =>
+        importTargets(f)
+          .filter((t) => t.startsWith("store/backends/"))
+          .map((t) => `${f.rel} imports ${t}`),
+      );
+    expect(offenders).toEqual([]);
   });
 
   it("the backend contract imports no backend", () => {

@@ -1,0 +1,269 @@
+import type { TableEntityResult as StoreEntityResult } from "../model/entity.js";
+import type { Table } from "../store/tables/table.js";
+import type { TransactionAction as StoreTransactionAction } from "../store/tables/table-transaction.js";
+import type { NamedKeyCredential, SASCredential } from "./credentials.js";
+import type {
+  DeleteTableEntityOptions,
+  GetTableEntityOptions,
+  ListTableEntitiesOptions,
+  OperationOptions,
+  PagedAsyncIterableIterator,
+  TableEntity,
+  TableEntityResult,
+  TableEntityResultPage,
+  TableServiceClientOptions,
+  TransactionAction,
+  UpdateMode,
+  UpdateTableEntityOptions,
+} from "./models.js";
+import {
+  deleteResponse,
+  insertResponse,
+  type TableDeleteEntityHeaders,
+  type TableInsertEntityHeaders,
+  type TableMergeEntityHeaders,
+  type TableTransactionResponse,
+  transactionResponse,
+  updateResponse,
+} from "./responses.js";
+import { toRestError } from "./rest-error.js";
+import { sdkPagedIterator } from "./sdk-paging.js";
+import { entityToWrite, sdkEntity } from "./sdk-values.js";
+import { type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
+
+type Credential = NamedKeyCredential | SASCredential | { getToken: unknown };
+
+/** The store's call options from the SDK's: the abort signal (the rest is about HTTP). */
+function call(options: OperationOptions | undefined): { abortSignal?: AbortSignal } {
+  const signal = options?.abortSignal;
+  return signal ? { abortSignal: signal } : {};
+}
+
+/** The SDK's select: `etag` is always returned and not selectable. */
+function selection(select: string[] | undefined): string[] | undefined {
+  return select?.filter((name) => name !== "etag" && name !== "odata.etag");
+}
+
+function selectsTimestamp(select: string[] | undefined): boolean {
+  return !select || select.includes("timestamp") || select.includes("Timestamp");
+}
+
+/**
+ * `@azure/data-tables`' TableClient over any tablekit store: `memory:`, `file:…`, `dynamodb:…`,
+ * or an Azure connection string / account URL (through the Azure backend). Clients made from the
+ * same URL share one store. Values, responses and errors have the SDK's shapes (docs/data-tables.md).
+ */
+export class TableClient {
+  /** The account endpoint (for a tablekit store, its URL). */
+  readonly url: string;
+  readonly tableName: string;
+  private readonly target: StoreTarget;
+  private readonly metadata: string;
+  private table: Table | undefined;
+
+  constructor(url: string, tableName: string, credential?: Credential, options?: TableServiceClientOptions);
+  constructor(url: string, tableName: string, options?: TableServiceClientOptions);
+  constructor(
+    url: string,
+    tableName: string,
+    credentialOrOptions?: object,
+    _options?: TableServiceClientOptions,
+  ) {
+    const credential = isCredential(credentialOrOptions) ? credentialOrOptions : undefined;
+    this.target = urlTarget(url, credential);
+    this.url = this.target.endpoint;
+    this.tableName = tableName;
+    this.metadata = `${this.url}/$metadata#${tableName}/@Element`;
+  }
+
+  /** A client from an Azure connection string, or from any tablekit store URL (`memory:`, `file:…`, `dynamodb:…`). */
+  static fromConnectionString(
+    connectionString: string,
+    tableName: string,
+    _options?: TableServiceClientOptions,
+  ): TableClient {
+    // A connection string is told from an account URL by its form: the constructor takes both.
+    return new TableClient(connectionString, tableName);
+  }
+
+  /** The table handle, once the shared store is open (then without awaiting). */
+  private async open(): Promise<Table> {
+    this.table ??= (await storeFor(this.target)).table(this.tableName);
+    return this.table;
+  }
+
+  private fail(err: unknown, method: string, keys?: { partitionKey: string; rowKey: string }): unknown {
+    const path = keys
+      ? `${this.tableName}(PartitionKey='${encodeURIComponent(keys.partitionKey)}',RowKey='${encodeURIComponent(keys.rowKey)}')`
+      : this.tableName;
+    return toRestError(err, { url: `${this.url}/${path}`, method });
+  }
+
+  /** Creates the table; an existing table is success, as the SDK's. */
+  async createTable(options?: OperationOptions): Promise<void> {
+    try {
+      await (this.table ?? (await this.open())).createTable(call(options));
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/Tables`, method: "POST" });
+    }
+  }
+
+  /** Deletes the table and its entities; a missing table is success, as the SDK's. */
+  async deleteTable(options?: OperationOptions): Promise<void> {
+    try {
+      await (this.table ?? (await this.open())).deleteTable(call(options));
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/Tables('${this.tableName}')`, method: "DELETE" });
+    }
+  }
+
+  async createEntity<T extends object>(
+    entity: TableEntity<T>,
+    options?: OperationOptions,
+  ): Promise<TableInsertEntityHeaders> {
+    try {
+      const table = this.table ?? (await this.open());
+      return insertResponse(await table.createEntity(entityToWrite(entity) as never, call(options)));
+    } catch (err) {
+      throw this.fail(err, "POST");
+    }
+  }
+
+  async getEntity<T extends object = Record<string, unknown>>(
+    partitionKey: string,
+    rowKey: string,
+    options?: GetTableEntityOptions,
+  ): Promise<TableEntityResult<T>> {
+    const select = selection(options?.queryOptions?.select);
+    try {
+      const table = this.table ?? (await this.open());
+      const result = await table.getEntity(partitionKey, rowKey, {
+        ...call(options),
+        ...(select ? { queryOptions: { select } } : {}),
+      });
+      return sdkEntity(result as Record<string, unknown>, {
+        metadata: this.metadata,
+        raw: options?.disableTypeConversion === true,
+        keepTimestamp: selectsTimestamp(select),
+      }) as TableEntityResult<T>;
+    } catch (err) {
+      throw this.fail(err, "GET", { partitionKey, rowKey });
+    }
+  }
+
+  /** Entities in key order; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
+  listEntities<T extends object = Record<string, unknown>>(
+    options?: ListTableEntitiesOptions,
+  ): PagedAsyncIterableIterator<TableEntityResult<T>, TableEntityResultPage<T>> {
+    const select = selection(options?.queryOptions?.select);
+    const filter = options?.queryOptions?.filter;
+    const queryOptions = { ...(filter !== undefined ? { filter } : {}), ...(select ? { select } : {}) };
+    const convert = {
+      raw: options?.disableTypeConversion === true,
+      keepTimestamp: selectsTimestamp(select),
+    };
+    return sdkPagedIterator(
+      async () => (this.table ?? (await this.open())).listEntities({ ...call(options), queryOptions }),
+      (e: StoreEntityResult) => sdkEntity(e as Record<string, unknown>, convert) as TableEntityResult<T>,
+      (err) => this.fail(err, "GET"),
+    ) as PagedAsyncIterableIterator<TableEntityResult<T>, TableEntityResultPage<T>>;
+  }
+
+  async updateEntity<T extends object>(
+    entity: TableEntity<T>,
+    mode: UpdateMode = "Merge",
+    options?: UpdateTableEntityOptions,
+  ): Promise<TableMergeEntityHeaders> {
+    try {
+      const table = this.table ?? (await this.open());
+      const etag = options?.etag;
+      return updateResponse(
+        await table.updateEntity(entityToWrite(entity) as never, mode, {
+          ...call(options),
+          ...(etag !== undefined ? { etag } : {}),
+        }),
+      );
+    } catch (err) {
+      throw this.fail(err, mode === "Merge" ? "MERGE" : "PUT", entity);
+    }
+  }
+
+  async upsertEntity<T extends object>(
+    entity: TableEntity<T>,
+    mode: UpdateMode = "Merge",
+    options?: OperationOptions,
+  ): Promise<TableMergeEntityHeaders> {
+    try {
+      const table = this.table ?? (await this.open());
+      return updateResponse(await table.upsertEntity(entityToWrite(entity) as never, mode, call(options)));
+    } catch (err) {
+      throw this.fail(err, mode === "Merge" ? "MERGE" : "PUT", entity);
+    }
+  }
+
+  async deleteEntity(
+    partitionKey: string,
+    rowKey: string,
+    options?: DeleteTableEntityOptions,
+  ): Promise<TableDeleteEntityHeaders> {
+    try {
+      const table = this.table ?? (await this.open());
+      const etag = options?.etag;
+      await table.deleteEntity(partitionKey, rowKey, {
+        ...call(options),
+        ...(etag !== undefined ? { etag } : {}),
+      });
+      return deleteResponse();
+    } catch (err) {
+      throw this.fail(err, "DELETE", { partitionKey, rowKey });
+    }
+  }
+
+  /** An entity group transaction: `TableTransaction#actions`, or the same tuples written by hand. */
+  async submitTransaction(
+    actions: readonly TransactionAction[],
+    options?: OperationOptions,
+  ): Promise<TableTransactionResponse> {
+    const storeActions = actions.map(toStoreAction);
+    try {
+      const table = this.table ?? (await this.open());
+      const result = await table.submitTransaction(storeActions, call(options));
+      return transactionResponse(storeActions, result.subResponses);
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/$batch`, method: "POST" }, true);
+    }
+  }
+}
+
+/** An SDK action as the store's: entities without read-only metadata, and the etag option only. */
+function toStoreAction(action: TransactionAction): StoreTransactionAction {
+  const [kind, entity, mode, options] = action as [
+    string,
+    TableEntity,
+    UpdateMode?,
+    UpdateTableEntityOptions?,
+  ];
+  const e = entityToWrite(entity) as never;
+  switch (kind) {
+    case "update":
+      return options?.etag !== undefined
+        ? ["update", e, mode ?? "Merge", { etag: options.etag }]
+        : ["update", e, mode ?? "Merge"];
+    case "upsert":
+      return ["upsert", e, mode ?? "Merge"];
+    case "delete":
+      return ["delete", e];
+    default:
+      return [kind as "create", e];
+  }
+}
+
+export function isCredential(value: unknown): value is Credential {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    (typeof v.name === "string" && typeof v.key === "string") ||
+    typeof v.signature === "string" ||
+    typeof v.getToken === "function"
+  );
+}
