@@ -12,6 +12,9 @@ import type { NamedKeyCredential, SASCredential } from "./credentials.js";
 const stores = new Map<string, Promise<Store>>();
 let exitHookInstalled = false;
 
+/** Counts `closeDataTablesStores()` calls: a client's cached table of an earlier count is stale. */
+export const registry = { generation: 0 };
+
 /** What a client was made from: a tablekit store URL, an Azure connection string, or an account URL. */
 export interface StoreTarget {
   /** The registry key. */
@@ -89,6 +92,7 @@ export function storeFor(target: StoreTarget): Promise<Store> {
 export async function closeDataTablesStores(): Promise<void> {
   const open = [...stores.values()];
   stores.clear();
+  registry.generation++;
   await Promise.all(open.map(async (s) => (await s.catch(() => undefined))?.close()));
 }
 

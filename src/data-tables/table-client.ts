@@ -29,7 +29,7 @@ import {
 import { toRestError } from "./rest-error.js";
 import { sdkPagedIterator } from "./sdk-paging.js";
 import { entityToWrite, sdkEntity } from "./sdk-values.js";
-import { type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
+import { registry, type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
 
 type Credential = NamedKeyCredential | SASCredential | { getToken: unknown };
 
@@ -59,7 +59,8 @@ export class TableClient {
   readonly tableName: string;
   private readonly target: StoreTarget;
   private readonly metadata: string;
-  private table: Table | undefined;
+  private cached: Table | undefined;
+  private cachedGeneration = -1;
 
   constructor(url: string, tableName: string, credential?: Credential, options?: TableServiceClientOptions);
   constructor(url: string, tableName: string, options?: TableServiceClientOptions);
@@ -86,10 +87,17 @@ export class TableClient {
     return new TableClient(connectionString, tableName);
   }
 
-  /** The table handle, once the shared store is open (then without awaiting). */
+  /** The table handle once the shared store is open (read without awaiting), until the stores are closed. */
+  private get table(): Table | undefined {
+    return this.cachedGeneration === registry.generation ? this.cached : undefined;
+  }
+
   private async open(): Promise<Table> {
-    this.table ??= (await storeFor(this.target)).table(this.tableName);
-    return this.table;
+    const generation = registry.generation;
+    const table = (await storeFor(this.target)).table(this.tableName);
+    this.cached = table;
+    this.cachedGeneration = generation;
+    return table;
   }
 
   private fail(err: unknown, method: string, keys?: { partitionKey: string; rowKey: string }): unknown {
@@ -184,7 +192,7 @@ export class TableClient {
         }),
       );
     } catch (err) {
-      throw this.fail(err, mode === "Merge" ? "MERGE" : "PUT", entity);
+      throw this.fail(err, mode === "Merge" ? "PATCH" : "PUT", entity);
     }
   }
 
@@ -197,7 +205,7 @@ export class TableClient {
       const table = this.table ?? (await this.open());
       return updateResponse(await table.upsertEntity(entityToWrite(entity) as never, mode, call(options)));
     } catch (err) {
-      throw this.fail(err, mode === "Merge" ? "MERGE" : "PUT", entity);
+      throw this.fail(err, mode === "Merge" ? "PATCH" : "PUT", entity);
     }
   }
 
