@@ -97,6 +97,8 @@ export type TableItemResultPage = Array<TableItem> & { continuationToken?: strin
 
 export interface PagedAsyncIterableIterator<TElement, TPage = TElement[], TPageSettings = PageSettings> {
   next(): Promise<IteratorResult<TElement>>;
+  /** Ends the listing early (what `break` in a `for await` calls). */
+  return?(): Promise<IteratorResult<TElement>>;
   [Symbol.asyncIterator](): PagedAsyncIterableIterator<TElement, TPage, TPageSettings>;
   byPage(settings?: TPageSettings): AsyncIterableIterator<TPage>;
 }

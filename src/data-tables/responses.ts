@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { WriteResponse } from "../store/tables/table.js";
 import type { TransactionAction } from "../store/tables/table-transaction.js";
 import { SERVICE_VERSION } from "./rest-error.js";
@@ -20,6 +20,18 @@ export type TableMergeEntityHeaders = Omit<TableWriteHeaders, "preferenceApplied
 export type TableUpdateEntityHeaders = TableMergeEntityHeaders;
 export type TableDeleteEntityHeaders = Omit<TableMergeEntityHeaders, "etag">;
 
+/**
+ * Request ids shaped as UUIDs (version 4 form): a random per-process prefix and a counter, so each
+ * is unique in the process without asking the system's random source twice per write.
+ */
+const ID_PREFIX = randomBytes(10).toString("hex");
+const ID_HEAD = `${ID_PREFIX.slice(0, 8)}-${ID_PREFIX.slice(8, 12)}-4${ID_PREFIX.slice(12, 15)}-a${ID_PREFIX.slice(15, 18)}-`;
+let idCounter = 0;
+function requestId(): string {
+  idCounter = (idCounter + 1) % 0x1000000000000;
+  return ID_HEAD + idCounter.toString(16).padStart(12, "0");
+}
+
 /** The response `Date` header: the second the service answered in. */
 function responseDate(): Date {
   return new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -27,8 +39,8 @@ function responseDate(): Date {
 
 export function insertResponse(result: WriteResponse): TableInsertEntityHeaders {
   return {
-    clientRequestId: randomUUID(),
-    requestId: randomUUID(),
+    clientRequestId: requestId(),
+    requestId: requestId(),
     version: SERVICE_VERSION,
     date: responseDate(),
     etag: result.etag,
@@ -40,8 +52,8 @@ export function insertResponse(result: WriteResponse): TableInsertEntityHeaders 
 
 export function updateResponse(result: WriteResponse): TableMergeEntityHeaders {
   return {
-    clientRequestId: randomUUID(),
-    requestId: randomUUID(),
+    clientRequestId: requestId(),
+    requestId: requestId(),
     version: SERVICE_VERSION,
     date: responseDate(),
     etag: result.etag,
@@ -51,8 +63,8 @@ export function updateResponse(result: WriteResponse): TableMergeEntityHeaders {
 
 export function deleteResponse(): TableDeleteEntityHeaders {
   return {
-    clientRequestId: randomUUID(),
-    requestId: randomUUID(),
+    clientRequestId: requestId(),
+    requestId: requestId(),
     version: SERVICE_VERSION,
     date: responseDate(),
     body: undefined,

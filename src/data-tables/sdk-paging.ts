@@ -11,16 +11,35 @@ export function sdkPagedIterator<R, T>(
   convert: (item: R) => T,
   fail: (err: unknown) => unknown,
 ): PagedAsyncIterableIterator<T, T[] & { continuationToken?: string }> {
-  let items: StorePagedIterator<R> | undefined;
+  // Page by page underneath, so that an item costs one promise (this `next`), as in the store's own.
+  let source: AsyncIterableIterator<R[]> | undefined;
+  let buffer: T[] = [];
+  let index = 0;
+  let finished = false;
   const iterator: PagedAsyncIterableIterator<T, T[] & { continuationToken?: string }> = {
     async next(): Promise<IteratorResult<T>> {
-      try {
-        items ??= await open();
-        const result = await items.next();
-        return result.done ? result : { done: false, value: convert(result.value) };
-      } catch (err) {
-        throw fail(err);
+      while (index >= buffer.length) {
+        if (finished) return { done: true, value: undefined };
+        try {
+          source ??= (await open()).byPage();
+          const page = await source.next();
+          if (page.done) {
+            finished = true;
+            return { done: true, value: undefined };
+          }
+          buffer = convertAll(page.value, convert);
+          index = 0;
+        } catch (err) {
+          throw fail(err);
+        }
       }
+      return { done: false, value: buffer[index++]! };
+    },
+    async return(): Promise<IteratorResult<T>> {
+      finished = true;
+      buffer = [];
+      await source?.return?.(undefined);
+      return { done: true, value: undefined };
     },
     [Symbol.asyncIterator]() {
       return iterator;
@@ -50,10 +69,14 @@ async function* pages<R, T>(
       throw fail(err);
     }
     if (page.done) return;
-    const items = page.value;
-    const converted = new Array<T>(items.length) as T[] & { continuationToken?: string };
-    for (let i = 0; i < items.length; i++) converted[i] = convert(items[i]!);
-    converted.continuationToken = items.continuationToken;
+    const converted = convertAll(page.value, convert) as T[] & { continuationToken?: string };
+    converted.continuationToken = page.value.continuationToken;
     yield converted;
   }
+}
+
+function convertAll<R, T>(items: readonly R[], convert: (item: R) => T): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < items.length; i++) out.push(convert(items[i]!));
+  return out;
 }

@@ -11,7 +11,7 @@ import { DateTime } from "../model/datetime.js";
 export function sdkValue(value: unknown): unknown {
   if (typeof value !== "object" || value === null) {
     // The service writes NaN and ±Infinity as annotated strings, which the SDK leaves as strings.
-    if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+    if (typeof value === "number" && value - value !== 0) return String(value);
     return value;
   }
   if (value instanceof DateTime) return new Date(value.epochMilliseconds);
@@ -60,39 +60,72 @@ export function dateTimeText(value: DateTime): string {
     : value.toISOString();
 }
 
-/** Names the SDK keeps as they come in a read, untouched by type conversion. */
-const METADATA = new Set(["partitionKey", "rowKey", "etag", "timestamp"]);
-
 /**
  * A tablekit read result as the SDK's entity: `odata.metadata` first (point reads only), then the
  * ETag, the keys, the properties and the Timestamp. `keepTimestamp` false drops the Timestamp, as
- * the service does for a `$select` that does not name it.
+ * the service does for a `$select` that does not name it. Every read goes through here: the
+ * result's keys and properties are already in the SDK's order, and only some values need converting.
  */
 export function sdkEntity(
   result: Record<string, unknown>,
-  options: { metadata?: string; raw?: boolean; keepTimestamp?: boolean },
+  metadata: string | undefined,
+  raw: boolean,
+  keepTimestamp: boolean,
+): Record<string, unknown> {
+  if (raw) return sdkRawEntity(result, metadata, keepTimestamp);
+  const out = metadata === undefined ? new ListedEntity(result.etag) : new ReadEntity(metadata, result.etag);
+  for (const name in result) {
+    if (name === "etag" || name === "timestamp") continue;
+    let value = result[name];
+    // Strings, booleans, bigints and finite numbers read as they are.
+    if (typeof value === "object" ? value !== null : typeof value === "number" && value - value !== 0) {
+      value = sdkValue(value);
+    }
+    if (name === "__proto__") {
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    } else out[name] = value;
+  }
+  if (keepTimestamp && result.timestamp !== undefined) out.timestamp = result.timestamp;
+  return out;
+}
+
+/**
+ * The SDK's entity objects: plain objects (Object.prototype, constructor Object) made by `new`, so
+ * that V8 sizes them from the properties they are seen to get instead of growing a literal's
+ * property store as properties are added (as the model's read results are made).
+ */
+function listedEntity(this: Record<string, unknown>, etag: unknown): void {
+  this.etag = etag;
+}
+listedEntity.prototype = Object.prototype;
+const ListedEntity = listedEntity as unknown as new (etag: unknown) => Record<string, unknown>;
+
+function readEntity(this: Record<string, unknown>, metadata: unknown, etag: unknown): void {
+  this["odata.metadata"] = metadata;
+  this.etag = etag;
+}
+readEntity.prototype = Object.prototype;
+const ReadEntity = readEntity as unknown as new (metadata: unknown, etag: unknown) => Record<string, unknown>;
+
+/** The same with `disableTypeConversion`: every property as `{ value, type }`, keys and metadata as they are. */
+function sdkRawEntity(
+  result: Record<string, unknown>,
+  metadata: string | undefined,
+  keepTimestamp: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (options.metadata !== undefined) {
-    out["odata.metadata"] = options.raw ? { value: options.metadata, type: "String" } : options.metadata;
-  }
+  if (metadata !== undefined) out["odata.metadata"] = { value: metadata, type: "String" };
   out.etag = result.etag;
   if (result.partitionKey !== undefined) out.partitionKey = result.partitionKey;
   if (result.rowKey !== undefined) out.rowKey = result.rowKey;
-  const convert = options.raw ? sdkRawValue : sdkValue;
   for (const name in result) {
-    if (METADATA.has(name)) continue;
-    const value = result[name];
-    if (name === "__proto__")
-      Object.defineProperty(out, name, {
-        value: convert(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[name] = convert(value);
+    if (name === "partitionKey" || name === "rowKey" || name === "etag" || name === "timestamp") continue;
+    const value = sdkRawValue(result[name]);
+    if (name === "__proto__") {
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    } else out[name] = value;
   }
-  if (options.keepTimestamp !== false && result.timestamp !== undefined) out.timestamp = result.timestamp;
+  if (keepTimestamp && result.timestamp !== undefined) out.timestamp = result.timestamp;
   return out;
 }
 
