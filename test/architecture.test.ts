@@ -130,24 +130,6 @@ describe("architecture", () => {
     expect(cycles(files.filter((f) => f.rel.startsWith("store/")))).toEqual([]);
   });
 
-  it("tablekit/data-tables never loads a cloud SDK, not even dynamically (the embedded path installs none)", () => {
-    const shim = files.filter((f) => f.rel.startsWith("data-tables/"));
-    expect(shim.length).toBeGreaterThan(5);
-    const offenders = shim.filter((f) => /["'](@azure|@aws-sdk)\//.test(f.code)).map((f) => f.rel);
-    expect(offenders).toEqual([]);
-  });
-
-  it("tablekit/data-tables reaches no backend directly: only the store's public port", () => {
-    const offenders = files
-      .filter((f) => f.rel.startsWith("data-tables/"))
-      .flatMap((f) =>
-        importTargets(f)
-          .filter((t) => t.startsWith("store/backends/"))
-          .map((t) => `${f.rel} imports ${t}`),
-      );
-    expect(offenders).toEqual([]);
-  });
-
   it("the backend contract imports no backend", () => {
     const contract = files.filter((f) =>
       /^store\/(backend|call-options|[a-z]+\/[a-z]+-(backend|capabilities))\.ts$/.test(f.rel),
@@ -221,6 +203,24 @@ describe("architecture", () => {
           staticImports(f.code).some((s) => s.includes("/store/")),
       )
       .map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("tablekit/data-tables never loads a cloud SDK, not even dynamically (the embedded path installs none)", () => {
+    const shim = files.filter((f) => f.rel.startsWith("data-tables/"));
+    expect(shim.length).toBeGreaterThan(5);
+    const offenders = shim.filter((f) => /["'](@azure|@aws-sdk)\//.test(f.code)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("tablekit/data-tables reaches no backend directly: only the store's public port", () => {
+    const offenders = files
+      .filter((f) => f.rel.startsWith("data-tables/"))
+      .flatMap((f) =>
+        importTargets(f)
+          .filter((t) => t.startsWith("store/backends/"))
+          .map((t) => `${f.rel} imports ${t}`),
+      );
     expect(offenders).toEqual([]);
   });
 });
