@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 // The CLI starts the server (`tablekit serve`), so the server sits beneath it.
 // The advisor reads models and tables: a tool above the patterns, beneath the programs.
-const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "server", "cli"];
+// data-tables (the @azure/data-tables shim) is built on the store alone, beneath the programs.
+const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "data-tables", "server", "cli"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -231,7 +232,40 @@ describe("architecture", () => {
       .map((f) => f.rel);
     expect(offenders).toEqual([]);
   });
+
+  it("tablekit/data-tables never loads a cloud SDK, not even dynamically (the embedded path installs none)", () => {
+    const shim = files.filter((f) => f.rel.startsWith("data-tables/"));
+    expect(shim.length).toBeGreaterThan(5);
+    const offenders = shim.filter((f) => namesCloudSdk(f.code)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+    // The rule sees every way of loading one: static, type-only, dynamic, require.
+    for (const code of [
+      'import { TableClient } from "@azure/data-tables";',
+      'import type { RestError } from "@azure/core-rest-pipeline";',
+      'const sdk = await import("@azure/data-tables");',
+      "const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');",
+    ]) {
+      expect(namesCloudSdk(code), code).toBe(true);
+    }
+    expect(namesCloudSdk('import { openStore } from "../store/open-store.js"; // not @azure/x')).toBe(false);
+  });
+
+  it("tablekit/data-tables reaches no backend directly: only the store's public port", () => {
+    const offenders = files
+      .filter((f) => f.rel.startsWith("data-tables/"))
+      .flatMap((f) =>
+        importTargets(f)
+          .filter((t) => t.startsWith("store/backends/"))
+          .map((t) => `${f.rel} imports ${t}`),
+      );
+    expect(offenders).toEqual([]);
+  });
 });
+
+/** True when code names a cloud SDK package in a string: an import of any kind, or a require. */
+function namesCloudSdk(code: string): boolean {
+  return /["'](@azure|@aws-sdk)\//.test(code);
+}
 
 const backendsDir = join(src, "store", "backends");
 const PORTS = ["table", "queue", "blob"] as const;

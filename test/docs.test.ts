@@ -16,6 +16,7 @@ const SUBPATHS: Record<string, string> = {
   "tablekit/filter": "src/filter/index.ts",
   "tablekit/patterns": "src/patterns/index.ts",
   "tablekit/server": "src/server/index.ts",
+  "tablekit/data-tables": "src/data-tables/index.ts",
 };
 
 function markdownFiles(dir: string): string[] {
@@ -42,7 +43,7 @@ function runnableBlocks(markdown: string): { line: number; code: string }[] {
 }
 
 function rewriteImports(code: string, fileDir: string): string {
-  return code.replace(/from\s+"(tablekit(?:\/[a-z]+)?)"/g, (whole, spec: string) => {
+  return code.replace(/from\s+"(tablekit(?:\/[a-z-]+)?)"/g, (whole, spec: string) => {
     const target = SUBPATHS[spec];
     if (!target) return whole;
     let rel = relative(fileDir, join(root, target)).replaceAll("\\", "/");

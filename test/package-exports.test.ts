@@ -1,8 +1,10 @@
 /** The published package as a user imports it: every `exports` entry resolves to built files. */
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,6 +33,31 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
       ).href
     );
     expect(typeof mod.openStore).toBe("function");
+  });
+
+  it("tablekit/data-tables runs a program on memory: with every cloud SDK unresolvable", async () => {
+    // A resolve hook that refuses @azure/* and @aws-sdk/*, as on a machine that installed none.
+    const hook = `data:text/javascript,${encodeURIComponent(
+      'export async function resolve(s, c, next) { if (/^@(azure|aws-sdk)\\//.test(s)) throw new Error("no SDK: " + s); return next(s, c); }',
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(
+      `import { register } from "node:module"; register(${JSON.stringify(hook)});`,
+    )}`;
+    const program = [
+      'import { TableClient, closeDataTablesStores } from "tablekit/data-tables";',
+      'const client = TableClient.fromConnectionString("memory:", "Orders");',
+      "await client.createTable();",
+      'await client.createEntity({ partitionKey: "p", rowKey: "r", when: new Date(0), n: 5n });',
+      'const e = await client.getEntity("p", "r");',
+      "console.log(e.when instanceof Date, typeof e.n);",
+      "await closeDataTablesStores();",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", register, "--input-type=module", "-e", program],
+      { cwd: root },
+    );
+    expect(stdout.trim()).toBe("true bigint");
   });
 
   it("declares every bin as a built file with a shebang", () => {

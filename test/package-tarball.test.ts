@@ -242,6 +242,7 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
       "module",
       `import { openStore, TableKitError, type TableEntityResult } from "tablekit";
        import * as advisor from "tablekit/advisor";
+       import { TableClient, type TableEntityResult as SdkEntity } from "tablekit/data-tables";
        import * as filter from "tablekit/filter";
        import { paddedInt } from "tablekit/keys";
        import * as patterns from "tablekit/patterns";
@@ -251,7 +252,9 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        void (() => openStore("dynamodb:", { tablePrefx: "app-" }));
        const row: TableEntityResult<{ total: number }> | undefined = undefined;
        void row;
-       void [advisor.adviseModel, filter.odata, patterns, server.startServer];
+       const sdkRow: SdkEntity<{ total: number }> | undefined = undefined;
+       void sdkRow;
+       void [advisor.adviseModel, filter.odata, patterns, server.startServer, TableClient.fromConnectionString];
        ${USE_THE_STORE}`,
     );
     expect(out).toEqual(STORE_OUTPUT);

@@ -53,6 +53,21 @@ const KEYS = [
 // The key-design advisor (docs/advisor.md): a tool above the patterns, tablekit/advisor.
 const ADVISOR = ["FINDING_IDS", "FINDING_KINDS", "adviseModel", "adviseTable"];
 
+// @azure/data-tables' runtime names a program uses, over any store (docs/data-tables.md).
+const DATA_TABLES = [
+  "AzureNamedKeyCredential",
+  "AzureSASCredential",
+  "RestError",
+  "TableClient",
+  "TableServiceClient",
+  "TableTransaction",
+  "closeDataTablesStores",
+  "generateAccountSas",
+  "generateTableSas",
+  "isRestError",
+  "odata",
+];
+
 const PATTERNS = [
   "BlockIdAllocator",
   "DataSeries",
@@ -143,6 +158,14 @@ describe("public surface", () => {
     expect(names(await import("../src/filter/index.js"))).toEqual(sorted(FILTER));
     expect(names(await import("../src/patterns/index.js"))).toEqual(sorted(PATTERNS));
     expect(names(await import("../src/advisor/index.js"))).toEqual(sorted(ADVISOR));
+  });
+
+  it("tablekit/data-tables exports exactly these names, each of them a runtime name of @azure/data-tables but two", async () => {
+    expect(names(await import("../src/data-tables/index.js"))).toEqual(sorted(DATA_TABLES));
+    const sdk = await import("@azure/data-tables");
+    const ours = DATA_TABLES.filter((n) => !(n in sdk));
+    // isRestError is @azure/core-rest-pipeline's; closeDataTablesStores is tablekit's own.
+    expect(ours).toEqual(["closeDataTablesStores", "isRestError"]);
   });
 
   it("the root's keys namespace is tablekit/keys", async () => {

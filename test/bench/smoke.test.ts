@@ -36,6 +36,13 @@ describe("benchmarks", () => {
     expect(output).toContain(`smoke run: ${benches.length} of ${benches.length} benchmarks passed`);
   });
 
+  it("the data-tables benchmark runs its three rows at smoke size", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("data-tables.bench.ts", "--smoke");
+    expect(code, output).toBe(0);
+    for (const row of ["'create'", "'point read'", "'listing of 50 rows'"]) expect(output).toContain(row);
+    expect(output).toContain("not judged (smoke run)");
+  });
+
   it("the evidence A/B tool runs to its line", { timeout: 120_000 }, async () => {
     const { code, output } = await runBench("transactions-evidence.ts", "2", "2", "20");
     expect(code, output).toBe(0);

@@ -1,0 +1,129 @@
+/** tablekit/data-tables' own promises: shared stores, every URL form, errors that keep their cause. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AzureNamedKeyCredential,
+  AzureSASCredential,
+  closeDataTablesStores,
+  generateAccountSas,
+  isRestError,
+  RestError,
+  TableClient,
+  TableServiceClient,
+} from "../../src/data-tables/index.js";
+import { TableKitError } from "../../src/model/errors.js";
+import { AZURITE_ACCOUNT, AZURITE_KEY, type Azurite, startAzurite } from "../support/azurite.js";
+
+let azurite: Azurite;
+
+beforeAll(async () => {
+  azurite = await startAzurite();
+}, 120_000);
+
+afterAll(async () => {
+  await closeDataTablesStores();
+  await azurite?.stop();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<RestError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as RestError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("tablekit/data-tables clients", () => {
+  it("clients made from the same URL share one store; closeDataTablesStores closes it", async () => {
+    const service = TableServiceClient.fromConnectionString("memory:");
+    await service.createTable("Shared");
+    const client = TableClient.fromConnectionString("memory:", "Shared");
+    await client.createEntity({ partitionKey: "p", rowKey: "r" });
+    expect((await new TableClient("memory:", "Shared").getEntity("p", "r")).rowKey).toBe("r");
+    await closeDataTablesStores();
+    // A fresh memory store afterwards: the table is gone.
+    const after = await rejection(client.getEntity("p", "r"));
+    expect([after.statusCode, (after.details as { errorCode: string }).errorCode]).toEqual([
+      404,
+      "TableNotFound",
+    ]);
+  });
+
+  it("reaches Azure through a connection string and through an account URL with a credential", async () => {
+    const byString = TableClient.fromConnectionString(azurite.tableConnectionString, "ViaString");
+    await byString.createTable();
+    await byString.createEntity({ partitionKey: "p", rowKey: "r", when: new Date(5) });
+    const byKey = new TableClient(
+      azurite.endpoints.table,
+      "ViaString",
+      new AzureNamedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY),
+    );
+    expect((await byKey.getEntity("p", "r")).when).toEqual(new Date(5));
+    expect(byKey.url).toBe(azurite.endpoints.table);
+    const sas = generateAccountSas(new AzureNamedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY), {
+      expiresOn: new Date(Date.now() + 600_000),
+    });
+    const bySas = new TableServiceClient(azurite.endpoints.table, new AzureSASCredential(sas));
+    const names: (string | undefined)[] = [];
+    for await (const t of bySas.listTables()) names.push(t.name);
+    expect(names).toContain("ViaString");
+    // The account SAS lists and reads only: creating a table is refused as the service refuses it.
+    const refused = await rejection(bySas.createTable("Nope"));
+    expect([isRestError(refused), refused.statusCode]).toEqual([true, 403]);
+  });
+
+  it("every error is a RestError whose cause is the TableKitError, with the request it answers", async () => {
+    const client = TableClient.fromConnectionString("memory:", "Errors");
+    await client.createTable();
+    const badName = await rejection(new TableClient("memory:", "no-dashes").createTable());
+    expect(badName).toBeInstanceOf(RestError);
+    expect(badName.statusCode).toBe(400);
+    expect(badName.cause).toBeInstanceOf(TableKitError);
+    const badKey = await rejection(client.getEntity("p", "a/b"));
+    expect(badKey.request?.url).toMatch(/Errors\(PartitionKey='p',RowKey='a%2Fb'\)$/);
+    expect(badKey.request?.method).toBe("GET");
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await rejection(
+      client.createEntity({ partitionKey: "p", rowKey: "r" }, { abortSignal: controller.signal }),
+    );
+    expect((aborted.details as { errorCode: string }).errorCode).toBe("Aborted");
+    // An error that is not tablekit's passes through unchanged.
+    await expect(client.submitTransaction(null as never)).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it("non-finite Doubles read as the strings the service writes, -0 and typed Doubles as numbers", async () => {
+    const client = TableClient.fromConnectionString("memory:", "Doubles");
+    await client.createTable();
+    await client.createEntity({
+      partitionKey: "p",
+      rowKey: "r",
+      nan: Number.NaN,
+      inf: { value: "Infinity", type: "Double" },
+      negativeZero: -0,
+      whole: { value: 3, type: "Double" },
+    });
+    const e = await client.getEntity("p", "r");
+    expect([e.nan, e.inf, Object.is(e.negativeZero, -0), e.whole]).toEqual(["NaN", "Infinity", true, 3]);
+    const raw = await client.getEntity("p", "r", { disableTypeConversion: true });
+    expect([raw.nan, raw.whole]).toEqual([
+      { value: "NaN", type: "Double" },
+      { value: "3", type: "Int32" }, // the SDK guesses an unannotated whole number as Int32
+    ]);
+  });
+
+  it("pages and listTables pages carry continuationToken, undefined on the last", async () => {
+    const service = TableServiceClient.fromConnectionString("memory:");
+    for (const n of ["PgAlpha", "PgBeta", "PgGamma"]) await service.createTable(n);
+    const pages = [];
+    for await (const page of service
+      .listTables({ queryOptions: { filter: "TableName ge 'Pg' and TableName lt 'Ph'" } })
+      .byPage({ maxPageSize: 2 })) {
+      pages.push([page.map((t) => t.name), "continuationToken" in page, typeof page.continuationToken]);
+    }
+    expect(pages).toEqual([
+      [["PgAlpha", "PgBeta"], true, "string"],
+      [["PgGamma"], true, "undefined"],
+    ]);
+  });
+});
