@@ -1,6 +1,10 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError } from "../model/index.js";
 import type { AccessPolicy } from "./access/access-policy.js";
+import { copyMetadata } from "./access/resource-metadata.js";
+import type { ServiceProperties, StorageServiceName } from "./access/service-properties.js";
+import type { ResourceMetadata, StateBackend } from "./access/state-backend.js";
+import { readServiceProperties, requireState, writeServiceProperties } from "./access/state-port.js";
 import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
@@ -14,7 +18,7 @@ import {
   type ListContainersSegment,
   listContainers,
 } from "./blobs/blob-service.js";
-import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, type CallOptions, callOptions, type OperationOptions } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { Queue } from "./queues/queue.js";
 import type { QueueServiceBackend } from "./queues/queue-backend.js";
@@ -33,6 +37,8 @@ export interface ListTablesOptions extends OperationOptions {
 export interface ListQueuesOptions extends OperationOptions {
   /** Only queues whose name starts with this text. */
   prefix?: string;
+  /** Each item also carries the queue's metadata (one state read per queue). */
+  includeMetadata?: boolean;
 }
 
 /** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
@@ -140,7 +146,9 @@ export class Store {
   }
 
   /** Queues in name order, each as `{ name }`; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
-  listQueues(options?: ListQueuesOptions): PagedAsyncIterableIterator<{ name: string }> {
+  listQueues(
+    options?: ListQueuesOptions,
+  ): PagedAsyncIterableIterator<{ name: string; metadata?: ResourceMetadata }> {
     const queues = this.queuePort();
     const limits = queues.capabilities.limits;
     return pagedIterator(
@@ -151,7 +159,10 @@ export class Store {
           throw new TableKitError("InvalidInput", "prefix must be a string");
         }
         const page = await queues.listQueues({ prefix, maxPageSize, continuation }, call);
-        return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
+        const items = options?.includeMetadata
+          ? await queueItemsWithMetadata(queues, page.names, call)
+          : page.names.map((name) => ({ name }));
+        return { items, continuation: page.continuation };
       },
       {
         defaultPageSize: limits.maxListPageSize,
@@ -213,6 +224,60 @@ export class Store {
     return blobPort(this.backend.blobs, this.lifecycle, this.url);
   }
 
+  // --- State kept by the services (docs/architecture.md#state) ---
+
+  /** Which ports keep state (metadata, stored access policies, public access, service properties). */
+  get stateCapabilities(): { tables: boolean; queues: boolean; blobs: boolean } {
+    const { tables, queues, blobs } = this.backend;
+    return {
+      tables: tables.state !== undefined,
+      queues: queues?.state !== undefined,
+      blobs: blobs?.state !== undefined,
+    };
+  }
+
+  /** A service's properties (every section, defaults where never set), as the SDKs' `getProperties`. */
+  async getServiceProperties(
+    service: StorageServiceName,
+    options?: OperationOptions,
+  ): Promise<ServiceProperties> {
+    const call = callOptions(this.lifecycle, options);
+    const state = this.stateOf(service);
+    if (service === "table") this.access?.check("getServiceProperties");
+    return readServiceProperties(state, service, call);
+  }
+
+  /**
+   * Sets a service's properties: sections present replace the stored ones, absent ones are kept,
+   * `cors: []` removes every rule. Checked as the service checks them (InvalidXmlNodeValue).
+   */
+  async setServiceProperties(
+    service: StorageServiceName,
+    properties: ServiceProperties,
+    options?: OperationOptions,
+  ): Promise<void> {
+    const call = callOptions(this.lifecycle, options);
+    const state = this.stateOf(service);
+    if (service === "table") this.access?.check("setServiceProperties");
+    await writeServiceProperties(state, service, properties, call);
+  }
+
+  private stateOf(service: StorageServiceName): StateBackend {
+    if (service !== "table" && service !== "queue" && service !== "blob") {
+      throw new TableKitError(
+        "InvalidInput",
+        `service must be "table", "queue" or "blob"; got ${JSON.stringify(service)}`,
+      );
+    }
+    const port =
+      service === "table"
+        ? this.backend.tables
+        : service === "queue"
+          ? this.queuePort()
+          : this.blobs().service;
+    return requireState(port.state, port.capabilities.backend, "service properties");
+  }
+
   /** A store scoped by a Table service token reaches no other service (tokens are per service). */
   private assertNoTableToken(port: "queues" | "blobs"): void {
     if (this.access) {
@@ -234,4 +299,26 @@ export class Store {
   validateTableName(name: string): string {
     return validateTableName(name, this.capabilities.limits);
   }
+}
+
+/** Listed queues with their metadata; a queue deleted since the listing read shows none. */
+async function queueItemsWithMetadata(
+  queues: QueueServiceBackend,
+  names: readonly string[],
+  call: CallOptions,
+): Promise<{ name: string; metadata: ResourceMetadata }[]> {
+  const state = queues.state;
+  const items: { name: string; metadata: ResourceMetadata }[] = [];
+  for (const name of names) {
+    let metadata: ResourceMetadata = {};
+    if (state) {
+      try {
+        metadata = copyMetadata((await state.getState(name, "metadata", call)).metadata);
+      } catch (err) {
+        if (!(err instanceof TableKitError && err.code === "QueueNotFound")) throw err;
+      }
+    }
+    items.push({ name, metadata });
+  }
+  return items;
 }

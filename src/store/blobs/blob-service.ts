@@ -1,4 +1,6 @@
 import { type ErrorCode, isTableKitError, TableKitError } from "../../model/index.js";
+import { copyMetadata } from "../access/resource-metadata.js";
+import type { PublicAccessLevel, ResourceMetadata } from "../access/state-backend.js";
 import type { CallOptions } from "../call-options.js";
 import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import type { BlobServiceBackend } from "./blob-backend.js";
@@ -37,12 +39,15 @@ export function beginBlobCall(port: BlobPort, options: OperationOptions | undefi
 /** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
 export interface ContainerItem {
   name: string;
-  properties: { etag: string; lastModified: Date };
+  properties: { etag: string; lastModified: Date; publicAccess?: PublicAccessLevel };
+  /** Present when the listing asked for `includeMetadata` (and the backend keeps metadata). */
+  metadata?: ResourceMetadata;
 }
 
 export interface ListContainersOptions extends OperationOptions {
   /** Only containers whose names start with this. */
   prefix?: string;
+  includeMetadata?: boolean;
 }
 
 export interface ListContainersSegment {
@@ -65,7 +70,12 @@ export function listContainers(
       return {
         items: page.items.map((c) => ({
           name: c.name,
-          properties: { etag: c.etag, lastModified: c.lastModified },
+          properties: {
+            etag: c.etag,
+            lastModified: c.lastModified,
+            ...(c.publicAccess ? { publicAccess: c.publicAccess } : {}),
+          },
+          ...(options.includeMetadata ? { metadata: copyMetadata(c.metadata ?? {}) } : {}),
         })),
         continuation: page.continuation,
       };

@@ -2,6 +2,7 @@ import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
 import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
+import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
@@ -15,6 +16,7 @@ export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
 /** Every blob feature suite, in the order they are registered. */
 export const BLOB_SUITES = [
   containersSuite,
+  containerStateSuite,
   roundTripsSuite,
   rangesSuite,
   commitPartsSuite,

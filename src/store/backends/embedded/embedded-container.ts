@@ -40,6 +40,8 @@ export interface EmbeddedContainerHost {
   immediate<T>(work: () => T): T;
   read<T>(work: () => T): T;
   guard<T>(work: () => T): T;
+  /** A container's row with its metadata and public access; call inside a transaction. */
+  withState(container: StoredContainer): StoredContainer;
   /** Removes the files of a row's content (once no row names it). */
   removeContent(content: string): void;
 }
@@ -57,7 +59,10 @@ export class EmbeddedContainer implements ContainerBackend {
   ) {}
 
   async getContainerProperties(_call: CallOptions): Promise<StoredContainer | undefined> {
-    return this.service.guard(() => this.service.catalogue.container(this.name));
+    return this.service.read(() => {
+      const found = this.service.catalogue.container(this.name);
+      return found && this.service.withState(found);
+    });
   }
 
   async upload(name: string, upload: BackendUpload, _call: CallOptions): Promise<BackendWriteResult> {

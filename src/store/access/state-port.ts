@@ -1,0 +1,39 @@
+import { TableKitError } from "../../model/index.js";
+import type { CallOptions } from "../call-options.js";
+import {
+  mergeServiceProperties,
+  type ServiceProperties,
+  type StorageServiceName,
+  withDefaults,
+} from "./service-properties.js";
+import type { StateBackend } from "./state-backend.js";
+
+/** The port's state calls, or NotSupported naming what the backend cannot keep. */
+export function requireState(state: StateBackend | undefined, backend: string, what: string): StateBackend {
+  if (!state) {
+    throw new TableKitError(
+      "NotSupported",
+      `The ${backend} backend keeps no ${what} (its port has no state)`,
+    );
+  }
+  return state;
+}
+
+export async function readServiceProperties(
+  state: StateBackend,
+  service: StorageServiceName,
+  call: CallOptions,
+): Promise<ServiceProperties> {
+  return withDefaults(service, await state.getServiceProperties(call));
+}
+
+/** Merges `change` over the stored properties (checked first: nothing is written when it is refused). */
+export async function writeServiceProperties(
+  state: StateBackend,
+  service: StorageServiceName,
+  change: ServiceProperties,
+  call: CallOptions,
+): Promise<void> {
+  const stored = await state.getServiceProperties(call);
+  await state.setServiceProperties(mergeServiceProperties(service, stored, change), call);
+}
