@@ -8,7 +8,7 @@ import { readServiceProperties, requireState, writeServiceProperties } from "./a
 import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
-import { BlobContainer } from "./blobs/blob-container.js";
+import { BlobContainer, type ContainerCreateOptions } from "./blobs/blob-container.js";
 import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 import {
   type BlobPort,
@@ -201,7 +201,7 @@ export class Store {
   }
 
   /** Creates a container (ContainerAlreadyExists when it exists) and returns its handle. */
-  async createContainer(name: string, options?: OperationOptions): Promise<BlobContainer> {
+  async createContainer(name: string, options?: ContainerCreateOptions): Promise<BlobContainer> {
     const container = this.container(name);
     await container.create(options);
     return container;
