@@ -17,10 +17,10 @@ export const POLICY_LETTERS = { table: "raud", queue: "raup", container: "racwdx
 
 export type PolicyResource = keyof typeof POLICY_LETTERS;
 
-/** A table's stored access policy, as `@azure/data-tables` shapes it (times as the service's strings). */
+/** A table's stored access policy, as `@azure/data-tables` shapes it. */
 export interface TableSignedIdentifier {
   id: string;
-  accessPolicy?: { start?: string; expiry?: string; permission?: string };
+  accessPolicy?: { start?: Date; expiry?: Date; permission?: string };
 }
 
 /** A queue's or container's stored access policy, as `@azure/storage-queue` and `@azure/storage-blob` shape it. */
@@ -98,12 +98,17 @@ export function checkStoredPolicies(
 export function tablePolicies(identifiers: unknown): StoredAccessPolicy[] {
   if (!Array.isArray(identifiers)) throw refuse("setAccessPolicy takes an array of signed identifiers");
   return checkStoredPolicies(
-    identifiers.map((i: TableSignedIdentifier) => ({
-      id: i?.id,
-      ...(i?.accessPolicy?.start !== undefined ? { start: i.accessPolicy.start } : {}),
-      ...(i?.accessPolicy?.expiry !== undefined ? { expiry: i.accessPolicy.expiry } : {}),
-      ...(i?.accessPolicy?.permission !== undefined ? { permission: i.accessPolicy.permission } : {}),
-    })),
+    identifiers.map((i: TableSignedIdentifier) => {
+      const start = checkDate(i?.accessPolicy?.start, "start");
+      const expiry = checkDate(i?.accessPolicy?.expiry, "expiry");
+      const permission = i?.accessPolicy?.permission;
+      return {
+        id: i?.id,
+        ...(start ? { start } : {}),
+        ...(expiry ? { expiry } : {}),
+        ...(permission !== undefined ? { permission } : {}),
+      };
+    }),
     "table",
   );
 }
@@ -112,8 +117,8 @@ export function tableIdentifiers(policies: readonly StoredAccessPolicy[]): Table
   return policies.map((p) => ({
     id: p.id,
     accessPolicy: {
-      ...(p.start ? { start: p.start } : {}),
-      ...(p.expiry ? { expiry: p.expiry } : {}),
+      ...(p.start ? { start: new Date(p.start) } : {}),
+      ...(p.expiry ? { expiry: new Date(p.expiry) } : {}),
       ...(p.permission ? { permission: p.permission } : {}),
     },
   }));

@@ -4,6 +4,11 @@ import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
 /** Where Azurite's queue service departs from the Azure documentation (docs/queues.md lists the same). */
 export const AZURITE_QUEUE_DIVERGENCES: QueueCapabilities["divergences"] = [
   {
+    id: "metadata-names-lowercased",
+    description:
+      "Azurite keeps queue and container metadata names lower-cased (it reads them from Node's lower-cased request headers); the service keeps the case they were set with. Names still compare case-insensitively.",
+  },
+  {
     id: "queue-list-paging",
     description:
       "Azurite's List Queues continuation marker is an internal creation id while its pages are sorted by name " +
