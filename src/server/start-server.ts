@@ -38,7 +38,7 @@ export interface ServerOptions {
   /**
    * Directory everything is kept in: tables, queues and blob rows in one database per account
    * (`<location>/tablekit-tables.db` for the development account, `tablekit-tables-<account>.db`
-   * for any other), blob bytes beside it, service properties and ACLs in `tablekit-*-service.json`;
+   * for any other), blob bytes beside it; service properties, ACLs and metadata in the same database;
    * absent: in memory.
    */
   readonly location?: string;

@@ -10,6 +10,19 @@ import { child, escapeXml, invalidXml, parseXml, type XmlElement } from "./xml.j
 /** The largest Set ACL or Set Service Properties body read: five policies or five CORS rules take ~2 KiB. */
 export const MAX_SETTINGS_BODY_BYTES = 64 * 1024;
 
+/**
+ * `parseXml` for settings bodies: a document nested past what the parser can recurse into is the
+ * service's InvalidXmlDocument, never a 500 (whatever parser xml.ts uses).
+ */
+export function parseSettingsXml(xml: string): XmlElement {
+  try {
+    return parseXml(xml);
+  } catch (err) {
+    if (err instanceof RangeError) throw invalidXml("The XML document is nested too deeply.");
+    throw err;
+  }
+}
+
 /** A policy as the XML carries it: times as text (a text that is no time is refused by the core). */
 interface PolicyText {
   readonly id: string;
@@ -27,7 +40,7 @@ function timeOf(text: string | undefined): Date | undefined {
 /** Reads a Set ACL body; an empty body (or `<SignedIdentifiers/>`) is no policies. */
 function parsePolicies(xml: string): PolicyText[] {
   if (xml.trim() === "") return [];
-  const root = parseXml(xml);
+  const root = parseSettingsXml(xml);
   if (root.name !== "SignedIdentifiers") throw invalidXml();
   return root.children.map((identifier: XmlElement) => {
     if (identifier.name !== "SignedIdentifier") throw invalidXml();

@@ -12,9 +12,9 @@ import type { CorsRuleCache } from "../cors-rules.js";
 import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { send } from "../http/responses.js";
-import { MAX_SETTINGS_BODY_BYTES } from "./access-policies.js";
+import { MAX_SETTINGS_BODY_BYTES, parseSettingsXml } from "./access-policies.js";
 import { ProtocolError, unsupportedVerb } from "./protocol-error.js";
-import { child, escapeXml, invalidXml, parseXml, type XmlElement } from "./xml.js";
+import { child, escapeXml, invalidXml, type XmlElement } from "./xml.js";
 
 /**
  * Get/Set Service Properties (`?restype=service&comp=properties`) and Get Service Stats
@@ -106,7 +106,7 @@ function corsOf(e: XmlElement): CorsRule[] {
 
 /** A Set Service Properties body as the store's change: a section absent (or empty) keeps its value. */
 export function parseServiceProperties(xml: string, service: StorageServiceName): ServiceProperties {
-  const root = parseXml(xml);
+  const root = parseSettingsXml(xml);
   if (root.name !== "StorageServiceProperties") throw invalidXml();
   const section = (name: string) => {
     const e = child(root, name);
