@@ -131,8 +131,10 @@ async function answerQueue(
     throw new ProtocolError(400, "InvalidQueryParameterValue", `comp=${comp} is not a queue operation.`);
   if (ctx.method === "PUT") {
     allowQueue(caller, "createQueue");
-    // An existing queue is success only with the same metadata (the core's rule, QueueAlreadyExists otherwise).
-    const { succeeded } = await queue.createIfNotExists({ metadata: metadataFromHeaders(ctx.req) });
+    const metadata = metadataFromHeaders(ctx.req);
+    const { succeeded } = await queue.createIfNotExists({ metadata });
+    // An existing queue is 204 only with the same metadata: create() answers QueueAlreadyExists otherwise.
+    if (!succeeded) await queue.create({ metadata });
     send(ctx, succeeded ? 201 : 204, {});
     return;
   }

@@ -130,8 +130,14 @@ export class Queue {
     await this.createQueue(options);
   }
 
+  /** As the SDK's: `{ succeeded: false }` for any existing queue, whatever its metadata. */
   async createIfNotExists(options?: QueueCreateOptions): Promise<QueueIfResponse> {
-    return { succeeded: await this.createQueue(options) };
+    try {
+      return { succeeded: await this.createQueue(options) };
+    } catch (err) {
+      if (err instanceof TableKitError && err.code === "QueueAlreadyExists") return { succeeded: false };
+      throw err;
+    }
   }
 
   private async createQueue(options: QueueCreateOptions | undefined): Promise<boolean> {

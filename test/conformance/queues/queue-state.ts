@@ -33,6 +33,8 @@ export function queueStateSuite(target: QueueTargetRef): void {
         succeeded: false,
       });
       await expectCode(queue.create({ metadata: { Owner: "Bob" } }), "QueueAlreadyExists");
+      // createIfNotExists, as the SDK's: an existing queue is `succeeded: false`, whatever its metadata.
+      expect(await queue.createIfNotExists({ metadata: { Owner: "Bob" } })).toEqual({ succeeded: false });
       await expectCode(queue.create(), "QueueAlreadyExists");
       await queue.setMetadata({ Team: "core" });
       expect((await queue.getProperties()).metadata).toEqual({ [cased("Team")]: "core" });
