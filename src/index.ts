@@ -314,6 +314,7 @@ export {
   type SegmentedAsyncIterableIterator,
   type ServiceProperties,
   type SignedIdentifier,
+  type StateCapabilities,
   type StaticWebsite,
   type StorageServiceName,
   Store,

@@ -48,7 +48,7 @@ export class CorsRuleCache {
   }
 
   private async load(store: Store): Promise<readonly CorsRule[]> {
-    const state = store.stateCapabilities;
+    const state = store.stateCapabilities.serviceProperties;
     const kept =
       this.service === "table" ? state.tables : this.service === "queue" ? state.queues : state.blobs;
     if (!kept) return [];

@@ -99,6 +99,7 @@ export {
   type ReceivedMessageItem,
 } from "./queues/queue.js";
 export type { QueueCapabilities } from "./queues/queue-capabilities.js";
+export type { StateCapabilities } from "./store.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export type { CommonStoreOptions } from "./store-options.js";
 export {

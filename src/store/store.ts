@@ -4,7 +4,11 @@ import type { AccessPolicy } from "./access/access-policy.js";
 import { copyMetadata } from "./access/resource-metadata.js";
 import type { ServiceProperties, StorageServiceName } from "./access/service-properties.js";
 import type { ResourceMetadata, StateBackend } from "./access/state-backend.js";
-import { readServiceProperties, requireState, writeServiceProperties } from "./access/state-port.js";
+import {
+  readServiceProperties,
+  requireServiceProperties,
+  writeServiceProperties,
+} from "./access/state-port.js";
 import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
@@ -32,6 +36,14 @@ import { validateTableName } from "./tables/table-rules.js";
 export interface ListTablesOptions extends OperationOptions {
   /** A `$filter` over `TableName`, e.g. `TableName ge 'a' and TableName lt 'b'`. */
   queryOptions?: { filter?: string };
+}
+
+/** `store.stateCapabilities`: which ports keep state, and which keep their service's properties. */
+export interface StateCapabilities {
+  readonly tables: boolean;
+  readonly queues: boolean;
+  readonly blobs: boolean;
+  readonly serviceProperties: { readonly tables: boolean; readonly queues: boolean; readonly blobs: boolean };
 }
 
 export interface ListQueuesOptions extends OperationOptions {
@@ -226,13 +238,22 @@ export class Store {
 
   // --- State kept by the services (docs/architecture.md#state) ---
 
-  /** Which ports keep state (metadata, stored access policies, public access, service properties). */
-  get stateCapabilities(): { tables: boolean; queues: boolean; blobs: boolean } {
+  /**
+   * Which ports keep state: metadata, stored access policies and public access (`tables`, `queues`,
+   * `blobs`), and which keep their service's properties (`serviceProperties`).
+   */
+  get stateCapabilities(): StateCapabilities {
     const { tables, queues, blobs } = this.backend;
+    const properties = (state: StateBackend | undefined) => state?.getServiceProperties !== undefined;
     return {
       tables: tables.state !== undefined,
       queues: queues?.state !== undefined,
       blobs: blobs?.state !== undefined,
+      serviceProperties: {
+        tables: properties(tables.state),
+        queues: properties(queues?.state),
+        blobs: properties(blobs?.state),
+      },
     };
   }
 
@@ -262,7 +283,7 @@ export class Store {
     await writeServiceProperties(state, service, properties, call);
   }
 
-  private stateOf(service: StorageServiceName): StateBackend {
+  private stateOf(service: StorageServiceName) {
     if (service !== "table" && service !== "queue" && service !== "blob") {
       throw new TableKitError(
         "InvalidInput",
@@ -275,7 +296,7 @@ export class Store {
         : service === "queue"
           ? this.queuePort()
           : this.blobs().service;
-    return requireState(port.state, port.capabilities.backend, "service properties");
+    return requireServiceProperties(port.state, port.capabilities.backend);
   }
 
   /** A store scoped by a Table service token reaches no other service (tokens are per service). */

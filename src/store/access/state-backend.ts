@@ -87,14 +87,17 @@ export interface StoredStaticWebsite {
   readonly defaultIndexDocumentPath?: string;
 }
 
-/** The raw state calls of one port (tables, queues or blobs): five, each one round trip or transaction. */
+/** The raw state calls of one port (tables, queues or blobs): four, each one round trip or transaction. */
 export interface StateBackend {
   /** The resource's state (only `part` need be read); the port's NotFound code when it does not exist. */
   getState(name: string, part: StatePart, call: CallOptions): Promise<StoredResourceState>;
   /** Replaces a part of the resource's state; the port's NotFound code when it does not exist. */
   setState(name: string, change: ResourceStateChange, call: CallOptions): Promise<void>;
-  /** The service's properties as last set (`{}` when never set). */
-  getServiceProperties(call: CallOptions): Promise<StoredServiceProperties>;
+  /**
+   * The service's properties as last set (`{}` when never set). Optional with its setter: a backend
+   * with no place for them (DynamoDB, whose account has no item of its own) leaves both out.
+   */
+  getServiceProperties?(call: CallOptions): Promise<StoredServiceProperties>;
   /** Replaces the service's properties whole (the core merged them with the stored ones). */
-  setServiceProperties(properties: StoredServiceProperties, call: CallOptions): Promise<void>;
+  setServiceProperties?(properties: StoredServiceProperties, call: CallOptions): Promise<void>;
 }

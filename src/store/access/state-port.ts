@@ -19,8 +19,26 @@ export function requireState(state: StateBackend | undefined, backend: string, w
   return state;
 }
 
+/** The state calls when they include the service's properties, or NotSupported. */
+export function requireServiceProperties(
+  state: StateBackend | undefined,
+  backend: string,
+): Required<Pick<StateBackend, "getServiceProperties" | "setServiceProperties">> {
+  const found = requireState(state, backend, "service properties");
+  const { getServiceProperties, setServiceProperties } = found;
+  if (!getServiceProperties || !setServiceProperties) {
+    throw new TableKitError("NotSupported", `The ${backend} backend keeps no service properties`);
+  }
+  return {
+    getServiceProperties: getServiceProperties.bind(found),
+    setServiceProperties: setServiceProperties.bind(found),
+  };
+}
+
+type PropertiesBackend = Required<Pick<StateBackend, "getServiceProperties" | "setServiceProperties">>;
+
 export async function readServiceProperties(
-  state: StateBackend,
+  state: PropertiesBackend,
   service: StorageServiceName,
   call: CallOptions,
 ): Promise<ServiceProperties> {
@@ -29,7 +47,7 @@ export async function readServiceProperties(
 
 /** Merges `change` over the stored properties (checked first: nothing is written when it is refused). */
 export async function writeServiceProperties(
-  state: StateBackend,
+  state: PropertiesBackend,
   service: StorageServiceName,
   change: ServiceProperties,
   call: CallOptions,
