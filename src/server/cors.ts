@@ -1,7 +1,7 @@
+import type { CorsRule } from "../store/index.js";
 import type { RequestContext } from "./http/request-context.js";
 import { send } from "./http/responses.js";
 import { ProtocolError } from "./protocol/protocol-error.js";
-import type { CorsRule, ServiceState } from "./service-state.js";
 
 function list(text: string): string[] {
   return text
@@ -38,7 +38,7 @@ function matchRule(
 }
 
 /** Answers a CORS preflight (`OPTIONS`) from the account's CORS rules; no rule matching is 403. */
-export function preflight(ctx: RequestContext, state: ServiceState): void {
+export function preflight(ctx: RequestContext, rules: readonly CorsRule[]): void {
   const origin = ctx.req.headers.origin;
   const method = ctx.req.headers["access-control-request-method"];
   if (typeof origin !== "string" || typeof method !== "string") {
@@ -46,7 +46,7 @@ export function preflight(ctx: RequestContext, state: ServiceState): void {
     throw new ProtocolError(400, "InvalidHeaderValue", "A required CORS header is not present.");
   }
   const requested = list(String(ctx.req.headers["access-control-request-headers"] ?? ""));
-  const rule = matchRule(state.cors(ctx.account), origin, method, requested);
+  const rule = matchRule(rules, origin, method, requested);
   if (!rule) {
     throw new ProtocolError(
       403,
@@ -71,8 +71,7 @@ export function preflight(ctx: RequestContext, state: ServiceState): void {
  * without Origin; and a GET or HEAD that no rule answers with `*` gets `Vary: Origin`, so no cache
  * serves one origin's answer to another. Without rules, nothing.
  */
-export function applyCors(ctx: RequestContext, state: ServiceState): void {
-  const rules = state.cors(ctx.account);
+export function applyCors(ctx: RequestContext, rules: readonly CorsRule[]): void {
   if (rules.length === 0) return;
   const method = ctx.req.method ?? "GET";
   const cacheable = method === "GET" || method === "HEAD";

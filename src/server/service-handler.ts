@@ -4,10 +4,10 @@ import type { Store } from "../store/index.js";
 import type { ServedAccount } from "./accounts.js";
 import type { OAuthLevel } from "./auth/bearer-token.js";
 import { applyCors, preflight } from "./cors.js";
+import type { CorsRuleCache } from "./cors-rules.js";
 import { type RequestContext, requestContext } from "./http/request-context.js";
 import { errorParts, sendError, xmlErrorBody } from "./http/responses.js";
 import { invalidHeader } from "./protocol/protocol-error.js";
-import type { ServiceState } from "./service-state.js";
 
 /** Another application served beside the services under a path prefix (the web explorer). */
 export interface Mount {
@@ -16,12 +16,11 @@ export interface Mount {
   handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
 }
 
-/** What a service needs to answer: each account's store, the accounts, its own state, the body limit. */
+/** What a service needs to answer: each account's store, the accounts, the body limit. */
 export interface ServiceDeps {
   /** The store of an account: accounts are isolated (each has its own tables, queues and containers). */
   readonly store: (account: string) => Store;
   readonly accounts: ReadonlyMap<string, ServedAccount>;
-  readonly state: ServiceState;
   readonly maxBodyBytes: number;
   /** The server's directory, when it keeps its data on disk. */
   readonly location?: string;
@@ -36,8 +35,8 @@ export interface ServiceDeps {
  */
 export interface StorageService<C extends RequestContext = RequestContext> {
   readonly name: "Table" | "Queue" | "Blob";
-  /** Service properties (CORS rules among them) and stored access policies. */
-  readonly state: ServiceState;
+  /** The CORS rules of each account (kept in the store, cached in memory). */
+  readonly cors: CorsRuleCache;
   /** The service's view of a request: its resource parsed from `ctx.path` (InvalidUri otherwise). */
   context(ctx: RequestContext): C;
   /** Errors for this request in XML (Queue, Blob, the Table service's XML operations) or JSON. */
@@ -107,10 +106,11 @@ async function answerRequest<C extends RequestContext>(
     ) {
       throw invalidHeader(`The x-ms-version '${base.version}' is not a service version.`);
     }
+    const rules = service.cors.known(base.account) ?? (await service.cors.of(base.account));
     if (base.method === "OPTIONS") {
-      preflight(base, service.state);
+      preflight(base, rules);
     } else {
-      applyCors(base, service.state);
+      applyCors(base, rules);
       ctx = service.context(base);
       if (ctx.secondary && !READS.has(ctx.method)) {
         throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");

@@ -16,7 +16,6 @@ import {
   type StorageService,
   serviceRequestHandler,
 } from "./service-handler.js";
-import { ServiceState } from "./service-state.js";
 import { tableService } from "./tables/table-service.js";
 
 /** The three services `tablekit serve` speaks. */
@@ -39,7 +38,7 @@ export interface ServerOptions {
   /**
    * Directory everything is kept in: tables, queues and blob rows in one database per account
    * (`<location>/tablekit-tables.db` for the development account, `tablekit-tables-<account>.db`
-   * for any other), blob bytes beside it, service properties and ACLs in `tablekit-*-service.json`;
+   * for any other), blob bytes beside it; service properties, ACLs and metadata in the same database;
    * absent: in memory.
    */
   readonly location?: string;
@@ -117,11 +116,6 @@ const ENDPOINT_NAMES: Readonly<Record<ServiceName, string>> = {
   queue: "QueueEndpoint",
   table: "TableEndpoint",
 };
-const STATE_FILES: Readonly<Record<ServiceName, string>> = {
-  table: "tablekit-service.json",
-  queue: "tablekit-queue-service.json",
-  blob: "tablekit-blob-service.json",
-};
 const FACTORIES: Readonly<Record<ServiceName, (deps: ServiceDeps) => StorageService<never>>> = {
   table: tableService as (deps: ServiceDeps) => StorageService<never>,
   queue: queueService as (deps: ServiceDeps) => StorageService<never>,
@@ -160,13 +154,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // The first service in the order table, queue, blob carries the mounts (the explorer).
     const mountOn = (["table", "queue", "blob"] as const).find((s) => names.includes(s));
     for (const name of names) {
-      const state = new ServiceState(
-        options.location ? join(options.location, STATE_FILES[name]) : undefined,
-      );
       const service = FACTORIES[name]({
         store: storeOf,
         accounts: servedMap,
-        state,
         maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
         ...(options.location ? { location: options.location } : {}),
         ...(options.oauth ? { oauth: checkOAuthLevel(options.oauth) } : {}),

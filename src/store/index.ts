@@ -15,6 +15,17 @@ export {
   type TablePermissions,
   type TableSasOptions,
 } from "./access/sas-token.js";
+export type {
+  CorsRule,
+  Logging,
+  Metrics,
+  RetentionPolicy,
+  ServiceProperties,
+  StaticWebsite,
+  StorageServiceName,
+} from "./access/service-properties.js";
+export type { PublicAccessLevel, ResourceMetadata as QueueMetadata } from "./access/state-backend.js";
+export type { SignedIdentifier, TableSignedIdentifier } from "./access/stored-access-policies.js";
 export {
   type AccessTokenOptions,
   type AccountKeys,
@@ -49,6 +60,9 @@ export {
   BlobContainer,
   type BlobItem,
   type BlobPrefix,
+  type ContainerCreateOptions,
+  type ContainerGetAccessPolicyResponse,
+  type ContainerProperties,
   type HierarchyItem,
   type ListBlobsFlatSegment,
   type ListBlobsHierarchySegment,
@@ -78,6 +92,8 @@ export type { Page, PagedAsyncIterableIterator, PageSettings } from "./paging.js
 export {
   type PeekedMessageItem,
   Queue,
+  type QueueCreateOptions,
+  type QueueGetAccessPolicyResponse,
   type QueueGetPropertiesResponse,
   type QueueIfResponse,
   type QueuePeekMessagesOptions,
@@ -90,6 +106,7 @@ export {
   type ReceivedMessageItem,
 } from "./queues/queue.js";
 export type { QueueCapabilities } from "./queues/queue-capabilities.js";
+export type { StateCapabilities } from "./store.js";
 export { type ListQueuesOptions, type ListTablesOptions, Store } from "./store.js";
 export type { CommonStoreOptions } from "./store-options.js";
 export {

@@ -1,10 +1,18 @@
 import { parseFilter } from "../filter/index.js";
 import { TableKitError } from "../model/index.js";
 import type { AccessPolicy } from "./access/access-policy.js";
+import { copyMetadata } from "./access/resource-metadata.js";
+import type { ServiceProperties, StorageServiceName } from "./access/service-properties.js";
+import type { ResourceMetadata, StateBackend } from "./access/state-backend.js";
+import {
+  readServiceProperties,
+  requireServiceProperties,
+  writeServiceProperties,
+} from "./access/state-port.js";
 import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
-import { BlobContainer } from "./blobs/blob-container.js";
+import { BlobContainer, type ContainerCreateOptions } from "./blobs/blob-container.js";
 import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 import {
   type BlobPort,
@@ -14,7 +22,7 @@ import {
   type ListContainersSegment,
   listContainers,
 } from "./blobs/blob-service.js";
-import { assertOpen, callOptions, type OperationOptions } from "./call-options.js";
+import { assertOpen, type CallOptions, callOptions, type OperationOptions } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { Queue } from "./queues/queue.js";
 import type { QueueServiceBackend } from "./queues/queue-backend.js";
@@ -30,9 +38,19 @@ export interface ListTablesOptions extends OperationOptions {
   queryOptions?: { filter?: string };
 }
 
+/** `store.stateCapabilities`: which ports keep state, and which keep their service's properties. */
+export interface StateCapabilities {
+  readonly tables: boolean;
+  readonly queues: boolean;
+  readonly blobs: boolean;
+  readonly serviceProperties: { readonly tables: boolean; readonly queues: boolean; readonly blobs: boolean };
+}
+
 export interface ListQueuesOptions extends OperationOptions {
   /** Only queues whose name starts with this text. */
   prefix?: string;
+  /** Each item also carries the queue's metadata (one state read per queue). */
+  includeMetadata?: boolean;
 }
 
 /** A store: the tables and queues of one embedded database, Azure account or DynamoDB region. */
@@ -140,7 +158,9 @@ export class Store {
   }
 
   /** Queues in name order, each as `{ name }`; iterate, or `.byPage({ maxPageSize, continuationToken })`. */
-  listQueues(options?: ListQueuesOptions): PagedAsyncIterableIterator<{ name: string }> {
+  listQueues(
+    options?: ListQueuesOptions,
+  ): PagedAsyncIterableIterator<{ name: string; metadata?: ResourceMetadata }> {
     const queues = this.queuePort();
     const limits = queues.capabilities.limits;
     return pagedIterator(
@@ -152,7 +172,10 @@ export class Store {
           throw new TableKitError("InvalidInput", "prefix must be a string");
         }
         const page = await queues.listQueues({ prefix, maxPageSize, continuation }, call);
-        return { items: page.names.map((name) => ({ name })), continuation: page.continuation };
+        const items = options?.includeMetadata
+          ? await queueItemsWithMetadata(queues, page.names, call)
+          : page.names.map((name) => ({ name }));
+        return { items, continuation: page.continuation };
       },
       {
         defaultPageSize: limits.maxListPageSize,
@@ -191,7 +214,7 @@ export class Store {
   }
 
   /** Creates a container (ContainerAlreadyExists when it exists) and returns its handle. */
-  async createContainer(name: string, options?: OperationOptions): Promise<BlobContainer> {
+  async createContainer(name: string, options?: ContainerCreateOptions): Promise<BlobContainer> {
     const container = this.container(name);
     await container.create(options);
     return container;
@@ -212,6 +235,79 @@ export class Store {
   private blobs(): BlobPort {
     this.assertService("b", "blobs");
     return blobPort(this.backend.blobs, this.lifecycle, this.url, this.access);
+  }
+
+  // --- State kept by the services (docs/architecture.md#state) ---
+
+  /**
+   * Which ports keep state: metadata, stored access policies and public access (`tables`, `queues`,
+   * `blobs`), and which keep their service's properties (`serviceProperties`).
+   */
+  get stateCapabilities(): StateCapabilities {
+    const { tables, queues, blobs } = this.backend;
+    const properties = (state: StateBackend | undefined) => state?.getServiceProperties !== undefined;
+    return {
+      tables: tables.state !== undefined,
+      queues: queues?.state !== undefined,
+      blobs: blobs?.state !== undefined,
+      serviceProperties: {
+        tables: properties(tables.state),
+        queues: properties(queues?.state),
+        blobs: properties(blobs?.state),
+      },
+    };
+  }
+
+  /** A service's properties (every section, defaults where never set), as the SDKs' `getProperties`. */
+  async getServiceProperties(
+    service: StorageServiceName,
+    options?: OperationOptions,
+  ): Promise<ServiceProperties> {
+    const call = callOptions(this.lifecycle, options);
+    const state = this.stateOf(service);
+    this.checkServiceAccess(service, "getServiceProperties");
+    return readServiceProperties(state, service, call);
+  }
+
+  /**
+   * Sets a service's properties: sections present replace the stored ones, absent ones are kept,
+   * `cors: []` removes every rule. Checked as the service checks them (InvalidXmlNodeValue).
+   */
+  async setServiceProperties(
+    service: StorageServiceName,
+    properties: ServiceProperties,
+    options?: OperationOptions,
+  ): Promise<void> {
+    const call = callOptions(this.lifecycle, options);
+    const state = this.stateOf(service);
+    this.checkServiceAccess(service, "setServiceProperties");
+    await writeServiceProperties(state, service, properties, call);
+  }
+
+  private stateOf(service: StorageServiceName) {
+    if (service !== "table" && service !== "queue" && service !== "blob") {
+      throw new TableKitError(
+        "InvalidInput",
+        `service must be "table", "queue" or "blob"; got ${JSON.stringify(service)}`,
+      );
+    }
+    const port =
+      service === "table"
+        ? this.backend.tables
+        : service === "queue"
+          ? this.queuePort()
+          : this.blobs().service;
+    return requireServiceProperties(port.state, port.capabilities.backend);
+  }
+
+  /** The store's token, asked for a service-level operation of the service it names. */
+  private checkServiceAccess(
+    service: StorageServiceName,
+    operation: "getServiceProperties" | "setServiceProperties",
+  ): void {
+    if (service === "table") this.access?.check(operation);
+    else if (service === "queue") this.access?.checkQueue(operation);
+    else this.access?.checkBlob(operation);
   }
 
   /**
@@ -240,4 +336,26 @@ export class Store {
   validateTableName(name: string): string {
     return validateTableName(name, this.capabilities.limits);
   }
+}
+
+/** Listed queues with their metadata; a queue deleted since the listing read shows none. */
+async function queueItemsWithMetadata(
+  queues: QueueServiceBackend,
+  names: readonly string[],
+  call: CallOptions,
+): Promise<{ name: string; metadata: ResourceMetadata }[]> {
+  const state = queues.state;
+  const items: { name: string; metadata: ResourceMetadata }[] = [];
+  for (const name of names) {
+    let metadata: ResourceMetadata = {};
+    if (state) {
+      try {
+        metadata = copyMetadata((await state.getState(name, "metadata", call)).metadata);
+      } catch (err) {
+        if (!(err instanceof TableKitError && err.code === "QueueNotFound")) throw err;
+      }
+    }
+    items.push({ name, metadata });
+  }
+  return items;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { abortSuite } from "./abort.js";
+import { accessPoliciesSuite } from "./access-policies.js";
 import { checkedEntitiesSuite } from "./checked-entities.js";
 import { closedStoreSuite } from "./closed-store.js";
 import { entityCrudSuite } from "./entity-crud.js";
@@ -30,6 +31,7 @@ export const SUITES = [
   transactionSizeSuite,
   limitsAndBadInputSuite,
   tablesSuite,
+  accessPoliciesSuite,
   abortSuite,
   closedStoreSuite,
 ] as const;

@@ -3,9 +3,9 @@ import type { AccessPolicy, Store } from "../../store/index.js";
 import { parseSasToken, verifySasToken } from "../../store/index.js";
 import type { ServedAccount } from "../accounts.js";
 import type { RequestContext } from "../http/request-context.js";
-import type { ServiceState } from "../service-state.js";
 import { bearerTokenOf, type OAuthLevel, type StorageService, verifyBearerToken } from "./bearer-token.js";
 import { type StringsToSign, verifySharedKey } from "./shared-key.js";
+import type { StoredPolicyLookup } from "./stored-policies.js";
 
 /** Who a request is: the store view it may use, how it proved it, and a token's rights when it came with one. */
 export interface Authorized {
@@ -19,7 +19,8 @@ export interface Authorized {
 /** What authorization needs to know of the server and the service a request addresses. */
 export interface AuthorizeOptions {
   readonly accounts: ReadonlyMap<string, ServedAccount>;
-  readonly state: ServiceState;
+  /** The stored access policies a token's `si` may name (read through the port beforehand). */
+  readonly storedPolicy?: StoredPolicyLookup;
   readonly service: StorageService;
   /** The service's Shared Key strings to sign. */
   readonly stringsToSign: StringsToSign;
@@ -60,7 +61,7 @@ export function authorize(ctx: RequestContext, options: AuthorizeOptions): Autho
       account,
       clientIp: ctx.clientIp,
       protocol: ctx.protocol,
-      storedPolicy: (table, id) => options.state.acl(ctx.account, table).find((p) => p.id === id),
+      ...(options.storedPolicy ? { storedPolicy: options.storedPolicy } : {}),
     });
     return { store: account!.store.scoped(access), via: "sas", access };
   }

@@ -41,7 +41,8 @@ export interface StorageResource {
 
 export type StorageCaller =
   | { readonly kind: "key" }
-  | { readonly kind: "anonymous" }
+  /** Nobody; `publicAccess`: the addressed container's level, read when the request came in (Blob service). */
+  | { readonly kind: "anonymous"; readonly publicAccess?: "blob" | "container" }
   | { readonly kind: "sas"; allow(operation: StorageOperation): void }
   /** An Entra bearer token (`--oauth basic`): everything the key may do but what is `keyOnly`. */
   | { readonly kind: "bearer"; allow(operation: StorageOperation): void };

@@ -1,5 +1,8 @@
 import { TableKitError } from "../../model/index.js";
+import type { PublicAccessLevel, Store } from "../../store/index.js";
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { storedPolicyLookup } from "../auth/stored-policies.js";
+import { CorsRuleCache } from "../cors-rules.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange, ProtocolError } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
@@ -13,8 +16,10 @@ export interface BlobContext extends RequestContext {
   readonly resource: BlobResource;
 }
 
-/** What the blob routes use: the service's deps. */
-export type BlobDeps = ServiceDeps;
+/** What the blob routes use: the service's deps and the CORS rules. */
+export interface BlobDeps extends ServiceDeps {
+  readonly cors: CorsRuleCache;
+}
 
 /** A request for something the server does not serve: a clear refusal, never a wrong answer (docs/server.md). */
 export function notServed(what: string): ProtocolError {
@@ -40,8 +45,9 @@ export function allowBlob(
   caller: StorageCaller,
   operation: BlobOperation,
   container: string | undefined,
-  deps: ServiceDeps,
-  account: string,
+  // Kept for the callers' sake: the level now travels with the anonymous caller.
+  _deps: ServiceDeps,
+  _account: string,
   method?: string,
 ): void {
   if (caller.kind === "key") return;
@@ -50,7 +56,8 @@ export function allowBlob(
     return;
   }
   const level = PUBLIC_READS[operation];
-  const granted = container === undefined ? undefined : deps.state.resource(account, container).publicAccess;
+  // The container's level, read through the port when the anonymous request was authorized (blobService).
+  const granted = container === undefined ? undefined : caller.publicAccess;
   if (level && granted && (granted === "container" || level === "blob") && method !== "PUT") return;
   // Anonymous requests for anything else are refused as the service refuses them: as not found.
   throw new TableKitError(
@@ -59,6 +66,20 @@ export function allowBlob(
       ? "The specified resource does not exist."
       : "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
   );
+}
+
+/** A container's public access level (none when it does not exist or its name is not one): anonymous callers only. */
+async function publicAccessLevel(
+  store: Store | undefined,
+  container: string | undefined,
+): Promise<PublicAccessLevel | undefined> {
+  if (!store || container === undefined || !store.stateCapabilities.blobs) return undefined;
+  try {
+    return (await store.container(container).getProperties()).blobPublicAccess;
+  } catch (err) {
+    if (err instanceof TableKitError && (err.status === 404 || err.status === 400)) return undefined;
+    throw err;
+  }
 }
 
 /** How the caller may write a blob: any blob, or only one that does not exist yet. */
@@ -95,15 +116,18 @@ export async function allowBlobWrite(
 
 /** The Blob service over the store's blob port, its bodies and errors in XML. */
 export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
-  const blobDeps: BlobDeps = deps;
+  const blobDeps: BlobDeps = { ...deps, cors: new CorsRuleCache("blob", deps.store) };
   return {
     name: "Blob",
-    state: deps.state,
+    cors: blobDeps.cors,
     context: (ctx) => withResource(ctx, parseBlobPath(ctx.path)),
     errorsInXml: () => true,
     async answer(ctx) {
       const resource = ctx.resource;
-      const caller = authorizeStorage(ctx, {
+      const container = resource.kind === "service" ? undefined : resource.container;
+      const store = deps.accounts.get(ctx.account)?.store;
+      const storedPolicy = await storedPolicyLookup(ctx, store, "container", container);
+      const authorized = authorizeStorage(ctx, {
         service: "blob",
         accounts: deps.accounts,
         resource:
@@ -112,9 +136,13 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
             : resource.kind === "container"
               ? { container: resource.container }
               : { container: resource.container, blob: resource.blob },
-        storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
+      const caller: StorageCaller =
+        authorized.kind === "anonymous"
+          ? { kind: "anonymous", publicAccess: await publicAccessLevel(store, container) }
+          : authorized;
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();
       }

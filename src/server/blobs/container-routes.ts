@@ -1,24 +1,22 @@
 import { TableKitError } from "../../model/index.js";
-import { normalizeMetadata } from "../../store/blobs/blob-rules.js";
-import type { HierarchyItem } from "../../store/index.js";
+import type { HierarchyItem, PublicAccessLevel } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
-import { accessPoliciesXml, parseAccessPolicies } from "../protocol/access-policies.js";
+import { MAX_SETTINGS_BODY_BYTES, parseStorageAcl, storageAclXml } from "../protocol/access-policies.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { maxResults } from "../protocol/query-parameters.js";
 import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
-import type { ResourceState } from "../service-state.js";
 import { httpConditions } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
 
 /**
- * The Blob service's service and container operations over the blob port. Container metadata and
- * public access level are the server's (the port keeps neither), like stored access policies.
+ * The Blob service's service and container operations over the blob port, which keeps container
+ * metadata, public access and stored access policies (and checks them).
  */
 
 const XML = { "content-type": "application/xml" };
@@ -26,14 +24,7 @@ const PAGE = 5000;
 /** Containers the service reserves (Azure's naming rules allow them; the port's rules do not). */
 const SYSTEM_CONTAINERS = new Set(["$root", "$logs", "$web"]);
 
-/** The Blob service's own service-properties sections, kept as set. */
-const BLOB_SECTIONS: Readonly<Record<string, string>> = {
-  DefaultServiceVersion: "",
-  DeleteRetentionPolicy: "<DeleteRetentionPolicy><Enabled>false</Enabled></DeleteRetentionPolicy>",
-  StaticWebsite: "<StaticWebsite><Enabled>false</Enabled></StaticWebsite>",
-};
-
-function publicAccessOf(ctx: BlobContext): ResourceState["publicAccess"] {
+function publicAccessOf(ctx: BlobContext): PublicAccessLevel | undefined {
   const value = ctx.req.headers["x-ms-blob-public-access"];
   if (value === undefined || value === "") return undefined;
   if (value === "blob" || value === "container") return value;
@@ -53,7 +44,6 @@ export async function answerContainerOrService(
   const name = resource.container;
   const store = deps.store(ctx.account);
   const container = store.container(name);
-  const { state } = deps;
   if (restype !== "container") {
     throw new ProtocolError(
       400,
@@ -70,15 +60,12 @@ export async function answerContainerOrService(
     }
     throw notServed("the system containers $root, $logs and $web");
   }
-  const metadataOf = () => normalizeMetadata(metadataFromHeaders(ctx.req), store.blobCapabilities!);
+  const metadataOf = () => metadataFromHeaders(ctx.req);
   switch (key) {
     case "PUT ": {
       allowBlob(caller, "createContainer", name, deps, ctx.account);
-      const metadata = metadataOf();
       const publicAccess = publicAccessOf(ctx);
-      await container.create();
-      state.dropAcl(ctx.account, name);
-      state.setResource(ctx.account, name, { metadata, ...(publicAccess ? { publicAccess } : {}) });
+      await container.create({ metadata: metadataOf(), ...(publicAccess ? { access: publicAccess } : {}) });
       const created = await container.getProperties();
       send(ctx, 201, { etag: created.etag, "last-modified": httpDate(created.lastModified) });
       return;
@@ -87,7 +74,6 @@ export async function answerContainerOrService(
       allowBlob(caller, "deleteContainer", name, deps, ctx.account);
       if (ctx.req.headers["x-ms-lease-id"] !== undefined) throw notServed("leases");
       await container.delete();
-      state.dropAcl(ctx.account, name);
       send(ctx, 202, {});
       return;
     }
@@ -97,7 +83,6 @@ export async function answerContainerOrService(
     case "HEAD metadata": {
       allowBlob(caller, "getContainerProperties", name, deps, ctx.account, ctx.method);
       const found = await container.getProperties();
-      const kept = state.resource(ctx.account, name);
       send(ctx, 200, {
         etag: found.etag,
         "last-modified": httpDate(found.lastModified),
@@ -105,8 +90,8 @@ export async function answerContainerOrService(
         "x-ms-lease-status": "unlocked",
         "x-ms-has-immutability-policy": "false",
         "x-ms-has-legal-hold": "false",
-        ...(kept.publicAccess ? { "x-ms-blob-public-access": kept.publicAccess } : {}),
-        ...metadataHeaders(kept.metadata),
+        ...(found.blobPublicAccess ? { "x-ms-blob-public-access": found.blobPublicAccess } : {}),
+        ...metadataHeaders(found.metadata),
       });
       return;
     }
@@ -123,15 +108,16 @@ export async function answerContainerOrService(
           "The condition specified using HTTP conditional header(s) is not met.",
         );
       }
-      state.setResource(ctx.account, name, { ...state.resource(ctx.account, name), metadata });
-      send(ctx, 200, { etag: found.etag, "last-modified": httpDate(found.lastModified) });
+      await container.setMetadata(metadata);
+      const changed = await container.getProperties();
+      send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
       return;
     }
     case "GET acl":
     case "HEAD acl": {
       allowBlob(caller, "getContainerAcl", name, deps, ctx.account);
       const found = await container.getProperties();
-      const publicAccess = state.resource(ctx.account, name).publicAccess;
+      const { blobPublicAccess, signedIdentifiers } = await container.getAccessPolicy();
       send(
         ctx,
         200,
@@ -139,21 +125,19 @@ export async function answerContainerOrService(
           ...XML,
           etag: found.etag,
           "last-modified": httpDate(found.lastModified),
-          ...(publicAccess ? { "x-ms-blob-public-access": publicAccess } : {}),
+          ...(blobPublicAccess ? { "x-ms-blob-public-access": blobPublicAccess } : {}),
         },
-        accessPoliciesXml(state.acl(ctx.account, name)),
+        storageAclXml(signedIdentifiers),
       );
       return;
     }
     case "PUT acl": {
       allowBlob(caller, "setContainerAcl", name, deps, ctx.account);
-      const policies = parseAccessPolicies(await readBody(ctx.req, deps.maxBodyBytes), "racwdxltmeop");
+      const identifiers = parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
       const publicAccess = publicAccessOf(ctx);
-      const found = await container.getProperties();
-      state.setAcl(ctx.account, name, policies);
-      const { publicAccess: _old, ...rest } = state.resource(ctx.account, name);
-      state.setResource(ctx.account, name, { ...rest, ...(publicAccess ? { publicAccess } : {}) });
-      send(ctx, 200, { etag: found.etag, "last-modified": httpDate(found.lastModified) });
+      await container.setAccessPolicy(publicAccess, identifiers);
+      const changed = await container.getProperties();
+      send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
       return;
     }
     case "GET list":
@@ -171,10 +155,10 @@ export async function answerContainerOrService(
 async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
-      state: deps.state,
-      maxBodyBytes: deps.maxBodyBytes,
+      service: "blob",
+      store: deps.store(ctx.account),
+      cors: deps.cors,
       check: (operation) => allowBlob(caller, operation, undefined, deps, ctx.account),
-      extraSections: BLOB_SECTIONS,
     });
     return;
   }
@@ -196,7 +180,7 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
     const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
     const pages = deps
       .store(ctx.account)
-      .listContainers(prefix === undefined ? {} : { prefix })
+      .listContainers({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
       .byPage({
         ...(size === undefined ? {} : { maxPageSize: size }),
         ...(marker ? { continuationToken: marker } : {}),
@@ -212,14 +196,10 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
         ...(prefix === undefined ? {} : { prefix }),
         ...(marker === undefined ? {} : { marker }),
         ...(size === undefined ? {} : { maxResults: size }),
-        containers: page.containerItems.map((c) => {
-          const kept = deps.state.resource(ctx.account, c.name);
-          return {
-            ...c,
-            ...(withMetadata ? { metadata: kept.metadata ?? {} } : {}),
-            ...(kept.publicAccess ? { publicAccess: kept.publicAccess } : {}),
-          };
-        }),
+        containers: page.containerItems.map((c) => ({
+          ...c,
+          ...(c.properties.publicAccess ? { publicAccess: c.properties.publicAccess } : {}),
+        })),
         ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
       }),
     );

@@ -1,47 +1,123 @@
-import type { StoredAccessPolicy } from "../../store/index.js";
-import { escapeXml, invalidXml, xmlElement } from "./xml.js";
-
-/** The most stored access policies a table, queue or container may hold. */
-const MAX_POLICIES = 5;
-
-/** `<SignedIdentifiers>…</SignedIdentifiers>`: a resource's stored access policies, as every service writes them. */
-export function accessPoliciesXml(policies: readonly StoredAccessPolicy[]): string {
-  const one = (p: StoredAccessPolicy) =>
-    `<SignedIdentifier><Id>${escapeXml(p.id)}</Id><AccessPolicy>${p.start ? `<Start>${p.start}</Start>` : ""}${
-      p.expiry ? `<Expiry>${p.expiry}</Expiry>` : ""
-    }${p.permission ? `<Permission>${p.permission}</Permission>` : ""}</AccessPolicy></SignedIdentifier>`;
-  return `<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers>${policies.map(one).join("")}</SignedIdentifiers>`;
-}
+import type { SignedIdentifier, TableSignedIdentifier } from "../../store/index.js";
+import { child, escapeXml, invalidXml, parseXml, type XmlElement } from "./xml.js";
 
 /**
- * Reads a Set ACL body: at most five policies, ids of 1-64 characters, valid times, permission
- * letters from `letters` (the service's own: `raud` for tables, `raup` for queues, …).
+ * Get/Set ACL bodies (`<SignedIdentifiers>`), the same XML for tables, queues and containers. The
+ * server only translates: the rules (at most five, ids of 1–64 characters, each resource's
+ * permission letters, valid times) are the core's (src/store/access/stored-access-policies.ts).
  */
-export function parseAccessPolicies(xml: string, letters: string): StoredAccessPolicy[] {
-  if (xml.trim() === "") return [];
-  const root = xmlElement(xml, "SignedIdentifiers");
-  if (root === undefined) {
-    if (/<SignedIdentifiers\s*\/>/.test(xml)) return [];
-    throw invalidXml();
+
+/** The largest Set ACL or Set Service Properties body read: five policies or five CORS rules take ~2 KiB. */
+export const MAX_SETTINGS_BODY_BYTES = 64 * 1024;
+
+/**
+ * `parseXml` for settings bodies: a document nested past what the parser can recurse into is the
+ * service's InvalidXmlDocument, never a 500 (whatever parser xml.ts uses).
+ */
+export function parseSettingsXml(xml: string): XmlElement {
+  try {
+    return parseXml(xml);
+  } catch (err) {
+    if (err instanceof RangeError) throw invalidXml("The XML document is nested too deeply.");
+    throw err;
   }
-  const permissionPattern = new RegExp(`^[${letters}]*$`);
-  const policies: StoredAccessPolicy[] = [];
-  for (const match of root.matchAll(/<SignedIdentifier>([\s\S]*?)<\/SignedIdentifier>/g)) {
-    const id = xmlElement(match[1]!, "Id")?.trim();
-    if (!id || id.length > 64) throw invalidXml();
-    const policy = xmlElement(match[1]!, "AccessPolicy") ?? "";
-    const start = xmlElement(policy, "Start")?.trim();
-    const expiry = xmlElement(policy, "Expiry")?.trim();
-    const permission = xmlElement(policy, "Permission")?.trim();
-    if (permission !== undefined && !permissionPattern.test(permission)) throw invalidXml();
-    for (const time of [start, expiry]) if (time && Number.isNaN(Date.parse(time))) throw invalidXml();
-    policies.push({
+}
+
+/** A policy as the XML carries it: times as text (a text that is no time is refused by the core). */
+interface PolicyText {
+  readonly id: string;
+  readonly start?: string;
+  readonly expiry?: string;
+  readonly permission?: string;
+}
+
+function timeOf(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  // An unreadable time stays an Invalid Date: the core answers it as the service does.
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+}
+
+/** Reads a Set ACL body; an empty body (or `<SignedIdentifiers/>`) is no policies. */
+function parsePolicies(xml: string): PolicyText[] {
+  if (xml.trim() === "") return [];
+  const root = parseSettingsXml(xml);
+  if (root.name !== "SignedIdentifiers") throw invalidXml();
+  return root.children.map((identifier: XmlElement) => {
+    if (identifier.name !== "SignedIdentifier") throw invalidXml();
+    const id = child(identifier, "Id")?.text.trim();
+    if (id === undefined) throw invalidXml("A SignedIdentifier has no Id.");
+    const policy = child(identifier, "AccessPolicy");
+    const text = (name: string) => {
+      const value = policy && child(policy, name)?.text.trim();
+      return value === undefined || value === "" ? undefined : value;
+    };
+    const start = text("Start");
+    const expiry = text("Expiry");
+    const permission = text("Permission");
+    return {
       id,
       ...(start ? { start } : {}),
       ...(expiry ? { expiry } : {}),
       ...(permission ? { permission } : {}),
-    });
-  }
-  if (policies.length > MAX_POLICIES) throw invalidXml();
-  return policies;
+    };
+  });
+}
+
+/** A Set Table ACL body as `TableClient.setAccessPolicy` takes it. */
+export function parseTableAcl(xml: string): TableSignedIdentifier[] {
+  return parsePolicies(xml).map((p) => ({
+    id: p.id,
+    accessPolicy: {
+      ...(p.start ? { start: timeOf(p.start)! } : {}),
+      ...(p.expiry ? { expiry: timeOf(p.expiry)! } : {}),
+      ...(p.permission ? { permission: p.permission } : {}),
+    },
+  }));
+}
+
+/** A Set Queue ACL or Set Container ACL body as the storage SDKs' `setAccessPolicy` takes it. */
+export function parseStorageAcl(xml: string): SignedIdentifier[] {
+  return parsePolicies(xml).map((p) => ({
+    id: p.id,
+    accessPolicy: {
+      ...(p.start ? { startsOn: timeOf(p.start)! } : {}),
+      ...(p.expiry ? { expiresOn: timeOf(p.expiry)! } : {}),
+      ...(p.permission ? { permissions: p.permission } : {}),
+    },
+  }));
+}
+
+/** The service's time format in ACLs: seven fractional digits. */
+function aclTime(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, ".$10000Z");
+}
+
+function policiesXml(policies: readonly PolicyText[]): string {
+  const one = (p: PolicyText) =>
+    `<SignedIdentifier><Id>${escapeXml(p.id)}</Id><AccessPolicy>${p.start ? `<Start>${p.start}</Start>` : ""}${
+      p.expiry ? `<Expiry>${p.expiry}</Expiry>` : ""
+    }${p.permission ? `<Permission>${escapeXml(p.permission)}</Permission>` : ""}</AccessPolicy></SignedIdentifier>`;
+  return `<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers>${policies.map(one).join("")}</SignedIdentifiers>`;
+}
+
+export function tableAclXml(identifiers: readonly TableSignedIdentifier[]): string {
+  return policiesXml(
+    identifiers.map((i) => ({
+      id: i.id,
+      ...(i.accessPolicy?.start ? { start: aclTime(i.accessPolicy.start) } : {}),
+      ...(i.accessPolicy?.expiry ? { expiry: aclTime(i.accessPolicy.expiry) } : {}),
+      ...(i.accessPolicy?.permission ? { permission: i.accessPolicy.permission } : {}),
+    })),
+  );
+}
+
+export function storageAclXml(identifiers: readonly SignedIdentifier[]): string {
+  return policiesXml(
+    identifiers.map((i) => ({
+      id: i.id,
+      ...(i.accessPolicy.startsOn ? { start: aclTime(i.accessPolicy.startsOn) } : {}),
+      ...(i.accessPolicy.expiresOn ? { expiry: aclTime(i.accessPolicy.expiresOn) } : {}),
+      ...(i.accessPolicy.permissions ? { permission: i.accessPolicy.permissions } : {}),
+    })),
+  );
 }

@@ -1,14 +1,23 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 
-/** `x-ms-meta-name: value` request headers as a record (names as Node gives them: lower case). */
+/**
+ * `x-ms-meta-name: value` request headers as a record, names in the case the client sent them
+ * (read from the raw headers: the services keep metadata names' case). A name sent twice in the
+ * same case has its values joined with commas, as HTTP reads repeated headers.
+ */
 export function metadataFromHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (!name.startsWith("x-ms-meta-")) continue;
-    Object.defineProperty(out, name.slice(10), {
-      value: Array.isArray(value) ? value.join(",") : (value ?? ""),
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const header = raw[i]!;
+    if (header.length <= 10 || header.slice(0, 10).toLowerCase() !== "x-ms-meta-") continue;
+    const name = header.slice(10);
+    const value = raw[i + 1]!;
+    Object.defineProperty(out, name, {
+      value: Object.hasOwn(out, name) ? `${out[name]},${value}` : value,
       enumerable: true,
       writable: true,
+      configurable: true,
     });
   }
   return out;

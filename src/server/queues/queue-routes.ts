@@ -1,11 +1,9 @@
-import { TableKitError } from "../../model/index.js";
-import { AZURE_BLOB_RULES, type BlobCapabilities } from "../../store/blobs/blob-capabilities.js";
-import { normalizeMetadata } from "../../store/blobs/blob-rules.js";
 import type { Store } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
+import type { CorsRuleCache } from "../cors-rules.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
-import { accessPoliciesXml, parseAccessPolicies } from "../protocol/access-policies.js";
+import { MAX_SETTINGS_BODY_BYTES, parseStorageAcl, storageAclXml } from "../protocol/access-policies.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { integerParameter, maxResults, requiredParameter } from "../protocol/query-parameters.js";
@@ -24,34 +22,19 @@ import {
 
 /**
  * The Queue service's operations, each turned into one call of the store's queue port (which
- * checks every argument) and its answer written back as the service writes it. Queue metadata and
- * stored access policies are the server's (the port has no place for them).
+ * checks every argument, metadata and stored access policies included) and its answer written
+ * back as the service writes it.
  */
 
 const XML = { "content-type": "application/xml" };
 
-/** Queue metadata follows the Blob service's metadata rules (C# identifiers, 8 KiB). */
-const METADATA_RULES: BlobCapabilities = {
-  ...AZURE_BLOB_RULES,
-  backend: "the Queue service",
-  nameOrder: "utf8",
-  persistent: true,
-  divergences: [],
-};
-
-function queueMetadata(ctx: QueueContext): Record<string, string> {
-  return normalizeMetadata(metadataFromHeaders(ctx.req), METADATA_RULES);
-}
-
-function sameMetadata(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
-}
+/** What the queue routes use: the service's deps and its CORS rules. */
+export type QueueDeps = ServiceDeps & { readonly cors: CorsRuleCache };
 
 export async function answerQueueRequest(
   ctx: QueueContext,
   caller: StorageCaller,
-  deps: ServiceDeps,
+  deps: QueueDeps,
 ): Promise<void> {
   const resource = ctx.resource;
   switch (resource.kind) {
@@ -66,11 +49,12 @@ export async function answerQueueRequest(
   }
 }
 
-async function answerService(ctx: QueueContext, caller: StorageCaller, deps: ServiceDeps): Promise<void> {
+async function answerService(ctx: QueueContext, caller: StorageCaller, deps: QueueDeps): Promise<void> {
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
-      state: deps.state,
-      maxBodyBytes: deps.maxBodyBytes,
+      service: "queue",
+      store: deps.store(ctx.account),
+      cors: deps.cors,
       check: (operation) => allowQueue(caller, operation),
     });
     return;
@@ -84,7 +68,7 @@ async function answerService(ctx: QueueContext, caller: StorageCaller, deps: Ser
   const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
   const pages = deps
     .store(ctx.account)
-    .listQueues(prefix === undefined ? {} : { prefix })
+    .listQueues({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
     .byPage({
       ...(size === undefined ? {} : { maxPageSize: size }),
       ...(marker ? { continuationToken: marker } : {}),
@@ -98,7 +82,7 @@ async function answerService(ctx: QueueContext, caller: StorageCaller, deps: Ser
     ...(size === undefined ? {} : { maxResults: size }),
     queues: page.map((q) => ({
       name: q.name,
-      ...(withMetadata ? { metadata: deps.state.resource(ctx.account, q.name).metadata ?? {} } : {}),
+      ...(withMetadata ? { metadata: q.metadata ?? {} } : {}),
     })),
     ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
   });
@@ -109,42 +93,37 @@ async function answerQueue(
   ctx: QueueContext,
   name: string,
   caller: StorageCaller,
-  deps: ServiceDeps,
+  deps: QueueDeps,
 ): Promise<void> {
-  const { state } = deps;
   const store = deps.store(ctx.account);
   const comp = ctx.query.get("comp");
   const queue = store.queue(name);
   if (comp === "metadata") {
     if (ctx.method === "GET" || ctx.method === "HEAD") {
       allowQueue(caller, "getMetadata");
-      const { approximateMessagesCount } = await queue.getProperties();
+      const { approximateMessagesCount, metadata } = await queue.getProperties();
       send(ctx, 200, {
         "x-ms-approximate-messages-count": String(approximateMessagesCount),
-        ...metadataHeaders(state.resource(ctx.account, name).metadata),
+        ...metadataHeaders(metadata),
       });
       return;
     }
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
     allowQueue(caller, "setMetadata");
-    const metadata = queueMetadata(ctx);
-    await queue.getProperties();
-    state.setResource(ctx.account, name, { ...state.resource(ctx.account, name), metadata });
+    await queue.setMetadata(metadataFromHeaders(ctx.req));
     send(ctx, 204, {});
     return;
   }
   if (comp === "acl") {
     if (ctx.method === "GET" || ctx.method === "HEAD") {
       allowQueue(caller, "getAcl");
-      await queue.getProperties();
-      send(ctx, 200, XML, accessPoliciesXml(state.acl(ctx.account, name)));
+      const { signedIdentifiers } = await queue.getAccessPolicy();
+      send(ctx, 200, XML, storageAclXml(signedIdentifiers));
       return;
     }
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
     allowQueue(caller, "setAcl");
-    const policies = parseAccessPolicies(await readBody(ctx.req, deps.maxBodyBytes), "raup");
-    await queue.getProperties();
-    state.setAcl(ctx.account, name, policies);
+    await queue.setAccessPolicy(parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES)));
     send(ctx, 204, {});
     return;
   }
@@ -152,25 +131,16 @@ async function answerQueue(
     throw new ProtocolError(400, "InvalidQueryParameterValue", `comp=${comp} is not a queue operation.`);
   if (ctx.method === "PUT") {
     allowQueue(caller, "createQueue");
-    const metadata = queueMetadata(ctx);
-    const { succeeded } = await queue.createIfNotExists();
-    if (succeeded) {
-      state.dropAcl(ctx.account, name);
-      if (Object.keys(metadata).length > 0) state.setResource(ctx.account, name, { metadata });
-      send(ctx, 201, {});
-      return;
-    }
-    // An existing queue: success only when the metadata is the same (the service's rule).
-    if (!sameMetadata(metadata, state.resource(ctx.account, name).metadata ?? {})) {
-      throw new TableKitError("QueueAlreadyExists", "The specified queue already exists.");
-    }
-    send(ctx, 204, {});
+    const metadata = metadataFromHeaders(ctx.req);
+    const { succeeded } = await queue.createIfNotExists({ metadata });
+    // An existing queue is 204 only with the same metadata: create() answers QueueAlreadyExists otherwise.
+    if (!succeeded) await queue.create({ metadata });
+    send(ctx, succeeded ? 201 : 204, {});
     return;
   }
   if (ctx.method === "DELETE") {
     allowQueue(caller, "deleteQueue");
     await queue.delete();
-    state.dropAcl(ctx.account, name);
     send(ctx, 204, {});
     return;
   }
@@ -182,7 +152,7 @@ async function answerMessages(
   ctx: QueueContext,
   name: string,
   caller: StorageCaller,
-  deps: ServiceDeps,
+  deps: QueueDeps,
 ): Promise<void> {
   const queue = deps.store(ctx.account).queue(name);
   if (ctx.method === "POST") {

@@ -1,4 +1,6 @@
 import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { storedPolicyLookup } from "../auth/stored-policies.js";
+import { CorsRuleCache } from "../cors-rules.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
@@ -18,25 +20,32 @@ export function allowQueue(caller: StorageCaller, operation: QueueOperation): vo
 
 /** The Queue service over the store's queue port, its bodies and errors in XML. */
 export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
+  const queueDeps = { ...deps, cors: new CorsRuleCache("queue", deps.store) };
   return {
     name: "Queue",
-    state: deps.state,
+    cors: queueDeps.cors,
     context: (ctx) => withResource(ctx, parseQueuePath(ctx.path)),
     errorsInXml: () => true,
     async answer(ctx) {
       const queueName = ctx.resource.kind === "service" ? undefined : ctx.resource.queueName;
+      const storedPolicy = await storedPolicyLookup(
+        ctx,
+        deps.accounts.get(ctx.account)?.store,
+        "queue",
+        queueName,
+      );
       const caller = authorizeStorage(ctx, {
         service: "queue",
         accounts: deps.accounts,
         resource: queueName === undefined ? {} : { container: queueName },
-        storedPolicy: (name, id) => deps.state.acl(ctx.account, name).find((p) => p.id === id),
+        storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
       // A name of the wrong length is the service's OutOfRangeInput (other bad names, InvalidResourceName).
       if (queueName !== undefined && (queueName.length < 3 || queueName.length > 63)) {
         throw nameLengthOutOfRange();
       }
-      await answerQueueRequest(ctx, caller, deps);
+      await answerQueueRequest(ctx, caller, queueDeps);
     },
   };
 }

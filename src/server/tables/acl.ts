@@ -2,7 +2,7 @@ import { TableKitError, tableNotFound } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
-import { accessPoliciesXml, parseAccessPolicies } from "../protocol/access-policies.js";
+import { MAX_SETTINGS_BODY_BYTES, parseTableAcl, tableAclXml } from "../protocol/access-policies.js";
 import { unsupportedVerb } from "../protocol/protocol-error.js";
 import type { Route } from "./route.js";
 
@@ -21,7 +21,7 @@ export const aclRoute: Route = {
   name: "acl",
   xml: true,
   matches: (ctx) => ctx.resource.kind === "entities" && ctx.query.get("comp") === "acl",
-  async handle(ctx, { store, via, access, state, maxBodyBytes }) {
+  async handle(ctx, { store, via, access }) {
     if (ctx.resource.kind !== "entities") return;
     const { tableName } = ctx.resource;
     // Only the account owner may read or set a table's ACL: the account key, never a bearer token.
@@ -32,21 +32,14 @@ export const aclRoute: Route = {
       );
     }
     if (ctx.method === "GET" || ctx.method === "HEAD") {
-      access?.check("getAcl", tableName);
-      await assertTableExists(store, tableName);
-      send(
-        ctx,
-        200,
-        { "content-type": "application/xml" },
-        accessPoliciesXml(state.acl(ctx.account, tableName)),
-      );
+      const identifiers = await store.table(tableName).getAccessPolicy();
+      send(ctx, 200, { "content-type": "application/xml" }, tableAclXml(identifiers));
       return;
     }
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
     access?.check("setAcl", tableName);
-    const policies = parseAccessPolicies(await readBody(ctx.req, maxBodyBytes), "raud");
-    await assertTableExists(store, tableName);
-    state.setAcl(ctx.account, tableName, policies);
+    const identifiers = parseTableAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
+    await store.table(tableName).setAccessPolicy(identifiers);
     send(ctx, 204, {});
   },
 };

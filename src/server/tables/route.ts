@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import type { AccessPolicy, Store } from "../../store/index.js";
+import type { CorsRuleCache } from "../cors-rules.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Resource } from "../http/resource.js";
 import { send } from "../http/responses.js";
-import type { ServiceState } from "../service-state.js";
 
 /** A Table service request: the context, and the table resource its path names. */
 export interface TableContext extends RequestContext {
@@ -17,7 +17,8 @@ export interface RouteServices {
   /** How the request proved who it is: the account key, a shared access signature, a bearer token. */
   readonly via: "key" | "sas" | "bearer";
   readonly access?: AccessPolicy;
-  readonly state: ServiceState;
+  /** The Table service's CORS rules (dropped from memory when they are set). */
+  readonly cors: CorsRuleCache;
   /** Largest request body accepted (the service's 4 MiB, or less when the server is told so). */
   readonly maxBodyBytes: number;
 }

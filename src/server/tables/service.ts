@@ -6,6 +6,11 @@ export const serviceRoute: Route = {
   name: "service",
   xml: true,
   matches: (ctx) => ctx.resource.kind === "service" && ctx.query.get("restype") === "service",
-  handle: (ctx, { access, state, maxBodyBytes }) =>
-    answerServiceProperties(ctx, { state, maxBodyBytes, check: (operation) => access?.check(operation) }),
+  handle: (ctx, { store, access, cors }) =>
+    answerServiceProperties(ctx, {
+      service: "table",
+      store,
+      cors,
+      check: (operation) => access?.check(operation),
+    }),
 };

@@ -33,7 +33,7 @@ export const tablesRoute: Route = {
   xml: false,
   matches: (ctx) =>
     (ctx.resource.kind === "tables" || ctx.resource.kind === "table") && !ctx.query.has("comp"),
-  async handle(ctx, { store, state, maxBodyBytes }) {
+  async handle(ctx, { store, maxBodyBytes }) {
     const resource = ctx.resource;
     if (resource.kind === "table") {
       if (ctx.method === "GET") {
@@ -45,7 +45,6 @@ export const tablesRoute: Route = {
       }
       if (ctx.method !== "DELETE") throw unsupportedVerb(ctx.method);
       await store.deleteTable(resource.tableName, { failIfMissing: true });
-      state.dropAcl(ctx.account, resource.tableName);
       send(ctx, 204, {});
       return;
     }
@@ -55,7 +54,6 @@ export const tablesRoute: Route = {
       const name = body.TableName;
       if (typeof name !== "string") throw invalidInput('The body must name the table: {"TableName":"…"}.');
       await store.createTable(name, { failIfExists: true });
-      state.dropAcl(ctx.account, name);
       const location = `${ctx.baseUrl}Tables('${name}')`;
       const noContent = prefersNoContent(headerOf(ctx, "prefer"));
       if (noContent) {

@@ -1,4 +1,10 @@
 import type { Readable } from "node:stream";
+import type {
+  InitialResourceState,
+  PublicAccessLevel,
+  ResourceMetadata,
+  StateBackend,
+} from "../access/state-backend.js";
 import type { CallOptions } from "../call-options.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
 
@@ -160,15 +166,21 @@ export interface StoredContainer {
   readonly name: string;
   readonly etag: string;
   readonly lastModified: Date;
-  /** Anonymous reads the container allows: its blobs (`blob`), also its properties and listing (`container`). */
-  readonly publicAccess?: "blob" | "container";
+  /** A backend with `state` reports the container's metadata (names as set) and public access here. */
+  readonly metadata?: ResourceMetadata;
+  readonly publicAccess?: PublicAccessLevel;
 }
 
 export interface BlobServiceBackend {
   readonly capabilities: BlobCapabilities;
-  /** Throws ContainerAlreadyExists. */
-  createContainer(name: string, call: CallOptions): Promise<void>;
-  /** Throws ContainerNotFound. Deletes every blob of the container. */
+  /** Container metadata, public access, stored access policies, service properties (state-backend.ts); absent: NotSupported. */
+  readonly state?: StateBackend;
+  /**
+   * Throws ContainerAlreadyExists. A new container starts with `initial` (metadata, public access),
+   * written with it, and no stored policies (`initial` is given only to a backend with `state`).
+   */
+  createContainer(name: string, call: CallOptions, initial?: InitialResourceState): Promise<void>;
+  /** Throws ContainerNotFound. Deletes every blob of the container and its state. */
   deleteContainer(name: string, call: CallOptions): Promise<void>;
   /** Containers whose names start with `prefix`, in name order. */
   listContainers(

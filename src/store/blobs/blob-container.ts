@@ -1,5 +1,9 @@
 import { TableKitError } from "../../model/index.js";
+import { checkResourceMetadata, copyMetadata } from "../access/resource-metadata.js";
+import type { PublicAccessLevel, ResourceMetadata, StateBackend } from "../access/state-backend.js";
+import { requireState } from "../access/state-port.js";
 import type { BlobOperation } from "../access/storage-operations.js";
+import { datedIdentifiers, datedPolicies, type SignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
@@ -48,6 +52,34 @@ export interface ListBlobsHierarchySegment {
   continuationToken?: string;
 }
 
+export interface ContainerCreateOptions extends OperationOptions {
+  /** Name/value pairs kept with the container (names kept in case, compared ignoring it). */
+  metadata?: ResourceMetadata;
+  /** Anonymous reads: of blobs (`blob`), and listing too (`container`); absent: private. */
+  access?: PublicAccessLevel;
+}
+
+/** `getProperties`'s result (`@azure/storage-blob`'s ContainerGetPropertiesResponse, in part). */
+export interface ContainerProperties {
+  etag: string;
+  lastModified: Date;
+  metadata: ResourceMetadata;
+  blobPublicAccess?: PublicAccessLevel;
+}
+
+export interface ContainerGetAccessPolicyResponse {
+  blobPublicAccess?: PublicAccessLevel;
+  signedIdentifiers: SignedIdentifier[];
+}
+
+function checkAccess(access: unknown): PublicAccessLevel | undefined {
+  if (access === undefined || access === "blob" || access === "container") return access;
+  throw new TableKitError(
+    "InvalidInput",
+    `access must be "blob", "container" or absent; got ${JSON.stringify(access)}`,
+  );
+}
+
 export type HierarchyItem = ({ kind: "prefix" } & BlobPrefix) | ({ kind: "blob" } & BlobItem);
 
 /**
@@ -72,12 +104,58 @@ export class BlobContainer {
     return call;
   }
 
-  /** ContainerAlreadyExists when it exists. */
-  async create(options: OperationOptions = {}): Promise<void> {
-    await this.port.service.createContainer(this.containerName, await this.begin(options, "createContainer"));
+  /** ContainerAlreadyExists when it exists. A new container starts with no stored access policies. */
+  async create(options: ContainerCreateOptions = {}): Promise<void> {
+    const call = await this.begin(options, "createContainer");
+    const metadata = checkResourceMetadata(options.metadata);
+    const publicAccess = checkAccess(options.access);
+    const initial = { metadata, ...(publicAccess ? { publicAccess } : {}) };
+    const stateful = Object.keys(metadata).length > 0 || publicAccess !== undefined;
+    if (stateful) this.state("container metadata and public access");
+    await this.port.service.createContainer(this.containerName, call, stateful ? initial : undefined);
   }
 
-  async createIfNotExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
+  private state(what: string): StateBackend {
+    return requireState(this.port.service.state, this.port.capabilities.backend, what);
+  }
+
+  /** Replaces the container's metadata (`{}` or none removes it); ContainerNotFound when absent. */
+  async setMetadata(metadata?: ResourceMetadata, options: OperationOptions = {}): Promise<void> {
+    const call = await this.begin(options, "setContainerMetadata");
+    const checked = checkResourceMetadata(metadata);
+    await this.state("container metadata").setState(this.containerName, { metadata: checked }, call);
+  }
+
+  /** The public access level and stored access policies; ContainerNotFound when absent. */
+  async getAccessPolicy(options: OperationOptions = {}): Promise<ContainerGetAccessPolicyResponse> {
+    const call = await this.begin(options, "getContainerAcl");
+    const found = await this.state("stored access policies").getState(this.containerName, "access", call);
+    return {
+      ...(found.publicAccess ? { blobPublicAccess: found.publicAccess } : {}),
+      signedIdentifiers: datedIdentifiers(found.policies),
+    };
+  }
+
+  /**
+   * Replaces the public access level (absent: private) and the stored access policies (at most
+   * five; permissions from `racwdxltmeop`), as `ContainerClient.setAccessPolicy`.
+   */
+  async setAccessPolicy(
+    access?: PublicAccessLevel,
+    identifiers?: SignedIdentifier[],
+    options: OperationOptions = {},
+  ): Promise<void> {
+    const call = await this.begin(options, "setContainerAcl");
+    const publicAccess = checkAccess(access);
+    const policies = datedPolicies(identifiers, "container");
+    await this.state("stored access policies").setState(
+      this.containerName,
+      { access: { ...(publicAccess ? { publicAccess } : {}), policies } },
+      call,
+    );
+  }
+
+  async createIfNotExists(options: ContainerCreateOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("ContainerAlreadyExists", () => this.create(options));
   }
 
@@ -97,8 +175,8 @@ export class BlobContainer {
     );
   }
 
-  /** ContainerNotFound when absent. */
-  async getProperties(options: OperationOptions = {}): Promise<{ etag: string; lastModified: Date }> {
+  /** ContainerNotFound when absent. Metadata and public access as kept (`{}` and private on a backend without state). */
+  async getProperties(options: OperationOptions = {}): Promise<ContainerProperties> {
     const found = await this.backend.getContainerProperties(
       await this.begin(options, "getContainerProperties"),
     );
@@ -107,7 +185,12 @@ export class BlobContainer {
         details: { containerName: this.containerName },
       });
     }
-    return { etag: found.etag, lastModified: found.lastModified };
+    return {
+      etag: found.etag,
+      lastModified: found.lastModified,
+      metadata: copyMetadata(found.metadata ?? {}),
+      ...(found.publicAccess ? { blobPublicAccess: found.publicAccess } : {}),
+    };
   }
 
   getBlobClient(name: string): BlobClient {

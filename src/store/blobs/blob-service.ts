@@ -1,5 +1,7 @@
 import { type ErrorCode, isTableKitError, TableKitError } from "../../model/index.js";
 import type { AccessPolicy } from "../access/access-policy.js";
+import { copyMetadata } from "../access/resource-metadata.js";
+import type { PublicAccessLevel, ResourceMetadata } from "../access/state-backend.js";
 import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions } from "../call-options.js";
 import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
@@ -74,12 +76,15 @@ export async function checkBlobAccess(
 /** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
 export interface ContainerItem {
   name: string;
-  properties: { etag: string; lastModified: Date };
+  properties: { etag: string; lastModified: Date; publicAccess?: PublicAccessLevel };
+  /** Present when the listing asked for `includeMetadata` (and the backend keeps metadata). */
+  metadata?: ResourceMetadata;
 }
 
 export interface ListContainersOptions extends OperationOptions {
   /** Only containers whose names start with this. */
   prefix?: string;
+  includeMetadata?: boolean;
 }
 
 export interface ListContainersSegment {
@@ -103,7 +108,12 @@ export function listContainers(
       return {
         items: page.items.map((c) => ({
           name: c.name,
-          properties: { etag: c.etag, lastModified: c.lastModified },
+          properties: {
+            etag: c.etag,
+            lastModified: c.lastModified,
+            ...(c.publicAccess ? { publicAccess: c.publicAccess } : {}),
+          },
+          ...(options.includeMetadata ? { metadata: copyMetadata(c.metadata ?? {}) } : {}),
         })),
         continuation: page.continuation,
       };

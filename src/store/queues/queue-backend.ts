@@ -1,4 +1,5 @@
 import { NEVER_EXPIRES_MS } from "../../model/index.js";
+import type { InitialResourceState, StateBackend } from "../access/state-backend.js";
 import type { CallOptions } from "../call-options.js";
 import type { QueueCapabilities } from "./queue-capabilities.js";
 
@@ -12,9 +13,15 @@ import type { QueueCapabilities } from "./queue-capabilities.js";
  */
 export interface QueueServiceBackend {
   readonly capabilities: QueueCapabilities;
-  /** Creates the queue; false when it already existed (not an error, as in the service). */
-  createQueue(name: string, call: CallOptions): Promise<boolean>;
-  /** Deletes the queue and its messages; QueueNotFound when it does not exist. */
+  /** Metadata, stored access policies and service properties (state-backend.ts); absent: NotSupported. */
+  readonly state?: StateBackend;
+  /**
+   * Creates the queue; false when it already existed (not an error, as in the service; `initial` is
+   * then not written). A new queue starts with `initial`'s metadata, written with it, and no policies
+   * (`initial` is given only to a backend with `state`).
+   */
+  createQueue(name: string, call: CallOptions, initial?: InitialResourceState): Promise<boolean>;
+  /** Deletes the queue, its messages and its state; QueueNotFound when it does not exist. */
   deleteQueue(name: string, call: CallOptions): Promise<void>;
   /** Queue names starting with `prefix`, in name order, one page after `continuation`. */
   listQueues(

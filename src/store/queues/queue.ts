@@ -1,6 +1,10 @@
 import { QUEUE_DEFAULTS, type QueueLimits, TableKitError } from "../../model/index.js";
 import type { AccessPolicy } from "../access/access-policy.js";
+import { checkResourceMetadata, copyMetadata, sameMetadata } from "../access/resource-metadata.js";
+import type { ResourceMetadata } from "../access/state-backend.js";
+import { requireState } from "../access/state-port.js";
 import type { QueueOperation } from "../access/storage-operations.js";
+import { datedIdentifiers, datedPolicies, type SignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import type { LeasedMessage, QueueBackend, QueueServiceBackend, StoredMessage } from "./queue-backend.js";
@@ -69,6 +73,18 @@ export interface QueueUpdateMessageResponse {
 export interface QueueGetPropertiesResponse {
   /** Messages in the queue; the service counts expired messages it has not yet removed. */
   approximateMessagesCount: number;
+  /** The queue's metadata, names in the case they were set with (`{}` on a backend that keeps none). */
+  metadata: ResourceMetadata;
+}
+
+export interface QueueCreateOptions extends OperationOptions {
+  /** Name/value pairs kept with the queue (names: C# identifiers, kept in case, compared ignoring it). */
+  metadata?: ResourceMetadata;
+}
+
+/** `getAccessPolicy`'s result, as `@azure/storage-queue` names it. */
+export interface QueueGetAccessPolicyResponse {
+  signedIdentifiers: SignedIdentifier[];
 }
 
 /** `createIfNotExists` / `deleteIfExists`: whether this call created / deleted the queue. */
@@ -114,13 +130,69 @@ export class Queue {
     return call;
   }
 
-  /** Creates the queue; an existing queue is not an error (the service answers 204, as the SDK does). */
-  async create(options?: OperationOptions): Promise<void> {
-    await this.service.createQueue(this.name, this.begin(options, "createQueue"));
+  /**
+   * Creates the queue. An existing queue is not an error when its metadata is the same (the service
+   * answers 204); with other metadata it is QueueAlreadyExists, as the service answers.
+   */
+  async create(options?: QueueCreateOptions): Promise<void> {
+    await this.createQueue(options);
   }
 
-  async createIfNotExists(options?: OperationOptions): Promise<QueueIfResponse> {
-    return { succeeded: await this.service.createQueue(this.name, this.begin(options, "createQueue")) };
+  /** As the SDK's: `{ succeeded: false }` for any existing queue, whatever its metadata. */
+  async createIfNotExists(options?: QueueCreateOptions): Promise<QueueIfResponse> {
+    try {
+      return { succeeded: await this.createQueue(options) };
+    } catch (err) {
+      if (err instanceof TableKitError && err.code === "QueueAlreadyExists") return { succeeded: false };
+      throw err;
+    }
+  }
+
+  private async createQueue(options: QueueCreateOptions | undefined): Promise<boolean> {
+    const call = this.begin(options, "createQueue");
+    const metadata = checkResourceMetadata(options?.metadata);
+    const hasMetadata = Object.keys(metadata).length > 0;
+    const state = hasMetadata ? this.state("queue metadata") : this.service.state;
+    const created = await this.service.createQueue(this.name, call, hasMetadata ? { metadata } : undefined);
+    if (
+      !created &&
+      state &&
+      !sameMetadata(metadata, (await state.getState(this.name, "metadata", call)).metadata)
+    ) {
+      throw new TableKitError(
+        "QueueAlreadyExists",
+        "The specified queue already exists with other metadata.",
+        {
+          details: { queueName: this.name },
+        },
+      );
+    }
+    return created;
+  }
+
+  private state(what: string) {
+    return requireState(this.service.state, this.service.capabilities.backend, what);
+  }
+
+  /** Replaces the queue's metadata (`{}` or none removes it); QueueNotFound when it does not exist. */
+  async setMetadata(metadata?: ResourceMetadata, options?: OperationOptions): Promise<void> {
+    const call = this.begin(options, "setMetadata");
+    const checked = checkResourceMetadata(metadata);
+    await this.state("queue metadata").setState(this.name, { metadata: checked }, call);
+  }
+
+  /** The queue's stored access policies; QueueNotFound when it does not exist. */
+  async getAccessPolicy(options?: OperationOptions): Promise<QueueGetAccessPolicyResponse> {
+    const call = this.begin(options, "getAcl");
+    const { policies } = await this.state("stored access policies").getState(this.name, "access", call);
+    return { signedIdentifiers: datedIdentifiers(policies) };
+  }
+
+  /** Replaces the queue's stored access policies (at most five; permissions from `raup`). */
+  async setAccessPolicy(identifiers?: SignedIdentifier[], options?: OperationOptions): Promise<void> {
+    const call = this.begin(options, "setAcl");
+    const policies = datedPolicies(identifiers, "queue");
+    await this.state("stored access policies").setState(this.name, { access: { policies } }, call);
   }
 
   /** Deletes the queue and its messages; QueueNotFound when it does not exist. */
@@ -149,8 +221,13 @@ export class Queue {
     }
   }
 
+  /** The message count and the metadata; QueueNotFound when the queue does not exist. */
   async getProperties(options?: OperationOptions): Promise<QueueGetPropertiesResponse> {
-    return { approximateMessagesCount: await this.backendQueue.count(this.begin(options, "getMetadata")) };
+    const call = this.begin(options, "getMetadata");
+    const approximateMessagesCount = await this.backendQueue.count(call);
+    const state = this.service.state;
+    const metadata = state ? copyMetadata((await state.getState(this.name, "metadata", call)).metadata) : {};
+    return { approximateMessagesCount, metadata };
   }
 
   async sendMessage(

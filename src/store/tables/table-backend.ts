@@ -1,5 +1,6 @@
 import type { FilterNode, KeyRange } from "../../filter/ast.js";
 import type { DateTime, PayloadAction, StoredEntity } from "../../model/index.js";
+import type { StateBackend } from "../access/state-backend.js";
 import type { CallOptions } from "../call-options.js";
 import type { Capabilities } from "./table-capabilities.js";
 
@@ -59,6 +60,8 @@ export interface BackendTableQuery {
 /** The table service of a store: tables by name. */
 export interface TableServiceBackend {
   readonly capabilities: Capabilities;
+  /** Stored access policies and service properties (state-backend.ts); absent: NotSupported. Resource names: tables', any case. */
+  readonly state?: StateBackend;
   /** TableAlreadyExists when a table of that name exists in any case (the core decides what callers see). */
   createTable(name: string, call: CallOptions): Promise<void>;
   /** TableNotFound when it does not exist. Deletes every entity of the table. */

@@ -12,11 +12,13 @@ import {
   validateKey,
 } from "../../model/index.js";
 import type { AccessOperation, AccessPolicy } from "../access/access-policy.js";
+import type { TableSignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
 import { readEntity } from "./point-read.js";
+import { getTableAccessPolicy, setTableAccessPolicy } from "./table-access-policies.js";
 import type {
   BackendAction,
   TableBackend,
@@ -152,6 +154,15 @@ export class Table {
       if (options?.failIfMissing || !isTableKitError(err, "TableNotFound"))
         throw namingTheTable(err, this.tableName);
     }
+  }
+  /** The table's stored access policies (`TableClient.getAccessPolicy`); TableNotFound when it does not exist. */
+  async getAccessPolicy(options?: OperationOptions): Promise<TableSignedIdentifier[]> {
+    return getTableAccessPolicy(this.service, this.tableName, this.begin(options), this.access);
+  }
+
+  /** Replaces the table's stored access policies (at most five; `TableClient.setAccessPolicy`). */
+  async setAccessPolicy(identifiers: TableSignedIdentifier[], options?: OperationOptions): Promise<void> {
+    await setTableAccessPolicy(this.service, this.tableName, identifiers, this.begin(options), this.access);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { type StoredEntity, TableKitError } from "../../model/index.js";
+import type { StateBackend } from "../access/state-backend.js";
 import type { BackendStore } from "../backend.js";
 import type { CallOptions } from "../call-options.js";
 import type {
@@ -88,6 +89,11 @@ class ThrottledTables implements TableServiceBackend {
 
   get capabilities(): Capabilities {
     return this.inner.capabilities;
+  }
+
+  /** Policies and service properties are account-management calls: passed on unthrottled. */
+  get state(): StateBackend | undefined {
+    return this.inner.state;
   }
 
   private tableOperation(name: string): void {

@@ -3,6 +3,7 @@ import { appendsSuite } from "./appends.js";
 import { blocksSuite } from "./blocks.js";
 import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
+import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
@@ -16,6 +17,7 @@ export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
 /** Every blob feature suite, in the order they are registered. */
 export const BLOB_SUITES = [
   containersSuite,
+  containerStateSuite,
   roundTripsSuite,
   rangesSuite,
   commitPartsSuite,

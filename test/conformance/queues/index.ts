@@ -5,6 +5,7 @@ import type { QueueSetup, QueueTarget } from "./factory.js";
 import { limitsSuite } from "./limits.js";
 import { messagesSuite } from "./messages.js";
 import { popReceiptsSuite } from "./pop-receipts.js";
+import { queueStateSuite } from "./queue-state.js";
 import { queuesSuite } from "./queues.js";
 import { timeToLiveSuite } from "./time-to-live.js";
 import { visibilitySuite } from "./visibility.js";
@@ -20,6 +21,7 @@ export const QUEUE_SUITES = [
   timeToLiveSuite,
   limitsSuite,
   queuesSuite,
+  queueStateSuite,
   abortAndClosedSuite,
   concurrencySuite,
 ] as const;

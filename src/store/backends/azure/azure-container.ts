@@ -34,9 +34,22 @@ export class AzureContainer implements ContainerBackend {
   constructor(
     private readonly client: () => Promise<SdkContainerClient>,
     private readonly capabilities: BlobCapabilities,
+    /** The container as the listing reports it (its metadata names keep their case). */
+    private readonly listed?: (call: CallOptions) => Promise<StoredContainer | undefined>,
   ) {}
 
+  /**
+   * From the listing (one call, metadata names in their case); a credential that may not list
+   * containers (a container SAS) reads Get Container Properties instead.
+   */
   async getContainerProperties(call: CallOptions): Promise<StoredContainer | undefined> {
+    if (this.listed) {
+      try {
+        return await this.listed(call);
+      } catch (err) {
+        if (!(isTableKitError(err) && err.status === 403)) throw err;
+      }
+    }
     const client = await this.client();
     try {
       const p = await sdkCall(call, (o) => client.getProperties(o));

@@ -1,10 +1,13 @@
 import { TableKitError } from "../../../model/index.js";
+import type { InitialResourceState } from "../../access/state-backend.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { AzureContainer } from "./azure-container.js";
 import { sdkCall } from "./blob-errors.js";
 import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient, type SdkContainerClient } from "./blob-sdk.js";
+import { AzureBlobState, listedContainer } from "./blob-state.js";
+import { metadataOf, publicAccessOf } from "./state-codec.js";
 
 /** How to reach the account's Blob service: a connection string naming it, or a URL and credential. */
 export type AzureBlobTarget =
@@ -18,6 +21,7 @@ export type AzureBlobTarget =
 export class AzureContainers implements BlobServiceBackend {
   private clientPromise?: Promise<SdkBlobServiceClient>;
   private readonly containers = new Map<string, AzureContainer>();
+  readonly state = new AzureBlobState(() => this.client());
 
   constructor(
     private readonly target: AzureBlobTarget,
@@ -46,9 +50,12 @@ export class AzureContainers implements BlobServiceBackend {
     return this.clientPromise;
   }
 
-  async createContainer(name: string, call: CallOptions): Promise<void> {
+  async createContainer(name: string, call: CallOptions, initial?: InitialResourceState): Promise<void> {
     const client = await this.client();
-    await sdkCall(call, (o) => client.getContainerClient(name).create(o));
+    const options = initial
+      ? { metadata: initial.metadata, ...(initial.publicAccess ? { access: initial.publicAccess } : {}) }
+      : {};
+    await sdkCall(call, (o) => client.getContainerClient(name).create({ ...o, ...options }));
   }
 
   async deleteContainer(name: string, call: CallOptions): Promise<void> {
@@ -63,7 +70,7 @@ export class AzureContainers implements BlobServiceBackend {
     const client = await this.client();
     const page = await sdkCall(call, async (o) => {
       const pages = client
-        .listContainers({ ...o, ...(query.prefix ? { prefix: query.prefix } : {}) })
+        .listContainers({ ...o, includeMetadata: true, ...(query.prefix ? { prefix: query.prefix } : {}) })
         .byPage({
           maxPageSize: query.maxPageSize,
           ...(query.continuation ? { continuationToken: query.continuation } : {}),
@@ -72,11 +79,16 @@ export class AzureContainers implements BlobServiceBackend {
       return next.done ? undefined : next.value;
     });
     return {
-      items: (page?.containerItems ?? []).map((c) => ({
-        name: c.name,
-        etag: c.properties.etag ?? "",
-        lastModified: c.properties.lastModified ?? new Date(0),
-      })),
+      items: (page?.containerItems ?? []).map((c) => {
+        const publicAccess = publicAccessOf(c.properties.publicAccess);
+        return {
+          name: c.name,
+          etag: c.properties.etag ?? "",
+          lastModified: c.properties.lastModified ?? new Date(0),
+          metadata: metadataOf(c.metadata),
+          ...(publicAccess ? { publicAccess } : {}),
+        };
+      }),
       ...(page?.continuationToken ? { continuation: page.continuationToken } : {}),
     };
   }
@@ -86,10 +98,14 @@ export class AzureContainers implements BlobServiceBackend {
     let container = this.containers.get(name);
     if (!container) {
       let client: SdkContainerClient | undefined;
-      container = new AzureContainer(async () => {
-        client ??= (await this.client()).getContainerClient(name);
-        return client;
-      }, this.capabilities);
+      container = new AzureContainer(
+        async () => {
+          client ??= (await this.client()).getContainerClient(name);
+          return client;
+        },
+        this.capabilities,
+        async (call) => listedContainer(await this.client(), name, call),
+      );
       this.containers.set(name, container);
     }
     return container;

@@ -1,3 +1,4 @@
+import type { InitialResourceState } from "../../access/state-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendQueueListQuery, QueueBackend, QueueServiceBackend } from "../../queues/queue-backend.js";
 import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
@@ -7,6 +8,7 @@ import { toTableKitError } from "./errors.js";
 import { openQueueService, type QueueTarget } from "./queue-connection.js";
 import { queueSdkCall } from "./queue-errors.js";
 import type { AzureQueueClient, AzureQueueServiceClient } from "./queue-sdk.js";
+import { AzureQueueState } from "./queue-state.js";
 
 /** Names Azurite is asked for in one list request (it has no cap; the service's is 5,000). */
 const EMULATOR_LIST_SIZE = 1_000_000;
@@ -18,17 +20,25 @@ const EMULATOR_LIST_SIZE = 1_000_000;
 export class AzureQueues implements QueueServiceBackend {
   private service?: Promise<AzureQueueServiceClient>;
   private readonly clients = new Map<string, AzureQueueClient>();
+  readonly state: AzureQueueState;
 
   constructor(
     private readonly target: QueueTarget,
     private readonly options: AzureStoreOptions,
     readonly capabilities: QueueCapabilities,
     private readonly emulator: boolean,
-  ) {}
+  ) {
+    this.state = new AzureQueueState(
+      () => this.serviceClient(),
+      (name) => this.client(name),
+    );
+  }
 
-  async createQueue(name: string, call: CallOptions): Promise<boolean> {
+  async createQueue(name: string, call: CallOptions, initial?: InitialResourceState): Promise<boolean> {
     const client = await this.client(name);
-    return (await queueSdkCall(call, (o) => client.createIfNotExists(o))).succeeded;
+    const metadata = initial?.metadata;
+    return (await queueSdkCall(call, (o) => client.createIfNotExists(metadata ? { ...o, metadata } : o)))
+      .succeeded;
   }
 
   async deleteQueue(name: string, call: CallOptions): Promise<void> {

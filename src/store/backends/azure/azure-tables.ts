@@ -8,17 +8,21 @@ import type { AzureConnection } from "./connection.js";
 import { tableContinuation } from "./table-continuation.js";
 import { serverFilter, TABLE_NAME } from "./table-filter-translator.js";
 import { createTableRequest, deleteTableRequest, listTablesRequest } from "./table-requests.js";
+import { AzureTableState } from "./table-state.js";
 
 type TableList = { names: string[]; continuation?: string };
 
 /** The Table service of an Azure storage account (or Cosmos DB Table API, or Azurite). */
 export class AzureTables implements TableServiceBackend {
   private readonly tables = new Map<string, AzureTable>();
+  readonly state: AzureTableState;
 
   constructor(
     private readonly connection: AzureConnection,
     readonly capabilities: Capabilities,
-  ) {}
+  ) {
+    this.state = new AzureTableState(connection);
+  }
 
   async createTable(name: string, call: CallOptions): Promise<void> {
     await this.connection.send(createTableRequest(name), call);

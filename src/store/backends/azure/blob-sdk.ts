@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { TableKitError } from "../../../model/index.js";
+import type { SdkSignedIdentifier } from "./state-codec.js";
 
 /**
  * The slice of `@azure/storage-blob` the blob backend uses, declared structurally (the SDK is an
@@ -43,7 +44,16 @@ export interface SdkListSegment {
 }
 
 export interface SdkContainerClient {
-  create(options?: CallOptions): Promise<unknown>;
+  create(options?: CallOptions & { metadata?: Record<string, string>; access?: string }): Promise<unknown>;
+  setMetadata(metadata: Record<string, string>, options?: CallOptions): Promise<unknown>;
+  getAccessPolicy(
+    options?: CallOptions,
+  ): Promise<{ blobPublicAccess?: string; signedIdentifiers?: SdkSignedIdentifier[] }>;
+  setAccessPolicy(
+    access: string | undefined,
+    identifiers: SdkSignedIdentifier[],
+    options?: CallOptions,
+  ): Promise<unknown>;
   delete(options?: CallOptions): Promise<unknown>;
   getProperties(options?: CallOptions): Promise<Written>;
   getBlockBlobClient(name: string): {
@@ -102,10 +112,16 @@ export interface SdkContainerClient {
 export interface SdkBlobServiceClient {
   readonly url: string;
   getContainerClient(name: string): SdkContainerClient;
-  listContainers(options?: { prefix?: string } & CallOptions): Pages<{
+  listContainers(options?: { prefix?: string; includeMetadata?: boolean } & CallOptions): Pages<{
     continuationToken?: string;
-    containerItems: { name: string; properties: { etag?: string; lastModified?: Date } }[];
+    containerItems: {
+      name: string;
+      properties: { etag?: string; lastModified?: Date; publicAccess?: string };
+      metadata?: Record<string, string>;
+    }[];
   }>;
+  getProperties(options?: CallOptions): Promise<object>;
+  setProperties(properties: object, options?: CallOptions): Promise<unknown>;
 }
 
 export interface BlobSdk {

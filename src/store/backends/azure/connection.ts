@@ -10,6 +10,7 @@ import type {
   AzureHttpHeaders,
   AzureSdk,
   AzureServiceClient,
+  AzureTableClient,
 } from "./table-sdk.js";
 
 /**
@@ -85,10 +86,11 @@ export class AzureConnection {
   /** Cosmos DB's Table API (a merge is sent as `POST` with `X-HTTP-Method: MERGE`). */
   readonly cosmos: boolean;
   private readonly allowInsecureConnection: boolean;
+  private readonly clientOptions: AzureClientOptions;
 
   private constructor(
     private readonly sdk: AzureSdk,
-    target: Target,
+    private readonly target: Target,
     options: AzureStoreOptions,
   ) {
     const probe = createService(sdk, target, options.clientOptions ?? {});
@@ -100,6 +102,7 @@ export class AzureConnection {
       ...options.clientOptions,
     };
     this.allowInsecureConnection = clientOptions.allowInsecureConnection === true;
+    this.clientOptions = clientOptions;
     this.service = this.allowInsecureConnection ? createService(sdk, target, clientOptions) : probe;
     this.httpClient = sdk.rest.createDefaultHttpClient();
     this.sasQuery = url.search.replace(/^\?/, "");
@@ -107,6 +110,21 @@ export class AzureConnection {
     this.accountUrl = url.toString().replace(/\/$/, "");
     this.emulator = options.emulator ?? (loopback || url.pathname.startsWith("/devstoreaccount1"));
     this.cosmos = /\.table\.cosmos(db)?\./.test(url.hostname);
+  }
+
+  /** The SDK's own clients, for the calls this backend does not send itself (policies, service properties). */
+  sdkClients(): { service: AzureServiceClient; table(name: string): AzureTableClient } {
+    const { TableClient } = this.sdk.tables;
+    const { target, clientOptions } = this;
+    return {
+      service: this.service,
+      table: (name) =>
+        target.kind === "connectionString"
+          ? TableClient.fromConnectionString(target.connectionString, name, clientOptions)
+          : target.credential
+            ? new TableClient(target.url, name, target.credential, clientOptions)
+            : new TableClient(target.url, name, clientOptions),
+    };
   }
 
   /** Reads the location (text after `azure:`) and options; InvalidStoreUrl when neither names an account. */

@@ -41,6 +41,13 @@ export const AZURITE_QUEUE_DIVERGENCES: QueueCapabilities["divergences"] = [
  * parser that decodes no character reference (a `&#xD;` comes back as those five characters)
  * and normalizes a raw CR to LF, so no XML a server can write brings a CR back.
  */
+/** @azure/storage-queue sends metadata names lower-cased (`metadataToRawHeaders`): the service keeps what it is sent. */
+export const SDK_METADATA_CASE: QueueCapabilities["divergences"][number] = {
+  id: "metadata-names-lowercased",
+  description:
+    "Queue metadata names come back lower-cased: @azure/storage-queue lower-cases them as it sends them (the service keeps the case it receives). Names compare case-insensitively either way.",
+};
+
 export const SDK_CARRIAGE_RETURN: QueueCapabilities["divergences"][number] = {
   id: "carriage-return",
   description:
@@ -60,6 +67,8 @@ export function azureQueueCapabilities(emulator: boolean): QueueCapabilities {
     sendsOnce: false, // the SDK retries a Put Message whose answer was lost
     // Times come back as RFC 1123 dates: whole seconds.
     timeResolutionMs: 1000,
-    divergences: emulator ? AZURITE_QUEUE_DIVERGENCES : [SDK_CARRIAGE_RETURN],
+    divergences: emulator
+      ? [...AZURITE_QUEUE_DIVERGENCES, SDK_METADATA_CASE]
+      : [SDK_CARRIAGE_RETURN, SDK_METADATA_CASE],
   });
 }

@@ -1,4 +1,5 @@
 import { TableKitError } from "../../../model/index.js";
+import type { SdkSignedIdentifier } from "./state-codec.js";
 
 /**
  * The slice of `@azure/storage-queue` the azure queue backend uses, declared structurally: the SDK
@@ -19,7 +20,12 @@ export interface AzureQueueMessageItem {
 }
 
 export interface AzureQueueClient {
-  createIfNotExists(options?: AzureQueueCallOptions): Promise<{ succeeded: boolean }>;
+  createIfNotExists(
+    options?: AzureQueueCallOptions & { metadata?: Record<string, string> },
+  ): Promise<{ succeeded: boolean }>;
+  setMetadata(metadata: Record<string, string>, options?: AzureQueueCallOptions): Promise<unknown>;
+  getAccessPolicy(options?: AzureQueueCallOptions): Promise<{ signedIdentifiers?: SdkSignedIdentifier[] }>;
+  setAccessPolicy(identifiers: SdkSignedIdentifier[], options?: AzureQueueCallOptions): Promise<unknown>;
   delete(options?: AzureQueueCallOptions): Promise<unknown>;
   getProperties(options?: AzureQueueCallOptions): Promise<{ approximateMessagesCount?: number }>;
   sendMessage(
@@ -52,9 +58,11 @@ export interface AzureQueueClient {
 export interface AzureQueueServiceClient {
   readonly url: string;
   getQueueClient(name: string): AzureQueueClient;
-  listQueues(options?: AzureQueueCallOptions & { prefix?: string }): {
+  getProperties(options?: AzureQueueCallOptions): Promise<object>;
+  setProperties(properties: object, options?: AzureQueueCallOptions): Promise<unknown>;
+  listQueues(options?: AzureQueueCallOptions & { prefix?: string; includeMetadata?: boolean }): {
     byPage(settings?: { maxPageSize?: number; continuationToken?: string }): AsyncIterableIterator<{
-      queueItems?: { name: string }[];
+      queueItems?: { name: string; metadata?: Record<string, string> }[];
       continuationToken?: string;
     }>;
   };

@@ -1,4 +1,5 @@
 import { TableKitError } from "../../../model/index.js";
+import type { SdkSignedIdentifier } from "./state-codec.js";
 
 /**
  * The slice of `@azure/data-tables` and `@azure/core-rest-pipeline` this backend uses, declared
@@ -60,10 +61,21 @@ export interface AzureClientOptions {
   [option: string]: unknown;
 }
 
-/** A `TableServiceClient`: its URL and its pipeline are all this backend uses. */
+/** A `TableServiceClient`: its URL and pipeline, and the service properties calls. */
 export interface AzureServiceClient {
   readonly url: string;
   readonly pipeline: AzurePipeline;
+  getProperties(options?: { abortSignal?: AbortSignal }): Promise<object>;
+  setProperties(properties: object, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+}
+
+/** A `TableClient`, for the stored access policies calls only. */
+export interface AzureTableClient {
+  getAccessPolicy(options?: { abortSignal?: AbortSignal }): Promise<SdkSignedIdentifier[]>;
+  setAccessPolicy(
+    identifiers: SdkSignedIdentifier[],
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** The exports of `@azure/data-tables` this backend uses. */
@@ -74,6 +86,15 @@ export interface AzureTablesModule {
     fromConnectionString(connectionString: string, options?: AzureClientOptions): AzureServiceClient;
   };
   readonly AzureSASCredential: new (signature: string) => object;
+  readonly TableClient: {
+    new (url: string, tableName: string, credential: object, options?: AzureClientOptions): AzureTableClient;
+    new (url: string, tableName: string, options?: AzureClientOptions): AzureTableClient;
+    fromConnectionString(
+      connectionString: string,
+      tableName: string,
+      options?: AzureClientOptions,
+    ): AzureTableClient;
+  };
 }
 
 export interface AzureSdk {

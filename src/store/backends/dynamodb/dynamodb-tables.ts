@@ -8,6 +8,7 @@ import { sdkErrorName, toTableKitError } from "./errors.js";
 import { decodeTableContinuation, encodeTableContinuation } from "./table-continuation.js";
 import { DynamoDbKnownPartitions } from "./table-partition-catalogue.js";
 import type { AttributeMap, BatchGetInput, DynamoDbApi } from "./table-sdk.js";
+import { DynamoDbTableState } from "./table-state.js";
 
 /**
  * Tables: one DynamoDB table per tablekit table, named prefix + the name in lower case (tablekit
@@ -32,12 +33,16 @@ const WAIT_LIMIT_MS = 5 * 60_000;
 export class DynamoDbTables implements TableServiceBackend {
   /** Partitions with a catalogue marker, shared by every table handle so each is written once a process. */
   private readonly known = new DynamoDbKnownPartitions();
+  /** Stored access policies, on each table's catalogue item. */
+  readonly state: DynamoDbTableState;
 
   constructor(
     private readonly api: DynamoDbApi,
     readonly capabilities: Capabilities,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.state = new DynamoDbTableState(api, (name) => this.dynamoName(name), CATALOGUE_KEY);
+  }
 
   table(name: string): TableBackend {
     return new DynamoDbTable(this.api, this.dynamoName(name), this.capabilities.limits, this.known);

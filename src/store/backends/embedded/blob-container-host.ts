@@ -1,3 +1,4 @@
+import type { StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
@@ -10,6 +11,8 @@ export interface EmbeddedContainerHost {
   immediate<T>(work: () => T): T;
   read<T>(work: () => T): T;
   guard<T>(work: () => T): T;
+  /** A container's row with its metadata and public access; call inside a transaction. */
+  withState(container: StoredContainer): StoredContainer;
   /** Removes the files of rows' content (once no row names it). */
   removeContent(...contents: string[]): void;
 }

@@ -45,7 +45,10 @@ export class EmbeddedContainer implements ContainerBackend {
   ) {}
 
   async getContainerProperties(_call: CallOptions): Promise<StoredContainer | undefined> {
-    return this.service.guard(() => this.service.catalogue.container(this.name));
+    return this.service.read(() => {
+      const found = this.service.catalogue.container(this.name);
+      return found && this.service.withState(found);
+    });
   }
 
   async upload(name: string, upload: BackendUpload, _call: CallOptions): Promise<BackendWriteResult> {

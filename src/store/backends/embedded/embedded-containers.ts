@@ -1,16 +1,18 @@
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { TableKitError } from "../../../model/index.js";
+import type { InitialResourceState } from "../../access/state-backend.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
-import { EmbeddedBlobCatalogue } from "./blob-catalogue.js";
+import { EmbeddedBlobCatalogue, newEtag } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { type EmbeddedBlobContent, EmbeddedFileContent, EmbeddedMemoryContent } from "./blob-content.js";
 import { contentIds } from "./blob-extents.js";
 import type { Db } from "./connection.js";
 import { EmbeddedContainer } from "./embedded-container.js";
 import { toTableKitError } from "./errors.js";
-import type { SqliteTransaction } from "./sqlite-database.js";
+import { EmbeddedResourceState } from "./resource-state.js";
+import type { SqliteStatement, SqliteTransaction } from "./sqlite-database.js";
 
 /** How long a blob file must have been left untouched before a sweep may remove it as an orphan. */
 export const ORPHAN_GRACE_MS = 15 * 60 * 1000;
@@ -27,6 +29,8 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
   private catalogueOnce?: EmbeddedBlobCatalogue;
   readonly content: EmbeddedBlobContent;
   private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
+  /** Container metadata, public access, stored access policies and the Blob service's properties. */
+  readonly state: EmbeddedResourceState;
 
   constructor(
     private readonly db: Db,
@@ -40,6 +44,22 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
       this.content = new EmbeddedFileContent(`${db.name}.blobs`);
     }
     this.transaction = db.transaction((work: () => unknown) => work());
+    // Prepared on first use: the blob tables are created with the catalogue, on first use too.
+    let touch: SqliteStatement<[string, number, string]> | undefined;
+    this.state = new EmbeddedResourceState(db, {
+      port: "blob",
+      key: (name) => name,
+      exists: (name) => this.catalogue.containerId(name) !== undefined,
+      notFound: containerNotFound,
+      write: async (_call, work) => this.immediate(work),
+      read: async (_call, work) => this.read(work),
+      changed: (name) => {
+        touch ??= db.prepare<[string, number, string]>(
+          "UPDATE tk_containers SET etag = ?, modified = ? WHERE name = ?",
+        );
+        touch.run(newEtag(), Date.now(), name);
+      },
+    });
   }
 
   /** The blob tables, created on first use (when files no row names are swept, once per process). */
@@ -69,8 +89,14 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  async createContainer(name: string, _call: CallOptions): Promise<void> {
-    if (!this.guard(() => this.catalogue.insertContainer(name))) {
+  /** The container and its initial state in one transaction (a deleted container's state never lingers). */
+  async createContainer(name: string, _call: CallOptions, initial?: InitialResourceState): Promise<void> {
+    const created = this.immediate(() => {
+      if (!this.catalogue.insertContainer(name)) return false;
+      this.state.init(name, initial);
+      return true;
+    });
+    if (!created) {
       throw new TableKitError("ContainerAlreadyExists", "The specified container already exists.", {
         details: { containerName: name },
       });
@@ -80,11 +106,8 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
   async deleteContainer(name: string, _call: CallOptions): Promise<void> {
     const contents = this.immediate(() => {
       const id = this.catalogue.containerId(name);
-      if (id === undefined) {
-        throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
-          details: { containerName: name },
-        });
-      }
+      if (id === undefined) throw containerNotFound(name);
+      this.state.drop(name);
       return this.catalogue.deleteContainer(id);
     });
     this.removeContent(...contents);
@@ -94,12 +117,21 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     query: { prefix: string; maxPageSize: number; continuation?: string },
     _call: CallOptions,
   ): Promise<{ items: StoredContainer[]; continuation?: string }> {
-    const rows = this.guard(() =>
-      this.catalogue.containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1),
-    ).filter((c) => c.name.startsWith(query.prefix));
+    const rows = this.read(() =>
+      this.catalogue
+        .containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1)
+        .filter((c) => c.name.startsWith(query.prefix))
+        .map((c) => this.withState(c)),
+    );
     if (rows.length <= query.maxPageSize) return { items: rows };
     const items = rows.slice(0, query.maxPageSize);
     return { items, continuation: items.at(-1)!.name };
+  }
+
+  /** A container's row with its metadata and public access; call inside a transaction. */
+  withState(container: StoredContainer): StoredContainer {
+    const { metadata, publicAccess } = this.state.peek(container.name);
+    return { ...container, metadata, ...(publicAccess ? { publicAccess } : {}) };
   }
 
   container(name: string): ContainerBackend {
@@ -164,4 +196,10 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
       closeSync(fd);
     }
   }
+}
+
+function containerNotFound(name: string): TableKitError {
+  return new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+    details: { containerName: name },
+  });
 }

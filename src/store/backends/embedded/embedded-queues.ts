@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { TableKitError } from "../../../model/index.js";
+import type { InitialResourceState } from "../../access/state-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendQueueListQuery, QueueBackend, QueueServiceBackend } from "../../queues/queue-backend.js";
 import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
@@ -9,6 +10,7 @@ import { withLockWait } from "./lock-wait.js";
 import { EmbeddedQueueGroupCommit } from "./queue-group-commit.js";
 import { prepareQueueSchema } from "./queue-schema.js";
 import { EmbeddedQueueStatements } from "./queue-statements.js";
+import { EmbeddedResourceState } from "./resource-state.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
 /**
@@ -27,6 +29,8 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   private readonly receiptPrefix = `r${randomBytes(6).toString("base64url")}`;
   private receiptCounter = 0;
   private readonly groupCommit: EmbeddedQueueGroupCommit;
+  /** Queue metadata, stored access policies and the Queue service's properties. */
+  readonly state: EmbeddedResourceState;
 
   constructor(
     db: Db,
@@ -36,10 +40,27 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
     this.sql = new EmbeddedQueueStatements(db);
     this.transaction = db.transaction((work: () => unknown) => work());
     this.groupCommit = new EmbeddedQueueGroupCommit(db);
+    this.state = new EmbeddedResourceState(db, {
+      port: "queue",
+      key: (name) => name,
+      exists: (name) => this.sql.queueId.get(name) !== undefined,
+      notFound: queueNotFound,
+      write: (call, work) => this.write(call, work),
+      read: (call, work) => this.read(call, work),
+    });
   }
 
-  createQueue(name: string, call: CallOptions): Promise<boolean> {
-    return withLockWait(call, () => this.sql.createQueue.run(name).changes === 1);
+  /** A new queue and its initial metadata in one transaction; an existing queue is left as it is. */
+  createQueue(name: string, call: CallOptions, initial?: InitialResourceState): Promise<boolean> {
+    return withLockWait(
+      call,
+      () =>
+        this.transaction.immediate(() => {
+          const created = this.sql.createQueue.run(name).changes === 1;
+          if (created) this.state.init(name, initial);
+          return created;
+        }) as boolean,
+    );
   }
 
   async deleteQueue(name: string, call: CallOptions): Promise<void> {
@@ -47,6 +68,7 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
       const id = this.queueId(name);
       this.sql.clear.run(id);
       this.sql.dropQueue.run(id);
+      this.state.drop(name);
     });
   }
 

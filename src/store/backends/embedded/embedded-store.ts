@@ -6,6 +6,7 @@ import type { DatabaseLease } from "./connection.js";
 import { EmbeddedContainers } from "./embedded-containers.js";
 import { EmbeddedQueues } from "./embedded-queues.js";
 import { EmbeddedTables } from "./embedded-tables.js";
+import { prepareStateSchema } from "./resource-state.js";
 
 /** What `file:` and `memory:` open: one SQLite database, serving the table, queue and blob ports. */
 export class EmbeddedStore implements BackendStore {
@@ -19,6 +20,7 @@ export class EmbeddedStore implements BackendStore {
     capabilities: Capabilities,
     queueCapabilities: QueueCapabilities,
   ) {
+    prepareStateSchema(lease.db);
     this.tables = new EmbeddedTables(lease, capabilities);
     this.queues = new EmbeddedQueues(lease.db, queueCapabilities);
     this.blobs = new EmbeddedContainers(lease.db, embeddedBlobCapabilities(!capabilities.persistent));

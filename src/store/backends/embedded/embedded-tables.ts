@@ -6,6 +6,7 @@ import type { DatabaseLease } from "./connection.js";
 import { EmbeddedTable, type EmbeddedTableHost } from "./embedded-table.js";
 import { isNoSuchTable } from "./errors.js";
 import { withLockWait } from "./lock-wait.js";
+import { EmbeddedResourceState } from "./resource-state.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 import { EmbeddedTableCatalogue } from "./table-catalogue.js";
 import { EmbeddedTableStatements } from "./table-statements.js";
@@ -21,6 +22,8 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
   /** Statements by lower-cased table name; an entry is dropped when its table may have gone. */
   private readonly statements = new Map<string, EmbeddedTableStatements>();
   private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
+  /** Stored access policies (by lower-cased name) and the Table service's properties. */
+  readonly state: EmbeddedResourceState;
 
   constructor(
     private readonly lease: DatabaseLease,
@@ -28,19 +31,34 @@ export class EmbeddedTables implements EmbeddedTableHost, TableServiceBackend {
   ) {
     this.catalogue = new EmbeddedTableCatalogue(lease.db);
     this.transaction = lease.db.transaction((work: () => unknown) => work());
+    this.state = new EmbeddedResourceState(lease.db, {
+      port: "table",
+      key: (name) => name.toLowerCase(),
+      exists: (name) => this.catalogue.lookup(name) !== undefined,
+      notFound: (name) => tableNotFound(name),
+      write: (call, work) => this.run(call, () => this.immediate(work)),
+      read: (call, work) => this.run(call, () => this.transaction.deferred(work) as ReturnType<typeof work>),
+    });
   }
 
+  /** A new table starts without policies (a dropped one's never linger), in the transaction that creates it. */
   createTable(name: string, call: CallOptions): Promise<void> {
     return this.run(call, () => {
       this.forget(name);
-      this.catalogue.create(name);
+      this.immediate(() => {
+        this.catalogue.create(name);
+        this.state.init(name, undefined);
+      });
     });
   }
 
   deleteTable(name: string, call: CallOptions): Promise<void> {
     return this.run(call, () => {
       this.forget(name);
-      this.catalogue.drop(name);
+      this.immediate(() => {
+        this.catalogue.drop(name);
+        this.state.drop(name);
+      });
     });
   }
 

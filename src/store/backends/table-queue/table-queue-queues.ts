@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { odata } from "../../../filter/index.js";
 import { isTableKitError } from "../../../model/index.js";
+import type { InitialResourceState } from "../../access/state-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import type { BackendQueueListQuery, QueueServiceBackend } from "../../queues/queue-backend.js";
 import type { QueueCapabilities } from "../../queues/queue-capabilities.js";
@@ -9,6 +10,7 @@ import type { Table } from "../../tables/table.js";
 import type { TableQueueOptions } from "./connection.js";
 import { queueNotFound } from "./errors.js";
 import { CATALOGUE_PARTITION, messagePartition } from "./queue-message-entity.js";
+import { encodeMetadata, TableQueueState } from "./queue-state.js";
 import { type TableQueueHost, TableQueueQueue } from "./table-queue-queue.js";
 
 const DEFAULT_TABLE = "tablekitqueues";
@@ -24,6 +26,8 @@ export class TableQueueQueues implements TableQueueHost, QueueServiceBackend {
   /** Catalogue reads by queue name: the queue's partition, and when it was read. */
   private readonly known = new Map<string, { partition: string; readAt: number }>();
   private readonly catalogueTtlMs: number;
+  /** Metadata and policies on each queue's catalogue entity; the service's properties in one more row. */
+  readonly state = new TableQueueState(() => this.table);
 
   constructor(
     private readonly store: Store,
@@ -39,12 +43,16 @@ export class TableQueueQueues implements TableQueueHost, QueueServiceBackend {
     return Math.floor(this.store.capabilities.limits.maxStringBytes / 2);
   }
 
-  async createQueue(name: string, call: CallOptions): Promise<boolean> {
+  async createQueue(name: string, call: CallOptions, initial?: InitialResourceState): Promise<boolean> {
     await this.ensureTable(call);
     this.known.delete(name);
     try {
       const generation = randomBytes(6).toString("hex");
-      await this.table.createEntity({ partitionKey: CATALOGUE_PARTITION, rowKey: name, generation }, call);
+      const metadata = initial ? { metadata: encodeMetadata(initial.metadata) } : {};
+      await this.table.createEntity(
+        { partitionKey: CATALOGUE_PARTITION, rowKey: name, generation, ...metadata },
+        call,
+      );
       return true;
     } catch (err) {
       if (isTableKitError(err, "EntityAlreadyExists")) return false;
