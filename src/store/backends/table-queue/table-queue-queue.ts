@@ -345,9 +345,9 @@ function visibleFilter(partition: string, now: number): string {
   return odata`PartitionKey eq ${partition} and RowKey ge ${VISIBLE_PREFIX} and RowKey lt ${visibleUpTo(now)}`;
 }
 
-/** Whether the entity read is the lease `receipt` names: its ETag and its secret. */
+/** Whether the entity read is the lease `receipt` names: its ETag, its secret and its expiry. */
 function holds(entity: Read, receipt: PopReceipt): boolean {
-  return entity.etag === receipt.etag && entity.lease === receipt.lease;
+  return entity.etag === receipt.etag && entity.lease === receipt.lease && entity.expires === receipt.expiresAt;
 }
 
 function leased(fields: MessageFields, rowKey: string, etag: string, visibleAt: number): LeasedMessage {
