@@ -40,10 +40,12 @@ type Item = { kind: "blob" | "prefix"; name: string };
 async function hierarchy(c: BlobContainer, delimiter: string, prefix: string, maxPageSize: number) {
   const out: Item[][] = [];
   for await (const page of c.listBlobsByHierarchy(delimiter, { prefix }).byPage({ maxPageSize })) {
-    out.push([
-      ...page.segment.blobPrefixes.map((p) => ({ kind: "prefix" as const, name: p.name })),
-      ...page.segment.blobItems.map((b) => ({ kind: "blob" as const, name: b.name })),
-    ].sort((a, b) => utf8Order(a.name, b.name)));
+    out.push(
+      [
+        ...page.segment.blobPrefixes.map((p) => ({ kind: "prefix" as const, name: p.name })),
+        ...page.segment.blobItems.map((b) => ({ kind: "blob" as const, name: b.name })),
+      ].sort((a, b) => utf8Order(a.name, b.name)),
+    );
   }
   return out;
 }
@@ -82,7 +84,9 @@ describe("embedded blob listing with a delimiter", () => {
     // Each directory costs one seek, so a full page of them spans several bounded chunks.
     expect(pages[0]!.statements).toBeGreaterThanOrEqual(1_000);
     expect(pages[0]!.chunks).toBeGreaterThan(1);
-    expect(pages[0]!.rowsRead + pages[0]!.statements).toBeLessThanOrEqual(pages[0]!.chunks * LISTING_CHUNK_WORK);
+    expect(pages[0]!.rowsRead + pages[0]!.statements).toBeLessThanOrEqual(
+      pages[0]!.chunks * LISTING_CHUNK_WORK,
+    );
   });
 
   it("skips a huge directory in one seek, also when resuming from a token that ends inside it", async () => {

@@ -6,7 +6,7 @@ import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-c
  * Rows plus statements one synchronous chunk of a listing may cost before other requests get the
  * event loop (a few milliseconds of SQLite); a page that needs more continues on a later turn.
  */
-export const LISTING_CHUNK_WORK = 1024;
+export const LISTING_CHUNK_WORK = 512;
 
 /** What one listing page cost the engine: counted, so a test can bound it without timing it. */
 export interface ListingWork {
@@ -92,7 +92,8 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
     let sought = false;
     for (const row of rows) {
       if (!row.name.startsWith(prefix)) return { items: s.items };
-      if (s.items.length === maxPageSize) return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
+      if (s.items.length === maxPageSize)
+        return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
       const cut = delimiter === undefined ? -1 : row.name.indexOf(delimiter, prefix.length);
       if (cut >= 0) {
         const directory = row.name.slice(0, cut + delimiter!.length);
