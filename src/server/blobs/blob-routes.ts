@@ -107,16 +107,36 @@ function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
   return out;
 }
 
-/** `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range; an unreadable range means the whole blob. */
+/**
+ * The range to read: `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range. A Range the
+ * service cannot read is ignored, as HTTP asks (the whole blob, 200); an x-ms-range it cannot read
+ * is 400 InvalidHeaderValue, and one ending before it starts is 416 InvalidRange (docs/server.md).
+ * A start past any blob's length (2^53 and beyond) is 416 with the blob's length, like any start
+ * past its end; an end past 2^53 reads to the end.
+ */
 function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
-  const text = header(ctx, "x-ms-range") ?? header(ctx, "range");
-  const match = text === undefined ? null : /^bytes=(\d+)-(\d*)$/.exec(text.trim());
-  if (!match) return undefined;
-  const offset = Number(match[1]);
+  const msRange = header(ctx, "x-ms-range");
+  const text = msRange ?? header(ctx, "range");
+  if (text === undefined) return undefined;
+  const match = /^bytes=(\d+)-(\d*)$/.exec(text.trim());
+  if (!match || (match[2] !== "" && BigInt(match[2]!) < BigInt(match[1]!))) {
+    if (msRange === undefined) return undefined;
+    if (!match)
+      throw new ProtocolError(400, "InvalidHeaderValue", "The value for the x-ms-range header is not valid.");
+    throw new ProtocolError(
+      416,
+      "InvalidRange",
+      "The range specified is invalid for the current size of the resource.",
+    );
+  }
+  const start = BigInt(match[1]!);
+  // No blob is 2^53 bytes long: such a start is past its end, which the port answers InvalidRange.
+  if (start >= BigInt(Number.MAX_SAFE_INTEGER)) return { offset: Number.MAX_SAFE_INTEGER };
+  const offset = Number(start);
   if (match[2] === "") return { offset };
-  const end = Number(match[2]);
-  if (end < offset) return undefined;
-  return { offset, count: end - offset + 1 };
+  const end = BigInt(match[2]!);
+  const last = end > BigInt(Number.MAX_SAFE_INTEGER) - 1n ? BigInt(Number.MAX_SAFE_INTEGER) - 1n : end;
+  return { offset, count: Number(last - start + 1n) };
 }
 
 export function writeResult(
