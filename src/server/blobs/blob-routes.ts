@@ -89,9 +89,15 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
   };
 }
 
-/** A blob SAS may override response headers (`rsct`, `rscc`, …): they replace the stored ones. */
-function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
-  if (!ctx.query.has("sig")) return {};
+/**
+ * A Blob service SAS may override response headers (`rsct`, `rscc`, …): they replace the stored
+ * ones. Only a service SAS signs them; on any other request (an account SAS signs none, the key
+ * needs none) they are ignored. A value a header cannot carry (a control character, a character
+ * past U+00FF) is 400 InvalidQueryParameterValue, checked before the blob is read; so is Latin-1
+ * past ASCII, which Node's response cannot send as sent (docs/server.md).
+ */
+function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHeaders {
+  if (caller.kind !== "sas" || caller.signsOverrides !== true) return {};
   const pairs: [string, string][] = [
     ["rsct", "content-type"],
     ["rscc", "cache-control"],
@@ -102,7 +108,15 @@ function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [param, name] of pairs) {
     const value = ctx.query.get(param);
-    if (value) out[name] = value;
+    if (!value) continue;
+    if (/[^\u0020-\u007e\t]/.test(value)) {
+      throw new ProtocolError(
+        400,
+        "InvalidQueryParameterValue",
+        `Value for one of the query parameters specified in the request URI is invalid: ${param} holds a character a response header cannot carry.`,
+      );
+    }
+    out[name] = value;
   }
   return out;
 }
@@ -167,6 +181,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "HEAD ": {
       allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
       const range = requestedRange(ctx);
+      const overrides = sasOverrides(ctx, caller);
       const download = await underConditions(conditions, true, properties, (c) =>
         client.download(
           range?.offset,
@@ -185,7 +200,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ...blobHeaders(download),
         "content-length": String(download.contentLength),
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
-        ...sasOverrides(ctx),
+        ...overrides,
       };
       ctx.res.writeHead(range ? 206 : 200, headers);
       if (ctx.method === "HEAD") {
