@@ -205,7 +205,12 @@ describe("tablekit serve, Queue service: the authorization matrix", () => {
     const sas = queueSas(q.queue, "au");
     const own: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const sent = await call({ method: "POST", path: `${q.queue}/messages?visibilitytimeout=3600`, body: message(`a${i}`), auth: { sas } });
+      const sent = await call({
+        method: "POST",
+        path: `${q.queue}/messages?visibilitytimeout=3600`,
+        body: message(`a${i}`),
+        auth: { sas },
+      });
       expect(sent.status).toBe(201);
       own.push(xmlValue(sent.text, "PopReceipt")!);
     }
@@ -249,8 +254,12 @@ describe("tablekit serve, Queue service: the authorization matrix", () => {
     expect(after.text).not.toContain("taken");
     expect(before.startsWith("1:")).toBe(true);
     expect(
-      (await call({ method: "DELETE", path: `${q.queue}/messages/${heldId}?popreceipt=${encodeURIComponent(heldReceipt)}` }))
-        .status,
+      (
+        await call({
+          method: "DELETE",
+          path: `${q.queue}/messages/${heldId}?popreceipt=${encodeURIComponent(heldReceipt)}`,
+        })
+      ).status,
     ).toBe(204);
   });
 

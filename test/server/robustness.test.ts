@@ -278,7 +278,9 @@ describe("tablekit serve: malformed input", () => {
     const poke = setInterval(() => {
       if (socket.writable) socket.write("x");
     }, 100);
-    const limit = new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 9_000));
+    const limit = new Promise<number>((resolve) =>
+      setTimeout(() => resolve(Number.POSITIVE_INFINITY), 9_000),
+    );
     const elapsed = await Promise.race([closed, limit]);
     clearInterval(poke);
     socket.destroy();

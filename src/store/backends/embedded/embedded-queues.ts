@@ -11,7 +11,6 @@ import { prepareQueueSchema } from "./queue-schema.js";
 import { EmbeddedQueueStatements } from "./queue-statements.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
-
 /** Random bytes in a pop receipt (128 bits). */
 const RECEIPT_BYTES = 16;
 

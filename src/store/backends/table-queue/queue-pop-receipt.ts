@@ -31,7 +31,8 @@ export function encodePopReceipt(receipt: PopReceipt): string {
 export function decodePopReceipt(text: string): PopReceipt | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   const parts = Buffer.from(text, "base64url").toString("utf8").split("\n");
-  if (parts.length !== 4 || !/^\d+$/.test(parts[2]!) || !/^[A-Za-z0-9_-]{22}$/.test(parts[3]!)) return undefined;
+  if (parts.length !== 4 || !/^\d+$/.test(parts[2]!) || !/^[A-Za-z0-9_-]{22}$/.test(parts[3]!))
+    return undefined;
   const receipt = { rowKey: parts[0]!, etag: parts[1]!, expiresAt: Number(parts[2]), lease: parts[3]! };
   // Only the one spelling this queue writes: base64url's spare bits must not make a second one.
   return encodePopReceipt(receipt) === text ? receipt : undefined;

@@ -347,7 +347,9 @@ function visibleFilter(partition: string, now: number): string {
 
 /** Whether the entity read is the lease `receipt` names: its ETag, its secret and its expiry. */
 function holds(entity: Read, receipt: PopReceipt): boolean {
-  return entity.etag === receipt.etag && entity.lease === receipt.lease && entity.expires === receipt.expiresAt;
+  return (
+    entity.etag === receipt.etag && entity.lease === receipt.lease && entity.expires === receipt.expiresAt
+  );
 }
 
 function leased(fields: MessageFields, rowKey: string, etag: string, visibleAt: number): LeasedMessage {
