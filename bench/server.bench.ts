@@ -16,6 +16,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized, verdict } from "./support/bench-mode.js";
+import { listingGoals, listingRows, measureListing } from "./support/blob-listing.js";
 import { type Served, startServed } from "./support/served-process.js";
 import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
 import { measureStorage, storageGoals, storageRows as storageTable } from "./support/server-storage.js";
@@ -23,7 +24,8 @@ import { measureStorage, storageGoals, storageRows as storageTable } from "./sup
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
 /**
  * TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size);
- * =paging the scan rows alone; =blobs the storage half without its queue rounds.
+ * =paging the scan rows alone; =blobs the storage half without its queue rounds; =listing the
+ * blob-listing row alone (TABLEKIT_SERVER_BENCH_LISTING sets its blob count).
  */
 const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
 const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
@@ -361,9 +363,31 @@ async function pagingRows(): Promise<void> {
   Object.assign(results, scanRows(measured[0]!, measured[1]!, theirs));
 }
 
+/** 100,000 blobs listed flat and with a delimiter, on serve (a --location store) and on Azurite. */
+async function listingRow(): Promise<void> {
+  const blobs = sized(Number(process.env.TABLEKIT_SERVER_BENCH_LISTING ?? 100_000), 400);
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-listing-bench-"));
+  try {
+    const ours = await startTablekit(["--location", dir]);
+    const measuredOurs = await measureListing({ name: "tablekit", ...ours }, blobs).finally(() =>
+      ours.stop(),
+    );
+    const azurite = await startAzurite();
+    const measuredTheirs = await measureListing(
+      { name: "Azurite", connectionString: azurite.connectionString },
+      blobs,
+    ).finally(() => azurite.stop());
+    Object.assign(results, listingRows(measuredOurs, measuredTheirs, blobs));
+    goals.push(...listingGoals(measuredOurs, measuredTheirs, blobs));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (only === undefined || only === "tables" || only === "paging") await pagingRows();
 if (only === undefined || only === "tables") await tableRows();
 if (only === undefined || only === "storage" || only === "blobs") await storageRows();
+if (only === undefined || only === "storage" || only === "blobs" || only === "listing") await listingRow();
 
 if (only === undefined || only === "tables")
   console.log(

@@ -43,6 +43,8 @@ export interface StorageService<C extends RequestContext = RequestContext> {
   errorsInXml(ctx: C | undefined): boolean;
   /** Authenticates the request and answers it. */
   answer(ctx: C): Promise<void>;
+  /** True for a read-method request that changes data (Get Messages dequeues): the secondary refuses it. */
+  writesOnRead?(ctx: C): boolean;
   /** Releases what the service holds beside the store (staged blocks), when the server stops. */
   close?(): void;
 }
@@ -112,7 +114,7 @@ async function answerRequest<C extends RequestContext>(
     } else {
       applyCors(base, rules);
       ctx = service.context(base);
-      if (ctx.secondary && !READS.has(ctx.method)) {
+      if (ctx.secondary && (!READS.has(ctx.method) || service.writesOnRead?.(ctx))) {
         throw new TableKitError("AuthorizationFailure", "The secondary location accepts reads only.");
       }
       await service.answer(ctx);

@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import { TableKitError } from "../model/index.js";
 import { type AccountKeys, DEVELOPMENT_ACCOUNT, openStore, type Store } from "../store/index.js";
 import { checkAccountNames, parseAccounts, type ServedAccount } from "./accounts.js";
@@ -233,17 +234,44 @@ function createServer(listener: http.RequestListener, options: ServerOptions): A
       ? https.createServer({ ...serverOptions, ...tlsOptions(options) }, listener)
       : http.createServer(serverOptions, listener);
   server.keepAliveTimeout = serverOptions.keepAliveTimeout;
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const code = tooLarge ? "InvalidHeaderValue" : "InvalidInput";
-    const message = tooLarge ? "The request's headers are too large." : "The request is not valid HTTP.";
-    const body = JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nx-ms-error-code: ${code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
+  // A connection silent both ways this long is dropped (a client that stopped reading a response).
+  server.setTimeout(serverOptions.requestTimeout);
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket));
   return server;
+}
+
+/** How long the answer to a broken request may take to leave before its socket is destroyed anyway. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
+
+/**
+ * Answers a request Node could not parse, or that timed out, then destroys its socket: ending it
+ * alone leaves it half open for as long as the client keeps its side (a descriptor pinned per client).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+  const code = timedOut ? "OperationTimedOut" : tooLarge ? "InvalidHeaderValue" : "InvalidInput";
+  const status = timedOut ? "408 Request Timeout" : "400 Bad Request";
+  const message = timedOut
+    ? "The request was not received in time."
+    : tooLarge
+      ? "The request's headers are too large."
+      : "The request is not valid HTTP.";
+  const body = JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: message } } });
+  const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
+  linger.unref();
+  socket.end(
+    `HTTP/1.1 ${status}\r\nx-ms-error-code: ${code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    () => {
+      clearTimeout(linger);
+      socket.destroy();
+    },
+  );
 }
 
 function listen(server: AnyServer, port: number, host: string): Promise<AddressInfo> {

@@ -12,10 +12,15 @@ import { checkIds, IdRuns } from "../../bench/support/id-runs.js";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Runs a script of bench/ through tsx: its exit code and everything it printed. */
-function runBench(file: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
+function runBench(
+  file: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", file), ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
@@ -30,23 +35,40 @@ describe("benchmarks", () => {
   it("npm run bench -- --smoke runs every benchmark to its result table", { timeout: 600_000 }, async () => {
     const benches = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts"));
     expect(benches.length).toBeGreaterThan(0);
-    const { code, output } = await runBench("run.ts", "--smoke");
+    const { code, output } = await runBench("run.ts", ["--smoke"]);
     expect(code, output).toBe(0);
     for (const file of benches) expect(output).toContain(`=== ${file} ===`);
     expect(output).toContain(`smoke run: ${benches.length} of ${benches.length} benchmarks passed`);
   });
 
   it("the data-tables benchmark runs its three rows at smoke size", { timeout: 120_000 }, async () => {
-    const { code, output } = await runBench("data-tables.bench.ts", "--smoke");
+    const { code, output } = await runBench("data-tables.bench.ts", ["--smoke"]);
     expect(code, output).toBe(0);
     for (const row of ["'create'", "'point read'", "'listing of 50 rows'"]) expect(output).toContain(row);
     expect(output).toContain("not judged (smoke run)");
   });
 
   it("the evidence A/B tool runs to its line", { timeout: 120_000 }, async () => {
-    const { code, output } = await runBench("transactions-evidence.ts", "2", "2", "20");
+    const { code, output } = await runBench("transactions-evidence.ts", ["2", "2", "20"]);
     expect(code, output).toBe(0);
     expect(output).toMatch(/^2 worker\(s\), 2 pairs of 20 transactions: the evidence costs -?\d+\.\d%/);
+  });
+
+  it("the blob-listing row of the server benchmark runs to its rows and goals", {
+    timeout: 300_000,
+  }, async () => {
+    const { code, output } = await runBench("server.bench.ts", [], {
+      TABLEKIT_BENCH_SMOKE: "1",
+      TABLEKIT_SERVER_BENCH_ONLY: "listing",
+    });
+    expect(code, output).toBe(0);
+    for (const row of [
+      "list 400 blobs flat: whole listing ms (pages)",
+      "list 400 blobs delimiter=.: median / slowest page ms",
+      "list 400 blobs delimiter=.: longest wait of another client ms (probes)",
+      "listing 400 blobs: another client waits < 50 ms",
+    ])
+      expect(output).toContain(row);
   });
 
   it("checks more ids for duplicates than a Set can hold", () => {

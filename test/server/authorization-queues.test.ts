@@ -194,6 +194,75 @@ describe("tablekit serve, Queue service: the authorization matrix", () => {
     expect((await call({ path: `${other.queue}?comp=metadata` })).status).toBe(200);
   });
 
+  it("a token without `p` cannot take over a message another consumer holds by guessing its receipt", async () => {
+    const q = await freshQueue();
+    // The owner (the account key) receives the seed message and holds it for an hour.
+    const held = await call({ path: `${q.queue}/messages?visibilitytimeout=3600` });
+    const heldId = xmlValue(held.text, "MessageId")!;
+    const heldReceipt = xmlValue(held.text, "PopReceipt")!;
+    const before = await state(q.queue);
+    // The attacker may add and update (sp=au, no p): it sees the receipts of its own messages.
+    const sas = queueSas(q.queue, "au");
+    const own: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const sent = await call({
+        method: "POST",
+        path: `${q.queue}/messages?visibilitytimeout=3600`,
+        body: message(`a${i}`),
+        auth: { sas },
+      });
+      expect(sent.status).toBe(201);
+      own.push(xmlValue(sent.text, "PopReceipt")!);
+    }
+    // Successive receipts share no structure: no common start, no counter to continue.
+    const starts = new Set(own.map((r) => r.slice(0, 8)));
+    expect(starts.size).toBe(own.length);
+    for (const r of own) expect(Buffer.byteLength(r) * 6).toBeGreaterThanOrEqual(128);
+    // Guesses from what it saw: its receipts with the last characters changed, each counter step
+    // a prefix-plus-counter scheme would give, the receipt itself.
+    const guesses = new Set<string>();
+    for (const r of own) {
+      guesses.add(r);
+      for (const c of "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
+        guesses.add(`${r.slice(0, -1)}${c}`);
+      const digits = /^(.*?)([0-9a-z]+)$/.exec(r);
+      if (digits)
+        for (let step = -8; step <= 8; step++)
+          guesses.add(`${digits[1]}${(Number.parseInt(digits[2]!, 36) + step).toString(36)}`);
+    }
+    guesses.delete(heldReceipt);
+    const outcomes = new Set<string>();
+    for (const guess of guesses) {
+      const update = await call({
+        method: "PUT",
+        path: `${q.queue}/messages/${heldId}?popreceipt=${encodeURIComponent(guess)}&visibilitytimeout=0`,
+        body: message("taken"),
+        auth: { sas },
+      });
+      outcomes.add(`${update.status} ${update.code}`);
+    }
+    expect([...outcomes]).toEqual(["400 PopReceiptMismatch"]);
+    // Delete needs `p`: refused before any receipt is looked at, even the right one.
+    const deleted = await call({
+      method: "DELETE",
+      path: `${q.queue}/messages/${heldId}?popreceipt=${encodeURIComponent(heldReceipt)}`,
+      auth: { sas },
+    });
+    expect([deleted.status, deleted.code]).toEqual([403, "AuthorizationPermissionMismatch"]);
+    // The held message is untouched: still hidden, and the owner's receipt still deletes it.
+    const after = await call({ path: `${q.queue}/messages?peekonly=true&numofmessages=32` });
+    expect(after.text).not.toContain("taken");
+    expect(before.startsWith("1:")).toBe(true);
+    expect(
+      (
+        await call({
+          method: "DELETE",
+          path: `${q.queue}/messages/${heldId}?popreceipt=${encodeURIComponent(heldReceipt)}`,
+        })
+      ).status,
+    ).toBe(204);
+  });
+
   it("account SAS: each permission alone × every operation", { timeout: 120_000 }, async () => {
     const mismatches: string[] = [];
     for (const letter of [..."rwdlacup"]) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateTableSas } from "../../src/index.js";
 import { startServer } from "../../src/server/index.js";
 import { AZURITE_ACCOUNT, AZURITE_KEY } from "../support/azurite.js";
+import { type StorageRequest, storageRequest, xmlValue } from "../support/raw-storage-client.js";
 import { rawRequest, signedHeaders } from "../support/raw-table-client.js";
 
 let endpoint: string;
@@ -251,5 +252,52 @@ describe("tablekit serve: the wire format", () => {
         .end();
     });
     expect(production).toBe(200);
+  });
+});
+
+describe("tablekit serve: the -secondary location of the Queue service", () => {
+  let queueEndpoint: string;
+  let stopQueues: () => Promise<void>;
+  beforeAll(async () => {
+    const server = await startServer({ port: 0, services: ["queue"] });
+    queueEndpoint = server.endpoints.queue!.url;
+    stopQueues = server.stop;
+  });
+  afterAll(() => stopQueues?.());
+
+  it("refuses Get Messages (a GET that dequeues) and every other write; Peek Messages is served", async () => {
+    const call = (request: StorageRequest) => storageRequest(queueEndpoint, request);
+    const secondary = { account: `${AZURITE_ACCOUNT}-secondary`, signer: AZURITE_ACCOUNT };
+    expect((await call({ method: "PUT", path: "second" })).status).toBe(201);
+    const body = "<QueueMessage><MessageText>kept</MessageText></QueueMessage>";
+    expect((await call({ method: "POST", path: "second/messages", body })).status).toBe(201);
+    // Every spelling of a dequeue: no peekonly, peekonly=false, other letter cases of the path's query.
+    for (const path of [
+      "second/messages",
+      "second/messages?numofmessages=32&visibilitytimeout=3600",
+      "second/messages?peekonly=false",
+      "second/messages?peekonly=no",
+      "second/messages/",
+    ]) {
+      const r = await call({ path, ...secondary });
+      expect([path, r.status, r.code]).toEqual([path, 403, "AuthorizationFailure"]);
+    }
+    for (const write of [
+      { method: "POST", path: "second/messages", body },
+      { method: "DELETE", path: "second/messages" },
+      { method: "PUT", path: "second?comp=metadata", headers: { "x-ms-meta-a": "b" } },
+    ]) {
+      expect((await call({ ...write, ...secondary })).status, write.path).toBe(403);
+    }
+    // Reads are served, and the message is still there, never dequeued.
+    for (const peek of ["second/messages?peekonly=true", "second/messages?peekonly=TRUE"]) {
+      const r = await call({ path: peek, ...secondary });
+      expect(r.status).toBe(200);
+      expect(xmlValue(r.text, "MessageText")).toBe("kept");
+      expect(xmlValue(r.text, "DequeueCount")).toBe("0");
+    }
+    expect(
+      (await call({ path: "second?comp=metadata", ...secondary })).headers["x-ms-approximate-messages-count"],
+    ).toBe("1");
   });
 });

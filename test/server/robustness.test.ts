@@ -259,4 +259,58 @@ describe("tablekit serve: malformed input", () => {
     const elapsed = await closed;
     expect(elapsed).toBeLessThan(10_000);
   });
+
+  /**
+   * A client that keeps its side open and never reads: the server must destroy its socket, not
+   * only end it (an ended socket stays half open, its descriptor pinned, while the client keeps
+   * writing). The client writes a byte every 100 ms: only a destroyed socket answers with a reset.
+   */
+  async function freedByServer(firstBytes: string): Promise<number> {
+    const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.pause(); // never reads what the server sends
+    const started = Date.now();
+    socket.write(firstBytes);
+    const closed = new Promise<number>((resolve) => {
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve(Date.now() - started));
+    });
+    const poke = setInterval(() => {
+      if (socket.writable) socket.write("x");
+    }, 100);
+    const limit = new Promise<number>((resolve) =>
+      setTimeout(() => resolve(Number.POSITIVE_INFINITY), 9_000),
+    );
+    const elapsed = await Promise.race([closed, limit]);
+    clearInterval(poke);
+    socket.destroy();
+    return elapsed;
+  }
+
+  it("a half-open client that sent part of its headers and never reads is destroyed after headersMs", async () => {
+    const elapsed = await freedByServer("GET /devstoreaccount1/Robust() HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    expect(elapsed).toBeLessThan(8_000);
+    await alive();
+  });
+
+  it("a half-open client that never finishes its body is destroyed after requestMs", async () => {
+    const head = [
+      "POST /devstoreaccount1/Robust HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Content-Type: application/json",
+      "Content-Length: 100000",
+      "",
+      '{"PartitionKey":"slow","RowKey":"',
+    ].join("\r\n");
+    const elapsed = await freedByServer(head);
+    expect(elapsed).toBeLessThan(8_000);
+    const r = await rawRequest(endpoint, { path: "Robust(PartitionKey='slow',RowKey='x')" });
+    expect(r.status).toBe(404);
+  });
+
+  it("a client sending bytes that are not HTTP, then keeping its side open, is answered 400 and destroyed", async () => {
+    const elapsed = await freedByServer("NOT HTTP AT ALL\r\n\r\n");
+    expect(elapsed).toBeLessThan(8_000);
+    await alive();
+  });
 });

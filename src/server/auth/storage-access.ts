@@ -4,6 +4,7 @@ import {
   authenticationFailed,
   checkIp,
   checkProtocol,
+  refuseUserDelegation,
   sameSignature,
   sasTerms,
 } from "../../store/access/verify-sas.js";
@@ -43,7 +44,12 @@ export type StorageCaller =
   | { readonly kind: "key" }
   /** Nobody; `publicAccess`: the addressed container's level, read when the request came in (Blob service). */
   | { readonly kind: "anonymous"; readonly publicAccess?: "blob" | "container" }
-  | { readonly kind: "sas"; allow(operation: StorageOperation): void }
+  | {
+      readonly kind: "sas";
+      allow(operation: StorageOperation): void;
+      /** A Blob service SAS: its signature covers the response-header overrides (rsct, rscd, …). */
+      readonly signsOverrides?: boolean;
+    }
   /** An Entra bearer token (`--oauth basic`): everything the key may do but what is `keyOnly`. */
   | { readonly kind: "bearer"; allow(operation: StorageOperation): void };
 
@@ -89,6 +95,7 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   }
   // Every parameter: the Blob service's tokens carry fields (sr, rsct, …) the Table service's do not.
   const fields: Record<string, string> = Object.fromEntries(ctx.query);
+  refuseUserDelegation(fields);
   const now = options.now ?? Date.now;
   if (fields.ss !== undefined || fields.srt !== undefined)
     return accountSas(ctx, fields, account, options, now);
@@ -233,6 +240,7 @@ function serviceSas(
   const permissions = sp;
   return {
     kind: "sas",
+    signsOverrides: options.service === "blob",
     allow(operation) {
       inTime(startsOn, expiresOn, now());
       if (operation.service === undefined) {

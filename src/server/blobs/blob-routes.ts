@@ -87,9 +87,15 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
   };
 }
 
-/** A blob SAS may override response headers (`rsct`, `rscc`, …): they replace the stored ones. */
-function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
-  if (!ctx.query.has("sig")) return {};
+/**
+ * A Blob service SAS may override response headers (`rsct`, `rscc`, …): they replace the stored
+ * ones. Only a service SAS signs them; on any other request (an account SAS signs none, the key
+ * needs none) they are ignored. A value a header cannot carry (a control character, a character
+ * past U+00FF) is 400 InvalidQueryParameterValue, checked before the blob is read; so is Latin-1
+ * past ASCII, which Node's response cannot send as sent (docs/server.md).
+ */
+function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHeaders {
+  if (caller.kind !== "sas" || caller.signsOverrides !== true) return {};
   const pairs: [string, string][] = [
     ["rsct", "content-type"],
     ["rscc", "cache-control"],
@@ -100,21 +106,49 @@ function sasOverrides(ctx: BlobContext): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [param, name] of pairs) {
     const value = ctx.query.get(param);
-    if (value) out[name] = value;
+    if (!value) continue;
+    if (/[^\u0020-\u007e\t]/.test(value)) {
+      throw new ProtocolError(
+        400,
+        "InvalidQueryParameterValue",
+        `Value for one of the query parameters specified in the request URI is invalid: ${param} holds a character a response header cannot carry.`,
+      );
+    }
+    out[name] = value;
   }
   return out;
 }
 
-/** `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range; an unreadable range means the whole blob. */
+/**
+ * The range to read: `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range. A Range the
+ * service cannot read is ignored, as HTTP asks (the whole blob, 200); an x-ms-range it cannot read
+ * is 400 InvalidHeaderValue, and one ending before it starts is 416 InvalidRange (docs/server.md).
+ * A start past any blob's length (2^53 and beyond) is 416 with the blob's length, like any start
+ * past its end; an end past 2^53 reads to the end.
+ */
 function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
-  const text = header(ctx, "x-ms-range") ?? header(ctx, "range");
-  const match = text === undefined ? null : /^bytes=(\d+)-(\d*)$/.exec(text.trim());
-  if (!match) return undefined;
-  const offset = Number(match[1]);
+  const msRange = header(ctx, "x-ms-range");
+  const text = msRange ?? header(ctx, "range");
+  if (text === undefined) return undefined;
+  const match = /^bytes=(\d+)-(\d*)$/.exec(text.trim());
+  if (!match || (match[2] !== "" && BigInt(match[2]!) < BigInt(match[1]!))) {
+    if (msRange === undefined) return undefined;
+    if (!match)
+      throw new ProtocolError(400, "InvalidHeaderValue", "The value for the x-ms-range header is not valid.");
+    throw new ProtocolError(
+      416,
+      "InvalidRange",
+      "The range specified is invalid for the current size of the resource.",
+    );
+  }
+  const start = BigInt(match[1]!);
+  // No blob is 2^53 bytes long: such a start is past its end, which the port answers InvalidRange.
+  if (start >= BigInt(Number.MAX_SAFE_INTEGER)) return { offset: Number.MAX_SAFE_INTEGER };
+  const offset = Number(start);
   if (match[2] === "") return { offset };
-  const end = Number(match[2]);
-  if (end < offset) return undefined;
-  return { offset, count: end - offset + 1 };
+  const end = BigInt(match[2]!);
+  const last = end > BigInt(Number.MAX_SAFE_INTEGER) - 1n ? BigInt(Number.MAX_SAFE_INTEGER) - 1n : end;
+  return { offset, count: Number(last - start + 1n) };
 }
 
 export function writeResult(
@@ -144,6 +178,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "HEAD ": {
       allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
       const range = requestedRange(ctx);
+      const overrides = sasOverrides(ctx, caller);
       const download = await underConditions(conditions, true, properties, (c) =>
         client.download(
           range?.offset,
@@ -162,7 +197,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ...blobHeaders(download),
         "content-length": String(download.contentLength),
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
-        ...sasOverrides(ctx),
+        ...overrides,
       };
       ctx.res.writeHead(range ? 206 : 200, headers);
       if (ctx.method === "HEAD") {

@@ -153,6 +153,8 @@ export async function answerContainerOrService(
 }
 
 async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+  // Get User Delegation Key (restype=service too): user delegation SAS are not served yet.
+  if (ctx.query.get("comp") === "userdelegationkey") throw notServed("Get User Delegation Key");
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
       service: "blob",

@@ -26,6 +26,11 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
     cors: queueDeps.cors,
     context: (ctx) => withResource(ctx, parseQueuePath(ctx.path)),
     errorsInXml: () => true,
+    // Get Messages is a GET that dequeues (Peek Messages, `peekonly=true`, only reads).
+    writesOnRead: (ctx) =>
+      ctx.method === "GET" &&
+      ctx.resource.kind === "messages" &&
+      ctx.query.get("peekonly")?.toLowerCase() !== "true",
     async answer(ctx) {
       const queueName = ctx.resource.kind === "service" ? undefined : ctx.resource.queueName;
       const storedPolicy = await storedPolicyLookup(

@@ -100,8 +100,38 @@ function parseTime(text: string | undefined, name: string): Date | undefined {
  * AuthorizationProtocolMismatch, AuthorizationSourceIPMismatch, AuthorizationFailure for an
  * unknown stored policy.
  */
+/** The fields only a user delegation SAS carries (the key it was signed with, the user it acts for). */
+const USER_DELEGATION_FIELDS = [
+  "skoid",
+  "sktid",
+  "skt",
+  "ske",
+  "sks",
+  "skv",
+  "skdutid",
+  "saoid",
+  "suoid",
+  "scid",
+  "sduoid",
+];
+
+/**
+ * A token with user-delegation fields is a user delegation SAS, signed with a key from Get User
+ * Delegation Key, which is not served: refused whatever it was signed with (the account key signs
+ * none of these fields, so accepting them would grant what they claim to limit).
+ */
+export function refuseUserDelegation(fields: Readonly<Record<string, string | undefined>>): void {
+  const found = USER_DELEGATION_FIELDS.find((name) => fields[name] !== undefined);
+  if (found !== undefined) {
+    throw authenticationFailed(
+      `The token carries '${found}': user delegation SAS are not served (only tokens signed with an account key).`,
+    );
+  }
+}
+
 export function verifySasToken(fields: SasFields, options: VerifySasOptions): AccessPolicy {
   const { account } = options;
+  refuseUserDelegation(fields as Readonly<Record<string, string | undefined>>);
   const sig = fields.sig;
   if (!sig || !fields.sv) throw authenticationFailed("The token has no signature or no version.");
   if (!account) throw authenticationFailed("The account is unknown.");

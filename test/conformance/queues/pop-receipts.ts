@@ -22,6 +22,30 @@ export function popReceiptsSuite(target: QueueTargetRef): void {
       expect((await queue.getProperties()).approximateMessagesCount).toBe(0);
     });
 
+    it("a receipt changed in any one character, or another message's receipt, deletes and updates nothing", async () => {
+      const queue = await target().freshQueue();
+      await queue.sendMessage("held");
+      const got = await receiveOne(queue, 3600);
+      const other = await queue.sendMessage("other", { visibilityTimeout: 3600 });
+      const forged = new Set<string>([other.popReceipt]);
+      for (let i = 0; i < got.popReceipt.length; i++) {
+        const c = got.popReceipt[i] === "A" ? "B" : "A";
+        forged.add(`${got.popReceipt.slice(0, i)}${c}${got.popReceipt.slice(i + 1)}`);
+      }
+      forged.delete(got.popReceipt);
+      for (const receipt of forged) {
+        await expect(queue.updateMessage(got.messageId, receipt, "taken", 0)).rejects.toMatchObject({
+          code: expect.any(String),
+        });
+        await expect(queue.deleteMessage(got.messageId, receipt)).rejects.toMatchObject({
+          code: expect.any(String),
+        });
+      }
+      expect((await queue.peekMessages()).peekedMessageItems).toEqual([]);
+      expect((await queue.getProperties()).approximateMessagesCount).toBe(2);
+      await queue.deleteMessage(got.messageId, got.popReceipt);
+    });
+
     it("after the message is received again, the first receiver's receipt is stale", async () => {
       const queue = await target().freshQueue();
       await queue.sendMessage("twice");

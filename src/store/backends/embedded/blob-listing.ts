@@ -1,68 +1,143 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BackendListPage, BackendListQuery, StoredBlobItem } from "../../blobs/blob-backend.js";
 import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-catalogue.js";
+
+/**
+ * Rows plus statements one synchronous chunk of a listing may cost before other requests get the
+ * event loop (a few milliseconds of SQLite); a page that needs more continues on a later turn.
+ */
+export const LISTING_CHUNK_WORK = 512;
+
+/** What one listing page cost the engine: counted, so a test can bound it without timing it. */
+export interface ListingWork {
+  /** Rows the page's statements returned. */
+  readonly rowsRead: number;
+  /** Statements executed (one per seek or batch). */
+  readonly statements: number;
+  /** Synchronous chunks the page ran in (each its own read transaction). */
+  readonly chunks: number;
+}
+
+let listingObserver: ((work: ListingWork) => void) | undefined;
+
+/** Sets (or, with undefined, clears) the observer told what each listing page cost. */
+export function observeListing(observer: ((work: ListingWork) => void) | undefined): void {
+  listingObserver = observer;
+}
+
+/** How the listing reaches the rows: `read` runs one synchronous chunk in a read transaction. */
+export interface ListingSource {
+  readonly catalogue: EmbeddedBlobCatalogue;
+  read<T>(work: () => T): T;
+  /** The container's id (ContainerNotFound when it has none); asked once, in the first chunk. */
+  containerId(): number;
+}
 
 /**
  * One listing page over the blob rows of a container: names from the prefix on, in order, each
  * name holding the delimiter after the prefix rolled up into one virtual directory. The
  * continuation is the last item returned (`b:` a blob, `p:` a directory, whose names are skipped).
+ *
+ * After a directory the listing seeks past every name inside it (the primary key's order) and
+ * reads one row; batches then double while they hold only blobs. So a page reads at most about
+ * twice its size in rows however the names nest, and runs in chunks of bounded work.
  */
-export function listPage(
-  catalogue: EmbeddedBlobCatalogue,
-  container: number,
-  query: BackendListQuery,
-): BackendListPage {
-  const { prefix, delimiter, maxPageSize } = query;
-  const items: BackendListPage["items"][number][] = [];
-  let cursor = startOf(query);
-  for (;;) {
-    const want = maxPageSize - items.length + 1;
-    const rows = catalogue.blobs(container, cursor.from, cursor.inclusive, want);
-    let reseek = false;
+export async function listPage(source: ListingSource, query: BackendListQuery): Promise<BackendListPage> {
+  const state: PageState = {
+    query,
+    items: [],
+    cursor: startOf(query),
+    batch: query.delimiter === undefined ? Number.POSITIVE_INFINITY : 1,
+    container: 0,
+    rowsRead: 0,
+    statements: 0,
+  };
+  let chunks = 0;
+  let page: BackendListPage | undefined;
+  while (page === undefined) {
+    if (chunks > 0) await nextTurn();
+    chunks++;
+    page = source.read(() => {
+      if (chunks === 1) state.container = source.containerId();
+      return chunk(source.catalogue, state);
+    });
+  }
+  listingObserver?.({ rowsRead: state.rowsRead, statements: state.statements, chunks });
+  return page;
+}
+
+interface PageState {
+  readonly query: BackendListQuery;
+  readonly items: BackendListPage["items"][number][];
+  /** Where the next read starts; undefined when nothing can follow (the listing ends). */
+  cursor: Cursor | undefined;
+  /** Rows the next read asks for: 1 after a seek, doubling while rows are blobs. */
+  batch: number;
+  container: number;
+  rowsRead: number;
+  statements: number;
+}
+
+/** Reads until the page is complete (returned) or this chunk's work is spent (undefined). */
+function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage | undefined {
+  const { prefix, delimiter, maxPageSize } = s.query;
+  let work = 0;
+  while (work < LISTING_CHUNK_WORK) {
+    if (s.cursor === undefined) return { items: s.items };
+    const want = Math.min(maxPageSize - s.items.length + 1, s.batch, LISTING_CHUNK_WORK - work);
+    const rows = catalogue.blobs(s.container, s.cursor.from, s.cursor.inclusive, want);
+    s.statements++;
+    s.rowsRead += rows.length;
+    work += rows.length + 1;
+    let sought = false;
     for (const row of rows) {
-      if (!row.name.startsWith(prefix)) return { items };
-      if (cursor.skip !== undefined && row.name.startsWith(cursor.skip)) {
-        cursor = { from: row.name, inclusive: false, skip: cursor.skip };
-        continue;
-      }
-      if (items.length === maxPageSize) return { items, continuation: continuationOf(items.at(-1)!) };
+      if (!row.name.startsWith(prefix)) return { items: s.items };
+      if (s.items.length === maxPageSize)
+        return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
       const cut = delimiter === undefined ? -1 : row.name.indexOf(delimiter, prefix.length);
       if (cut >= 0) {
         const directory = row.name.slice(0, cut + delimiter!.length);
-        items.push({ kind: "prefix", name: directory });
-        cursor = pastDirectory(directory);
-        reseek = true;
+        s.items.push({ kind: "prefix", name: directory });
+        s.cursor = pastDirectory(directory);
+        s.batch = 1;
+        sought = true;
         break;
       }
-      items.push(blobItem(row));
-      cursor = { from: row.name, inclusive: false };
+      s.items.push(blobItem(row));
+      s.cursor = { from: row.name, inclusive: false };
     }
-    // Fewer rows than asked for, and no seek pending: the container ends here.
-    if (!reseek && rows.length < want) return { items };
+    if (sought) continue;
+    // Fewer rows than asked for: the container ends here.
+    if (rows.length < want) return { items: s.items };
+    s.batch *= 2;
   }
+  return undefined;
 }
 
 interface Cursor {
   readonly from: string;
   readonly inclusive: boolean;
-  /** Names starting with this are inside a directory already returned. */
-  readonly skip?: string;
 }
 
-function startOf(query: BackendListQuery): Cursor {
+function startOf(query: BackendListQuery): Cursor | undefined {
   const c = query.continuation;
   if (c === undefined) return { from: query.prefix, inclusive: true };
   const name = c.slice(2);
   return c.startsWith("p:") ? pastDirectory(name) : { from: name, inclusive: false };
 }
 
-/** Seeks past every name starting with `directory`: to the next code point after its last one. */
-function pastDirectory(directory: string): Cursor {
-  const lastChar = Array.from(directory).at(-1)!;
-  const last = lastChar.codePointAt(0)!;
-  const head = directory.slice(0, directory.length - lastChar.length);
-  if (last >= 0x10ffff) return { from: directory, inclusive: true, skip: directory };
+/**
+ * The first name after every name starting with `directory`, in code-point order (SQLite compares
+ * UTF-8 bytes): its last code point below U+10FFFF raised by one, what follows it dropped.
+ * Undefined when the directory is all U+10FFFF (nothing can follow it).
+ */
+export function pastDirectory(directory: string): Cursor | undefined {
+  const points = Array.from(directory);
+  while (points.length > 0 && points.at(-1)!.codePointAt(0)! >= 0x10ffff) points.pop();
+  if (points.length === 0) return undefined;
+  const last = points.pop()!.codePointAt(0)!;
   const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
-  return { from: head + String.fromCodePoint(next), inclusive: true };
+  return { from: points.join("") + String.fromCodePoint(next), inclusive: true };
 }
 
 function continuationOf(item: BackendListPage["items"][number]): string {

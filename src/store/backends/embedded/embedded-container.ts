@@ -214,7 +214,15 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
-    return this.service.read(() => listPage(this.service.catalogue, this.containerId(), query));
+    // Chunks of bounded work, each its own read transaction: a long listing never holds the loop.
+    return listPage(
+      {
+        catalogue: this.service.catalogue,
+        read: (work) => this.service.read(work),
+        containerId: () => this.containerId(),
+      },
+      query,
+    );
   }
 
   async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {

@@ -13,6 +13,9 @@ import { EmbeddedQueueStatements } from "./queue-statements.js";
 import { EmbeddedResourceState } from "./resource-state.js";
 import type { SqliteTransaction } from "./sqlite-database.js";
 
+/** Random bytes in a pop receipt (128 bits). */
+const RECEIPT_BYTES = 16;
+
 /**
  * The queues of an embedded store, in its SQLite database. Every operation that changes a message
  * runs in an IMMEDIATE transaction (the database's write lock; the writes of one turn of the event
@@ -22,12 +25,9 @@ import type { SqliteTransaction } from "./sqlite-database.js";
 export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
   private readonly sql: EmbeddedQueueStatements;
   private readonly transaction: SqliteTransaction<[work: () => unknown], unknown>;
-  /**
-   * Pop receipts: a random prefix per store and a counter (unique across processes, cheap). The
-   * leading "r" keeps a receipt from beginning with "-", which a command line reads as an option.
-   */
-  private readonly receiptPrefix = `r${randomBytes(6).toString("base64url")}`;
-  private receiptCounter = 0;
+  /** Random bytes drawn ahead for pop receipts (one call to the CSPRNG per 256 receipts). */
+  private receiptPool = Buffer.alloc(0);
+  private receiptOffset = 0;
   private readonly groupCommit: EmbeddedQueueGroupCommit;
   /** Queue metadata, stored access policies and the Queue service's properties. */
   readonly state: EmbeddedResourceState;
@@ -99,8 +99,18 @@ export class EmbeddedQueues implements EmbeddedQueueHost, QueueServiceBackend {
     return this.sql;
   }
 
+  /**
+   * A pop receipt: 128 random bits (whoever does not hold it cannot guess it from others), after
+   * an "r" that keeps it from beginning with "-", which a command line reads as an option.
+   */
   newReceipt(): string {
-    return `${this.receiptPrefix}${(this.receiptCounter++).toString(36)}`;
+    if (this.receiptOffset === this.receiptPool.length) {
+      this.receiptPool = randomBytes(RECEIPT_BYTES * 256);
+      this.receiptOffset = 0;
+    }
+    const bytes = this.receiptPool.subarray(this.receiptOffset, this.receiptOffset + RECEIPT_BYTES);
+    this.receiptOffset += RECEIPT_BYTES;
+    return `r${bytes.toString("base64url")}`;
   }
 
   /**

@@ -304,7 +304,9 @@ async function rolledUpPage(
   const delimiter = query.delimiter!;
   const c = query.continuation;
   let skip = c?.startsWith("p:") ? c.slice(2) : undefined;
-  let startAfter = c?.slice(2);
+  let startAfter = skip === undefined ? c?.slice(2) : pastKeysOf(skip);
+  // Each directory is sought past once: a key beyond the seek target must not send it back.
+  let sought = skip;
   const items: ListItem[] = [];
   for (;;) {
     const out = await listFlat(startAfter);
@@ -322,7 +324,20 @@ async function rolledUpPage(
       items.push({ kind: "prefix", name: skip });
     }
     if (!out.IsTruncated) return { items };
+    // Inside a directory already returned: seek past its keys rather than list them all.
+    if (skip !== undefined && skip !== sought && startAfter?.startsWith(skip)) {
+      startAfter = pastKeysOf(skip);
+      sought = skip;
+    }
   }
+}
+
+/**
+ * A StartAfter that skips the keys starting with `directory` (nearly all of them; the page drops
+ * any that remain): it, followed by the highest code point.
+ */
+function pastKeysOf(directory: string): string {
+  return `${directory}\u{10FFFF}`;
 }
 
 /** The body's failures as TableKitErrors (a dropped connection mid-download is a BackendError). */

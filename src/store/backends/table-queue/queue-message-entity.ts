@@ -43,6 +43,8 @@ export interface MessageFields {
   readonly dequeueCount: number;
   readonly insertedAt: number;
   readonly expiresAt: number;
+  /** The secret of the current lease (see queue-pop-receipt.ts); absent on entities written before it. */
+  readonly lease?: string;
 }
 
 const double = (value: number) => ({ value, type: "Double" as const });
@@ -58,6 +60,7 @@ export function messageProperties(fields: MessageFields, chunkUnits: number): Re
     dequeues: { value: fields.dequeueCount, type: "Int32" },
     inserted: double(fields.insertedAt),
     expires: double(fields.expiresAt),
+    ...(fields.lease === undefined ? {} : { lease: fields.lease }),
   };
   let i = 0;
   let start = 0;
@@ -87,6 +90,7 @@ export function messageFields(entity: Read): MessageFields {
     dequeueCount: entity.dequeues as number,
     insertedAt: entity.inserted as number,
     expiresAt: entity.expires as number,
+    ...(typeof entity.lease === "string" ? { lease: entity.lease } : {}),
   };
 }
 

@@ -27,7 +27,7 @@ import {
   visibleKey,
   visibleUpTo,
 } from "./queue-message-entity.js";
-import { decodePopReceipt, encodePopReceipt } from "./queue-pop-receipt.js";
+import { decodePopReceipt, encodePopReceipt, newLeaseSecret, type PopReceipt } from "./queue-pop-receipt.js";
 
 type Read = TableEntityResult<Record<string, PropertyOutput>>;
 
@@ -45,7 +45,8 @@ export interface TableQueueHost {
 
 /**
  * One queue on the table port. Costs in round trips (docs/queues.md): send 1, receive 1 query + 1
- * transaction per message (in parallel), delete 1, update 2, peek 1, count and clear 1 per page.
+ * transaction per message (in parallel), delete 2 (a read checks the lease's secret), update 2, peek 1,
+ * count and clear 1 per page.
  */
 export class TableQueueQueue implements QueueBackend {
   constructor(
@@ -66,6 +67,7 @@ export class TableQueueQueue implements QueueBackend {
       dequeueCount: 0,
       insertedAt: now,
       expiresAt: messageExpiry(now, message.timeToLiveSeconds),
+      lease: newLeaseSecret(),
     };
     const visibleAt = now + message.visibilityTimeoutSeconds * 1000;
     const rowKey = visibleKey(visibleAt, fields.messageId);
@@ -150,7 +152,7 @@ export class TableQueueQueue implements QueueBackend {
     } catch (err) {
       if (!isTableKitError(err, "ResourceNotFound")) throw err;
     }
-    if (!current || current.etag !== receipt.etag) throw await this.whyNot(partition, messageId, call);
+    if (!current || !holds(current, receipt)) throw await this.whyNot(partition, messageId, call);
     const fields = messageFields(current);
     const updated = change.text === undefined ? fields : { ...fields, text: change.text };
     const visibleAt = Date.now() + change.visibilityTimeoutSeconds * 1000;
@@ -162,6 +164,12 @@ export class TableQueueQueue implements QueueBackend {
   async delete(messageId: string, popReceipt: string, call: CallOptions): Promise<void> {
     const partition = await this.store.partition(this.name, call);
     const receipt = await this.checkReceipt(partition, messageId, popReceipt, call);
+    // The ETag alone is guessable: the lease's secret is checked first, the ETag again by the delete.
+    const current = await this.table.getEntity(partition, receipt.rowKey, call).catch((err: unknown) => {
+      if (isTableKitError(err, "ResourceNotFound")) return undefined;
+      throw err;
+    });
+    if (!current || !holds(current, receipt)) throw await this.whyNot(partition, messageId, call);
     try {
       await retryTransient(call, () =>
         this.table.submitTransaction(
@@ -250,17 +258,18 @@ export class TableQueueQueue implements QueueBackend {
     call: CallOptions,
   ): Promise<LeasedMessage | undefined> {
     const newKey = visibleKey(visibleAt, fields.messageId);
+    const held = { ...fields, lease: newLeaseSecret() };
     const entity = {
       partitionKey: partition,
       rowKey: newKey,
-      ...messageProperties(fields, this.store.chunkUnits),
+      ...messageProperties(held, this.store.chunkUnits),
     };
     try {
       if (newKey === rowKey) {
         const written = await retryTransient(call, () =>
           this.table.updateEntity(entity, "Replace", { ...call, etag }),
         );
-        return leased(fields, newKey, written.etag, visibleAt);
+        return leased(held, newKey, written.etag, visibleAt);
       }
       const result = await retryTransient(call, () =>
         this.table.submitTransaction(
@@ -271,7 +280,7 @@ export class TableQueueQueue implements QueueBackend {
           call,
         ),
       );
-      return leased(fields, newKey, result.subResponses[1]!.etag!, visibleAt);
+      return leased(held, newKey, result.subResponses[1]!.etag!, visibleAt);
     } catch (err) {
       if (lostRace(err)) return undefined;
       throw err;
@@ -336,10 +345,17 @@ function visibleFilter(partition: string, now: number): string {
   return odata`PartitionKey eq ${partition} and RowKey ge ${VISIBLE_PREFIX} and RowKey lt ${visibleUpTo(now)}`;
 }
 
+/** Whether the entity read is the lease `receipt` names: its ETag, its secret and its expiry. */
+function holds(entity: Read, receipt: PopReceipt): boolean {
+  return (
+    entity.etag === receipt.etag && entity.lease === receipt.lease && entity.expires === receipt.expiresAt
+  );
+}
+
 function leased(fields: MessageFields, rowKey: string, etag: string, visibleAt: number): LeasedMessage {
   return {
     ...storedMessage(fields),
-    popReceipt: encodePopReceipt({ rowKey, etag, expiresAt: fields.expiresAt }),
+    popReceipt: encodePopReceipt({ rowKey, etag, expiresAt: fields.expiresAt, lease: fields.lease! }),
     nextVisibleOn: new Date(visibleAt),
   };
 }
