@@ -31,6 +31,7 @@ export {
 } from "./denormalization/denormalized-copy.js";
 export type { Companion, CompanionPlan, CompanionWrite } from "./entity-models/companion.js";
 export { type CompiledModel, defineModel, Model, type ModelKeys } from "./entity-models/define-model.js";
+export type { FieldFilter } from "./entity-models/field-filter.js";
 export { type IndexReaders, Repository } from "./entity-models/repository.js";
 export type {
   IndexDefinition,

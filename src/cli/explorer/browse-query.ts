@@ -22,6 +22,8 @@ export interface BrowseRequest {
   readonly count: boolean;
   /** Why the query builder's last condition was refused ("" when it was not). */
   readonly builderError: string;
+  /** Show tablekit's internal properties (`internal=1`). */
+  readonly internal?: boolean;
   /** The import just made, to report above the grid. */
   readonly imported?: ImportOutcome;
 }

@@ -9,7 +9,8 @@ import { odata, parseFilter } from "../../filter/index.js";
 import { ERROR_STATUS, isTableKitError } from "../../model/index.js";
 import type { Model } from "../../patterns/index.js";
 import type { Store } from "../../store/index.js";
-import { rowFromResult } from "../formats/entity-row.js";
+import { wholeNumberHint } from "../double-hint.js";
+import { rowFromResult, withoutInternal } from "../formats/entity-row.js";
 import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
 import { blobRoute } from "./blob-route.js";
@@ -245,6 +246,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
             after: q("after"),
             count: q("count") === "1",
             builderError: q("add-error"),
+            internal: q("internal") === "1",
             ...(q("imported") ? { imported: importedFromQuery(url) } : {}),
           }),
         );
@@ -333,10 +335,20 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
-      const shown = await fillPage(table, browseFilter(partition, filter), pageToken || undefined, PAGE_SIZE);
+      const query = browseFilter(partition, filter);
+      const shown = await fillPage(table, query, pageToken || undefined, PAGE_SIZE);
+      const read = shown.entities.map(rowFromResult);
+      const rows = request.internal ? read : read.map(withoutInternal);
+      const hint =
+        read.length === 0 && !pageToken && filter.trim() !== ""
+          ? await wholeNumberHint(table, query)
+          : undefined;
       return browsePage(ctx, {
         ...view,
-        rows: shown.entities.map(rowFromResult),
+        rows,
+        internal: request.internal === true,
+        hidInternal: rows.some((r, i) => r !== read[i]),
+        ...(hint ? { hint } : {}),
         nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
