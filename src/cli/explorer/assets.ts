@@ -46,6 +46,8 @@ button.danger { color: var(--bad); }
 .grid .pk { left: 0; min-width: 160px; max-width: 160px; overflow: hidden; text-overflow: ellipsis; }
 .grid .rk { left: 160px; min-width: 160px; box-shadow: 2px 0 0 var(--line); }
 .create-table, .delete-table, .import, .upload { margin: 14px 0; }
+.time { white-space: nowrap; }
+.back { margin: 0 0 4px; }
 `;
 
 /** Confirms deletes and puts the cursor where a $filter error is. */
