@@ -113,7 +113,10 @@ export function xmlErrorBody(code: string, message: string, authenticationDetail
  * An authentication failure's detail (why the token or signature was refused), which the Queue and
  * Blob services write in `<AuthenticationErrorDetail>` after a fixed `<Message>`, not in it.
  */
-function authenticationDetail(err: unknown, message: string): { message: string; detail: string } | undefined {
+function authenticationDetail(
+  err: unknown,
+  message: string,
+): { message: string; detail: string } | undefined {
   const detail = err instanceof TableKitError ? err.details?.authenticationErrorDetail : undefined;
   if (typeof detail !== "string" || !message.endsWith(detail)) return undefined;
   return { message: message.slice(0, message.length - detail.length).trimEnd(), detail };
