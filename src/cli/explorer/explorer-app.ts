@@ -9,8 +9,7 @@ import { odata, parseFilter } from "../../filter/index.js";
 import { ERROR_STATUS, isTableKitError } from "../../model/index.js";
 import type { Model } from "../../patterns/index.js";
 import type { Store } from "../../store/index.js";
-import { wholeNumberHint } from "../double-hint.js";
-import { rowFromResult, withoutInternal } from "../formats/entity-row.js";
+import { rowFromResult } from "../formats/entity-row.js";
 import { advisorPage } from "./advisor-page.js";
 import { EXPLORER_CSS, EXPLORER_JS } from "./assets.js";
 import { blobRoute } from "./blob-route.js";
@@ -23,6 +22,7 @@ import {
   fillPage,
   filterWithCondition,
   importedFromQuery,
+  shownRows,
 } from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
 import { cookieToken, hostAllowed, newAccessToken, sameToken, tokenCookie } from "./explorer-auth.js";
@@ -337,18 +337,14 @@ export function createExplorer(options: ExplorerOptions): Explorer {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
       const query = browseFilter(partition, filter);
       const shown = await fillPage(table, query, pageToken || undefined, PAGE_SIZE);
-      const read = shown.entities.map(rowFromResult);
-      const rows = request.internal ? read : read.map(withoutInternal);
-      const hint =
-        read.length === 0 && !pageToken && filter.trim() !== ""
-          ? await wholeNumberHint(table, query)
-          : undefined;
       return browsePage(ctx, {
         ...view,
-        rows,
-        internal: request.internal === true,
-        hidInternal: rows.some((r, i) => r !== read[i]),
-        ...(hint ? { hint } : {}),
+        ...(await shownRows(
+          table,
+          shown.entities,
+          request,
+          filter.trim() !== "" && !pageToken ? query : undefined,
+        )),
         nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });
