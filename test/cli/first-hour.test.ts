@@ -60,8 +60,11 @@ describe("a command that only reads, on a store that does not exist", { timeout:
       ["export", "Orders"],
       ["queue", "list"],
       ["blob", "ls", "logs"],
+      ["explore", "--read-only"],
     ]) {
-      const r = await run([...args, "--store", `file:${missing}`]);
+      // explore takes the store as its argument.
+      const store = args[0] === "explore" ? [`file:${missing}`] : ["--store", `file:${missing}`];
+      const r = await run([...args, ...store]);
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stderr, args.join(" ")).toMatch(
         new RegExp(
