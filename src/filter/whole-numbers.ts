@@ -9,10 +9,12 @@ export interface WholeNumberComparison {
 /**
  * The comparisons of `filter` with an Int32 literal, and the same filter with each of those
  * literals written as a Double (`Score gt 9990` → `Score gt 9990.0`): what a caller can try, to say
- * why a filter over Double properties matched nothing. Undefined when there is no such comparison.
+ * why a filter over Double properties matched nothing; `only`: rewrite the comparisons of these
+ * properties alone. Undefined when there is no such comparison.
  */
 export function wholeNumbersAsDoubles(
   filter: ParsedFilter,
+  only?: ReadonlySet<string>,
 ): { comparisons: WholeNumberComparison[]; asDoubles: FilterNode } | undefined {
   if (filter.kind === "constant") return undefined;
   const comparisons: WholeNumberComparison[] = [];
@@ -24,7 +26,7 @@ export function wholeNumbersAsDoubles(
       case "not":
         return { kind: "not", operand: rewrite(node.operand) };
       case "compare":
-        if (node.value.type !== "Int32") return node;
+        if (node.value.type !== "Int32" || (only && !only.has(node.property))) return node;
         comparisons.push({ property: node.property, value: node.value.value });
         return { ...node, value: { type: "Double", value: node.value.value } };
     }

@@ -36,6 +36,12 @@ describe("a whole number compared with Doubles", { timeout: 120_000 }, () => {
     expect(lines[0]).toMatch(/^hint: .*Score holds Doubles.*9990 is an Int32 literal.*write 9990\.0/);
   });
 
+  it("names the Double property when the filter also compares an Int32 one", async () => {
+    const r = await run(["query", "Scores", "--filter", "Age gt 30 and Score gt 9990", "-o", "ndjson"]);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^hint: .*Score holds Doubles.*\(Age gt 30 and Score gt 9990\.0 matches\)\n$/);
+  });
+
   it("gives no hint when the Double literal matches or when something matched", async () => {
     const asDouble = await run(["query", "Scores", "--filter", "Score gt 9990.0", "-o", "ndjson"]);
     expect(ndjson(asDouble.stdout).map((e) => e.RowKey)).toEqual(["0", "1"]);
