@@ -73,6 +73,22 @@ describe.skipIf(!chromiumAvailable())("explorer in Chromium: the first hour", { 
     expect(await page.locator("[data-test=filter-hint]").count()).toBe(0);
   });
 
+  it("takes the type the grid shows when the property is one of its columns", async () => {
+    await page.goto(`${origin()}/t/Scores`);
+    expect(await page.inputValue("[data-test=builder-type]")).toBe("String");
+    await page.fill("[data-test=builder-property]", "Score");
+    expect(await page.inputValue("[data-test=builder-type]")).toBe("Double");
+    await page.selectOption("[data-test=builder-op]", "ge");
+    await page.fill("[data-test=builder-value]", "9990");
+    await page.click("[data-test=builder] button");
+    expect(await page.inputValue("[data-test=filter-input]")).toBe("Score ge 9990.0");
+    expect(await rowKeys()).toEqual(["0", "1"]);
+    // A property the grid does not show leaves the type as chosen.
+    await page.selectOption("[data-test=builder-type]", "Int64");
+    await page.fill("[data-test=builder-property]", "Missing");
+    expect(await page.inputValue("[data-test=builder-type]")).toBe("Int64");
+  });
+
   it("hides tablekit_tx unless asked, and keeps DateTime cells on one line", async () => {
     await page.setViewportSize({ width: 500, height: 800 });
     await page.goto(`${origin()}/t/Scores`);

@@ -50,13 +50,25 @@ button.danger { color: var(--bad); }
 .back { margin: 0 0 4px; }
 `;
 
-/** Confirms deletes and puts the cursor where a $filter error is. */
+/** Confirms deletes, puts the cursor where a $filter error is, and types the builder's condition. */
 export const EXPLORER_JS = `
 document.addEventListener("DOMContentLoaded", () => {
   const input = document.querySelector("[data-test=filter-input]");
   const error = document.querySelector("[data-test=filter-error]");
   const at = error && Number(error.getAttribute("data-position"));
   if (input && error && Number.isInteger(at)) { input.focus(); input.setSelectionRange(at, at); }
+  // The builder takes the type the grid shows for a column picked (or typed) as its property.
+  const property = document.querySelector("[data-test=builder-property]");
+  const type = document.querySelector("[data-test=builder-type]");
+  if (property && type) {
+    const follow = () => {
+      for (const option of document.querySelectorAll("#builder-properties option")) {
+        if (option.value === property.value && option.dataset.type) type.value = option.dataset.type;
+      }
+    };
+    property.addEventListener("input", follow);
+    property.addEventListener("change", follow);
+  }
   for (const button of document.querySelectorAll("[data-test=delete]")) {
     button.addEventListener("click", (event) => { if (!confirm("Delete this entity?")) event.preventDefault(); });
   }

@@ -93,7 +93,7 @@ ${v.partitions.map(
 <button type="submit">Query</button>
 ${v.partition ? html`<span class="chip">PartitionKey eq ${v.partition}</span>` : ""}
 </form>
-${conditionBuilder(base, v)}
+${conditionBuilder(base, v, columnTypes(v.rows, columns))}
 ${v.builderError ? errorBox("Condition", v.builderError, "builder-error") : ""}
 ${v.error ? errorBox(v.error.code, v.error.message, "filter-error", v.error.position) : ""}
 ${v.hint ? html`<p class="notice" data-test="filter-hint">${v.hint}</p>` : ""}
@@ -131,11 +131,33 @@ function previousPage(trail: string): { page?: string; trail?: string } {
   return { ...(page ? { page } : {}), ...(tokens.length > 0 ? { trail: tokens.join("~") } : {}) };
 }
 
-/** A form that adds `property op value` of a chosen type to the $filter, quoted by the server. */
-function conditionBuilder(base: string, v: BrowseView): SafeHtml {
+/** Each column's EDM type when every row shown that has it holds that one type. */
+function columnTypes(
+  rows: readonly EntityRow[],
+  columns: readonly string[],
+): Map<string, string | undefined> {
+  const types = new Map<string, string | undefined>();
+  for (const name of columns) {
+    const seen = new Set(rows.flatMap((r) => r.properties.get(name)?.type ?? []));
+    types.set(name, seen.size === 1 ? [...seen][0] : undefined);
+  }
+  return types;
+}
+
+/**
+ * A form that adds `property op value` of a chosen type to the $filter, quoted by the server. The
+ * property list offers the columns shown; picking one chooses the type its values have (the
+ * script), so a Double column's `50` is written `50.0`.
+ */
+function conditionBuilder(
+  base: string,
+  v: BrowseView,
+  types: ReadonlyMap<string, string | undefined>,
+): SafeHtml {
   return html`<form method="get" action="${base}" class="builder" data-test="builder">
 <input type="hidden" name="pk" value="${v.partition}"><input type="hidden" name="filter" value="${v.filter}">
-<label>Add a condition <input name="add-prop" required placeholder="Property" size="14" data-test="builder-property" autocomplete="off"></label>
+<label>Add a condition <input name="add-prop" required placeholder="Property" size="14" data-test="builder-property" autocomplete="off" list="builder-properties"></label>
+<datalist id="builder-properties">${[...types].map(([name, type]) => html`<option value="${name}" data-type="${type ?? ""}"></option>`)}</datalist>
 <select name="add-op" data-test="builder-op">${COMPARE_OPS.map((op) => html`<option>${op}</option>`)}</select>
 <select name="add-type" data-test="builder-type">${EDM_TYPES.map((t) => html`<option>${t}</option>`)}</select>
 <input name="add-value" placeholder="value, as typed" size="24" data-test="builder-value" autocomplete="off">
