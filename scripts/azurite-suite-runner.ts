@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Builds tablekit and returns its CLI's path (dist/cli/main.js); exits when the build fails. */
+/** Builds tablekit (`npm run build`) and returns its CLI's path (dist/cli/main.js); exits when the build fails. */
 export function buildTablekit(): string {
   const root = resolve(fileURLToPath(import.meta.url), "..", "..");
-  const built = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  // `npm run build`, not tsc alone: the build script also keeps the CLI's exec bit.
+  const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) process.exit(1);
   return join(root, "dist", "cli", "main.js");
 }

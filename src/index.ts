@@ -5,6 +5,9 @@
  * Every public name is listed here (and in the subpath entry points tablekit/keys, /filter and
  * /patterns); test/public-surface.test.ts holds the list, so an internal helper cannot leak.
  */
+// Kept in the declarations (preserve): blob bodies, SDK slices and the server name Node types,
+// which TypeScript 7 (whose "types" default is []) would not load otherwise.
+/// <reference types="node" preserve="true" />
 
 export {
   type AdviseProgress,

@@ -34,6 +34,8 @@ const installed = (name: string) =>
   (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string })
     .version;
 const TSC = join(root, "node_modules", "typescript", "bin", "tsc");
+/** TypeScript 7 (what `npm install typescript` brings now), installed beside the consumers, not ours. */
+const TYPESCRIPT_7 = "^7.0.2";
 /** Every entry point a consumer can import, as specifiers (`tablekit`, `tablekit/keys`, …). */
 const ENTRIES = Object.keys(pkg.exports)
   .filter((subpath) => !subpath.endsWith(".json"))
@@ -41,6 +43,9 @@ const ENTRIES = Object.keys(pkg.exports)
 
 let work: string;
 let files: string[];
+/** The packed files' modes, by path. */
+let modes: Map<string, number>;
+let tsc7: string;
 
 function run(command: string, args: string[], cwd: string): string {
   try {
@@ -120,8 +125,9 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "tablekit-tarball-"));
   const [packed] = JSON.parse(
     run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], root),
-  ) as { filename: string; files: { path: string }[] }[];
+  ) as { filename: string; files: { path: string; mode: number }[] }[];
   files = packed!.files.map((f) => f.path);
+  modes = new Map(packed!.files.map((f) => [f.path, f.mode]));
 
   // One install shared by the consumers below (Node finds it from their sub-folders).
   write(
@@ -141,6 +147,10 @@ beforeAll(() => {
     join(root, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node"),
     join(work, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node"),
   );
+  const ts7 = join(work, "typescript-7");
+  write(join(ts7, "package.json"), JSON.stringify({ private: true }));
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `typescript@${TYPESCRIPT_7}`], ts7);
+  tsc7 = join(ts7, "node_modules", "typescript", "bin", "tsc");
 }, 240_000);
 
 afterAll(() => {
@@ -170,6 +180,16 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
     }
     expect(missing).toEqual([]);
     expect(files.filter((f) => /\.test\.ts$|^test\//.test(f))).toEqual([]);
+  });
+
+  it("packs the CLI executable, and its bin link runs it", () => {
+    const bin = (pkg as unknown as { bin: Record<string, string> }).bin;
+    for (const target of Object.values(bin)) {
+      expect(modes.get(posix.normalize(target)), target).toBeDefined();
+      expect((modes.get(posix.normalize(target))! & 0o111).toString(8), target).toBe("111");
+    }
+    const version = run(join(work, "node_modules", ".bin", "tablekit"), ["--version"], work);
+    expect(version.trim()).toBe(pkg.version);
   });
 
   it("installs no cloud SDK with the embedded path", () => {
@@ -258,5 +278,48 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        ${USE_THE_STORE}`,
     );
     expect(out).toEqual(STORE_OUTPUT);
+  });
+
+  describe('in a strict project without "types" (TypeScript 7\'s default loads no @types)', () => {
+    const importAll = ENTRIES.map((entry, i) => `import * as entry${i} from "${entry}";`).join("\n");
+    const useAll = `void [${ENTRIES.map((_, i) => `entry${i}`).join(", ")}];`;
+
+    /** Type-checks `source` in a consumer folder with `compiler`; the compiler's output on failure. */
+    function typecheck(name: string, compiler: string, source: string): void {
+      const dir = join(work, name);
+      write(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+      write(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            strict: true,
+            noUncheckedIndexedAccess: true,
+            exactOptionalPropertyTypes: true,
+            skipLibCheck: false,
+            noEmit: true,
+          },
+          include: ["*.ts"],
+        }),
+      );
+      write(join(dir, "main.ts"), source);
+      run(process.execPath, [compiler, "-p", "."], dir);
+    }
+
+    it("TypeScript 5.9 type-checks every entry point", () => {
+      expect(installed("typescript")).toMatch(/^5\.9\./);
+      typecheck("no-types-ts5", TSC, `${importAll}\n${useAll}\n`);
+    });
+
+    it("TypeScript 7 type-checks every entry point, each one alone too", () => {
+      expect(run(process.execPath, [tsc7, "--version"], work)).toMatch(/Version 7\./);
+      typecheck("no-types-ts7", tsc7, `${importAll}\n${useAll}\n`);
+      // Alone: an entry whose declarations name a Node type must load Node's types itself.
+      ENTRIES.forEach((entry, i) => {
+        typecheck(`no-types-ts7-${i}`, tsc7, `import * as entry from "${entry}";\nvoid entry;\n`);
+      });
+    });
   });
 });

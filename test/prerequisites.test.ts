@@ -2,9 +2,12 @@
  * What `npm test` says before starting services when a system component is missing: each missing
  * one, what needs it, and one command that installs them all.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDynamoDbLocal } from "./support/dynamodb-local.js";
-import { javaProblem, missingNotice, prerequisites } from "./support/prerequisites.js";
+import { aptGet, javaProblem, missingNotice, prerequisites } from "./support/prerequisites.js";
 
 describe("test prerequisites", () => {
   it("names each missing component, what needs it, and the command that installs them", () => {
@@ -14,13 +17,33 @@ describe("test prerequisites", () => {
       chromium: "/nonexistent/chromium",
     });
     expect(none.map((p) => p.problem !== undefined)).toEqual([true, true, true]);
-    const notice = missingNotice(none)!;
+    const notice = missingNotice(none, "sudo apt-get")!;
     expect(notice).toContain("Java 17+ (no `java` on PATH): needed by the DynamoDB suites");
     expect(notice).toContain("Python's azure.data.tables");
     expect(notice).toContain("Chromium (/nonexistent/chromium is missing)");
     expect(notice.split("\n").at(-1)).toBe(
       "  sudo apt-get install -y --no-install-recommends openjdk-17-jre-headless python3-azure chromium",
     );
+  });
+
+  it("says apt-get without sudo to root, and where there is no sudo", () => {
+    const withSudo = mkdtempSync(join(tmpdir(), "tablekit-sudo-"));
+    try {
+      writeFileSync(join(withSudo, "sudo"), "#!/bin/sh\n", { mode: 0o755 });
+      expect(aptGet({ root: false, path: withSudo })).toBe("sudo apt-get");
+      expect(aptGet({ root: true, path: withSudo })).toBe("apt-get");
+      expect(aptGet({ root: false, path: "/nonexistent" })).toBe("apt-get");
+    } finally {
+      rmSync(withSudo, { recursive: true, force: true });
+    }
+    const notice = missingNotice(
+      prerequisites({ path: "/nonexistent", chromium: "/nonexistent/chromium" }),
+      "apt-get",
+    );
+    expect(notice!.split("\n").at(-1)).toMatch(/^ {2}apt-get install -y --no-install-recommends /);
+    // As this process runs: root here gets no sudo.
+    if (process.getuid?.() === 0)
+      expect(missingNotice(prerequisites({ path: "/nonexistent" }))).not.toContain("sudo");
   });
 
   it("says nothing when nothing is missing", () => {
@@ -37,7 +60,7 @@ describe("test prerequisites", () => {
     process.env.PATH = "/nonexistent";
     try {
       await expect(startDynamoDbLocal()).rejects.toThrow(
-        /needs Java 17\+ \(no `java` on PATH\): sudo apt-get install -y openjdk-17-jre-headless/,
+        /needs Java 17\+ \(no `java` on PATH\): (sudo )?apt-get install -y openjdk-17-jre-headless/,
       );
     } finally {
       process.env.PATH = path;

@@ -1,8 +1,13 @@
 /** Options and argument parsers shared by the commands. */
+
+import { existsSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { fileError } from "../model/file-error.js";
+import { TableKitError } from "../model/index.js";
+import { parseEmbeddedLocation } from "../store/backends/embedded/connection.js";
 import { openStore, type Store } from "../store/index.js";
 import { terminal } from "./output/terminal.js";
-import { announceStore, chooseStore } from "./store-choice.js";
+import { announceStore, chooseStore, displayStoreUrl } from "./store-choice.js";
 
 /** Where a command's store comes from without `--store` (docs/cli.md, "Which store"). */
 export const STORE_DEFAULTS =
@@ -23,9 +28,19 @@ export function withStoreOption(command: Command): Command {
   );
 }
 
-/** Opens the store named by `--store` (or the environment: resolveStoreUrl), runs `fn`, and always closes it. */
-export async function usingStore<T>(url: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(resolveStoreUrl(url));
+/**
+ * Opens the store named by `--store` (or the environment: resolveStoreUrl), runs `fn`, and always
+ * closes it. `readOnly`: a command that only reads opens a `file:` store only if its database
+ * exists (FileNotAccessible otherwise), so a mistyped path creates no directory and no file.
+ */
+export async function usingStore<T>(
+  url: string | undefined,
+  fn: (store: Store) => Promise<T>,
+  options: { readonly readOnly?: boolean } = {},
+): Promise<T> {
+  const resolved = resolveStoreUrl(url);
+  if (options.readOnly) requireExistingFile(resolved);
+  const store = await openStore(resolved);
   try {
     return await fn(store);
   } finally {
@@ -80,4 +95,17 @@ export function outputOption(formats: readonly string[], fallback: string): Opti
 /** `--json`, accepted everywhere `-o json` is (as the Azure CLI's habit has it). */
 export function jsonOption(): Option {
   return new Option("--json", "same as --output json").implies({ output: "json" });
+}
+
+/** For a `file:` URL, FileNotAccessible unless its database file exists (nothing is created). */
+export function requireExistingFile(url: string): void {
+  if (!url.startsWith("file:")) return;
+  const { location } = parseEmbeddedLocation(url.slice("file:".length));
+  if (location === "" || existsSync(location)) return;
+  const err = fileError({ code: "ENOENT" }, "read the store", displayStoreUrl(url));
+  throw new TableKitError(
+    err.code,
+    `${err.message}; a command that only reads creates no database (one that writes, such as \`tablekit tables create NAME\`, does)`,
+    { details: err.details },
+  );
 }

@@ -17,6 +17,7 @@ import { registerQueue } from "./commands/queue.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTables } from "./commands/tables.js";
 import { terminal } from "./output/terminal.js";
+import { setVerbose } from "./store-choice.js";
 
 /** Builds the program. Errors are thrown (exitOverride), never `process.exit`ed, so stores close. */
 export function buildProgram(version: string): Command {
@@ -25,6 +26,8 @@ export function buildProgram(version: string): Command {
       "Partition-key/row-key tables from the terminal: query, import, export, copy, a demo, and an Azure Table server",
     )
     .version(version, "-V, --version")
+    .option("--verbose", "say on stderr which store each command opens, and what named it")
+    .hook("preAction", (root) => setVerbose(root.opts().verbose === true))
     .exitOverride()
     .configureOutput({
       writeOut: (s) => terminal().out.write(s),

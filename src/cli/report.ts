@@ -33,8 +33,13 @@ export function reportError(err: unknown, stderr: Channel, env: NodeJS.ProcessEn
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT_OK; // --help, --version
     if (err.code !== "commander.help") {
-      const hint = err.code === "commander.unknownOption" ? `; ${DASH_HINT}` : "";
-      stderr.line(`${label("Usage")}: ${err.message.replace(/^error: /, "")}${hint} (see --help)`);
+      // Commander's "(Did you mean --filter?)" comes on a line of its own: one line, and no "--"
+      // hint, which is for values that begin with "-", not for a misspelt option.
+      const message = err.message.replace(/^error: /, "");
+      const meant = /\s*\(Did you mean (\S+)\?\)\s*$/.exec(message);
+      const text = meant ? `${message.slice(0, meant.index)}: did you mean ${meant[1]}?` : message;
+      const hint = err.code === "commander.unknownOption" && !meant ? `; ${DASH_HINT}` : "";
+      stderr.line(`${label("Usage")}: ${text}${hint} (see --help)`);
     }
     return EXIT_USAGE;
   }

@@ -5,6 +5,7 @@
  * (`AWS_REGION`, `AWS_DEFAULT_REGION`) with credentials (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`) — for a
  * `dynamodb:` store; else `file:./tablekit.db`.
  */
+import { existsSync } from "node:fs";
 import { TableKitError } from "../model/index.js";
 import { DEFAULT_STORE_URL } from "../store/index.js";
 import type { Channel } from "./output/terminal.js";
@@ -75,13 +76,29 @@ export function displayStoreUrl(url: string): string {
     .replace(/([?&]sig=)[^&;]*/gi, "$1…");
 }
 
+/** `--verbose`: every command says which store it opened, and what named it. */
+let verbose = false;
+export function setVerbose(on: boolean): void {
+  verbose = on;
+}
+
 /**
- * Says on stderr which store a command opened when `--store` did not name it, so a store taken
- * from the environment, or a database file created in the working directory, is never a surprise.
+ * Says on stderr which store a command opens when `--store` did not name it: always when it is
+ * about to create the default database file in the working directory (never a surprise), else only
+ * with `--verbose` (a store from the environment is the user's own setting, not news on every command).
  */
 export function announceStore(choice: StoreChoice, stderr: Channel): void {
-  if (choice.source === "--store") return;
+  if (choice.source === "--store" && !verbose) return;
+  const createsDefault = choice.source === "default" && !existsSync(DEFAULT_STORE_FILE);
+  if (!verbose && !createsDefault) return;
   const from =
-    choice.source === "default" ? "the default; name another with --store" : `from ${choice.source}`;
+    choice.source === "default"
+      ? "the default; name another with --store"
+      : choice.source === "--store"
+        ? "from --store"
+        : `from ${choice.source}`;
   stderr.line(stderr.style.dim(`store ${displayStoreUrl(choice.url)} (${from})`));
 }
+
+/** The file the default store URL names, relative to the working directory. */
+const DEFAULT_STORE_FILE = DEFAULT_STORE_URL.slice("file:".length);

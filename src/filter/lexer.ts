@@ -62,7 +62,7 @@ export class Lexer {
 function readWord(text: string, start: number): Token {
   WORD.lastIndex = start;
   const m = WORD.exec(text);
-  if (!m) throw filterError(`Unexpected character '${text[start]}'`, text, start);
+  if (!m) throw filterError(`Unexpected character '${text[start]}'${suggestion(text, start)}`, text, start);
   const word = m[0];
   const end = start + word.length;
   const type = text[end] === "'" ? literalPrefix(word) : undefined;
@@ -102,4 +102,31 @@ function readQuoted(text: string, start: number): { value: string; end: number }
       return { value, end: q + 1 };
     }
   }
+}
+
+/** The operators other query languages write as symbols, and their $filter words. */
+const SYMBOLS: readonly (readonly [string, string])[] = [
+  [">=", "ge"],
+  ["<=", "le"],
+  ["<>", "ne"],
+  ["!=", "ne"],
+  ["==", "eq"],
+  [">", "gt"],
+  ["<", "lt"],
+  ["=", "eq"],
+  ["&&", "and"],
+  ["||", "or"],
+  ["!", "not"],
+];
+
+/** What the user probably meant by a character $filter does not have: `gt` for `>`, `'…'` for `"…"`. */
+function suggestion(text: string, at: number): string {
+  const symbol = SYMBOLS.find(([s]) => text.startsWith(s, at));
+  if (symbol) return ` (write '${symbol[1]}' for ${symbol[0]})`;
+  if (text[at] === '"') {
+    const close = text.indexOf('"', at + 1);
+    const inner = close > at ? text.slice(at + 1, close) : "…";
+    return ` (strings are in single quotes: '${inner.replaceAll("'", "''")}')`;
+  }
+  return "";
 }

@@ -1,4 +1,12 @@
-import { type PropertyInput, TableKitError, type TypedValue, toTypedValue } from "../model/index.js";
+import {
+  type DateTime,
+  type EdmType,
+  type PropertyInput,
+  TableKitError,
+  type TypedValue,
+  toTyped,
+  toTypedValue,
+} from "../model/index.js";
 import { formatLiteral, literalContent } from "./literals.js";
 
 /**
@@ -12,9 +20,36 @@ import { formatLiteral, literalContent } from "./literals.js";
  *   in, quotes doubled, as @azure/data-tables does for strings.
  * - null and undefined are rejected (InvalidValueType): the service has no null literal.
  *
+ * - A whole number is an Int32 literal, which never matches a Double property: write a Double with
+ *   `odata.double(n)` (`Total gt ${odata.double(50)}` → `Total gt 50.0`), likewise `odata.int64`,
+ *   `odata.guid`, `odata.dateTime`, `odata.binary`.
+ *
  * @example odata`PartitionKey eq ${pk} and Age gt ${n}` // "PartitionKey eq 'O''Brien' and Age gt 30"
  */
-export function odata(strings: TemplateStringsArray, ...values: unknown[]): string {
+export const odata = Object.assign(odataTemplate, {
+  /** A Double literal, whole numbers included: `odata.double(50)` → `50.0`. */
+  double: (value: number | string): TypedOf<"Double"> => typed("Double", value),
+  /** An Int64 literal: `odata.int64(5)` → `5L` (a bigint, a safe integer or its decimal text). */
+  int64: (value: bigint | number | string): TypedOf<"Int64"> => typed("Int64", value),
+  /** A Guid literal: `guid'…'` (read back in lowercase). */
+  guid: (value: string): TypedOf<"Guid"> => typed("Guid", value),
+  /** A DateTime literal with 7 fractional digits, from a Date, a DateTime or ISO 8601 text. */
+  dateTime: (value: Date | DateTime | string): TypedOf<"DateTime"> => typed("DateTime", value),
+  /** A Binary literal `X'…'`, from bytes or base64 text. */
+  binary: (value: Uint8Array | string): TypedOf<"Binary"> => typed("Binary", value),
+});
+
+/** A typed value of one EDM type: what `odata.double(…)` and its siblings return. */
+export type TypedOf<T extends EdmType> = Extract<TypedValue, { type: T }>;
+
+function typed<T extends EdmType>(type: T, value: unknown): TypedOf<T> {
+  return toTyped(
+    `odata.${type === "DateTime" ? "dateTime" : type.toLowerCase()}() value`,
+    type,
+    value,
+  ) as TypedOf<T>;
+}
+function odataTemplate(strings: TemplateStringsArray, ...values: unknown[]): string {
   let out = strings[0]!;
   // Inside a quoted literal exactly when the template's own text so far holds an odd number of
   // quotes: what we insert never changes that count (its quotes come doubled or balanced).

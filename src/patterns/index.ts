@@ -2,6 +2,9 @@
  * tablekit/patterns: the key-design patterns of partition-key / row-key tables, built only on the
  * public Store/Table port so they work on every backend. docs/patterns/ has one page per pattern.
  */
+// Kept in the declarations (preserve): blob bodies, SDK slices and the server name Node types,
+// which TypeScript 7 (whose "types" default is []) would not load otherwise.
+/// <reference types="node" preserve="true" />
 
 export {
   type AppendOptions,
@@ -28,6 +31,7 @@ export {
 } from "./denormalization/denormalized-copy.js";
 export type { Companion, CompanionPlan, CompanionWrite } from "./entity-models/companion.js";
 export { type CompiledModel, defineModel, Model, type ModelKeys } from "./entity-models/define-model.js";
+export type { FieldFilter } from "./entity-models/field-filter.js";
 export { type IndexReaders, Repository } from "./entity-models/repository.js";
 export type {
   IndexDefinition,

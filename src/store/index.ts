@@ -125,6 +125,7 @@ export type { CheckedEntity } from "./tables/table-rules.js";
 export {
   RECEIVED_BODY_BYTES,
   type ReceivedTransactionOptions,
+  STORED_ENTITY,
   type TransactionAction,
   type TransactionResponse,
   type TransactionSubResponse,

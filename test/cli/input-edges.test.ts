@@ -168,7 +168,8 @@ describe("files that cannot be read or written", { timeout: 60_000 }, () => {
 
   it("a file: store whose directory cannot be created fails at once (procfs made mkdir loop forever)", async () => {
     const cwd = freshDir();
-    const child = startCli(["tables", "--store", "file:/proc/no/x.db"], { cwd });
+    // A command that writes (one that only reads opens no store that does not exist: first-hour.test.ts).
+    const child = startCli(["tables", "create", "Alpha", "--store", "file:/proc/no/x.db"], { cwd });
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     const r = await finished(child);
     clearTimeout(timer);
@@ -178,11 +179,11 @@ describe("files that cannot be read or written", { timeout: 60_000 }, () => {
       /^error FileNotAccessible: Cannot create the directory \/proc\/no: it does not exist \(ENOENT\)/m,
     );
     writeFileSync(join(cwd, "plain"), "");
-    const underFile = await runIn(cwd, ["tables", "--store", "file:plain/x.db"]);
+    const underFile = await runIn(cwd, ["tables", "create", "Alpha", "--store", "file:plain/x.db"]);
     expect(underFile.stderr).toMatch(
       /^error FileNotAccessible: Cannot create the directory .*plain: a part of the path is not a directory/m,
     );
-    const aDirectory = await runIn(cwd, ["tables", "--store", `file:${cwd}`]);
+    const aDirectory = await runIn(cwd, ["tables", "create", "Alpha", "--store", `file:${cwd}`]);
     expect(aDirectory.stderr).toMatch(/^error FileNotAccessible: Cannot open the database file /m);
     expect(existsSync(join(cwd, "tablekit.db"))).toBe(false);
   });

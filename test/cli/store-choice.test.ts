@@ -97,7 +97,7 @@ describe("tablekit with the store in the environment", { timeout: 120_000 }, () 
 
   it("honours AZURE_STORAGE_CONNECTION_STRING, says so on stderr without the key, creates no file", async () => {
     const env = { AZURE_STORAGE_CONNECTION_STRING: azurite.connectionString };
-    const created = await cli(["tables", "create", "FromEnv"], { cwd: dir, env });
+    const created = await cli(["--verbose", "tables", "create", "FromEnv"], { cwd: dir, env });
     expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toMatch(
       /^store azure:.*AccountName=devstoreaccount1;AccountKey=…;.* \(from AZURE_STORAGE_CONNECTION_STRING\)$/m,
@@ -105,6 +105,8 @@ describe("tablekit with the store in the environment", { timeout: 120_000 }, () 
     expect(created.stderr).not.toContain(azurite.connectionString.match(/AccountKey=([^;]+)/)![1]);
     const listed = await cli(["tables"], { cwd: dir, env });
     expect(listed.stdout).toBe("FromEnv\n");
+    // Without --verbose, a store from the environment is not news on every command.
+    expect(listed.stderr).toBe("");
     expect(existsSync(join(dir, "tablekit.db"))).toBe(false);
     const store = await openStore(azurite.storeUrl);
     try {
@@ -118,17 +120,20 @@ describe("tablekit with the store in the environment", { timeout: 120_000 }, () 
 
   it("honours AWS_ENDPOINT_URL_DYNAMODB, below TABLEKIT_STORE", async () => {
     const env = { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint };
-    const created = await cli(["tables", "create", "FromAws"], { cwd: dir, env });
+    const created = await cli(["tables", "create", "FromAws", "--verbose"], { cwd: dir, env });
     expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toContain(`store ${dynamo.storeUrl} (from AWS_ENDPOINT_URL_DYNAMODB)`);
     expect((await cli(["tables", "--store", dynamo.storeUrl], { cwd: dir })).stdout).toBe("FromAws\n");
-    const overridden = await cli(["tables"], { cwd: dir, env: { ...env, TABLEKIT_STORE: "memory:" } });
+    const overridden = await cli(["tables", "--verbose"], {
+      cwd: dir,
+      env: { ...env, TABLEKIT_STORE: "memory:" },
+    });
     expect(overridden.stdout).toBe("");
-    expect(overridden.stderr).toBe("store memory: (from TABLEKIT_STORE)\n");
+    expect(overridden.stderr).toBe("store memory: (from TABLEKIT_STORE)\nno tables\n");
   });
 
   it("says nothing about the store when --store names it", async () => {
     const r = await cli(["tables", "--store", "memory:"], { cwd: dir });
-    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "no tables\n" });
   });
 });

@@ -1,7 +1,7 @@
 import { odata as sdkOdata } from "@azure/data-tables";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { odata, parseFilter } from "../../src/filter/index.js";
+import { evaluateFilter, filterToString, odata, parseFilter, where } from "../../src/filter/index.js";
 import { DateTime } from "../../src/model/index.js";
 import { anyString } from "./arbitraries.js";
 import { literalOf } from "./helpers.js";
@@ -85,5 +85,52 @@ describe("odata template", () => {
       expect(node.kind).toBe("and");
       expect(node.kind === "and" && node.left).toMatchObject({ property: "Name", value: { value: s } });
     }
+  });
+});
+
+describe("odata's typed helpers", () => {
+  const doubles = [50.0, 49.5, 51].map((total, i) => ({
+    partitionKey: "p",
+    rowKey: String(i),
+    properties: new Map([["total", { type: "Double", value: total } as const]]),
+  }));
+  const matching = (filter: string) =>
+    doubles.filter((e) => evaluateFilter(parseFilter(filter), e)).map((e) => e.rowKey);
+
+  it("writes a whole-number Double as a Double literal, which matches Doubles where the bare number matches none", () => {
+    expect(odata`total gt ${50.0}`).toBe("total gt 50");
+    expect(matching(odata`total gt ${50.0}`)).toEqual([]);
+    expect(odata`total ge ${odata.double(50)}`).toBe("total ge 50.0");
+    expect(matching(odata`total ge ${odata.double(50)}`)).toEqual(["0", "2"]);
+    expect(
+      odata`x eq ${odata.double(0.5)} or x eq ${odata.double(Number.NaN)} or x eq ${odata.double("7")}`,
+    ).toBe("x eq 0.5 or x eq NaN or x eq 7.0");
+  });
+
+  it("writes Int64, Guid, DateTime and Binary literals", () => {
+    expect(odata`n eq ${odata.int64(5)} and m eq ${odata.int64("-9223372036854775808")}`).toBe(
+      "n eq 5L and m eq -9223372036854775808L",
+    );
+    expect(odata`g eq ${odata.guid("AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE")}`).toBe(
+      "g eq guid'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'",
+    );
+    expect(
+      odata`t lt ${odata.dateTime("2024-01-02T03:04:05.1234567Z")} and u lt ${odata.dateTime(new Date(0))}`,
+    ).toBe("t lt datetime'2024-01-02T03:04:05.1234567Z' and u lt datetime'1970-01-01T00:00:00.0000000Z'");
+    expect(odata`b eq ${odata.binary(new Uint8Array([1, 255]))} and c eq ${odata.binary("AQI=")}`).toBe(
+      "b eq X'01ff' and c eq X'0102'",
+    );
+    // The helpers give the same typed values `where` takes.
+    expect(filterToString(where.gt("total", odata.double(50)))).toBe("total gt 50.0");
+  });
+
+  it("refuses a value that is not of the type, and an Int64 past its range by one", () => {
+    expect(() => odata.double("fifty")).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
+    expect(() => odata.int64(1.5)).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
+    expect(() => odata.int64(2n ** 63n)).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
+    expect(odata`n eq ${odata.int64(2n ** 63n - 1n)}`).toBe("n eq 9223372036854775807L");
+    expect(() => odata.guid("not-a-guid")).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
+    expect(() => odata.dateTime("yesterday")).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
+    expect(() => odata.binary("%%")).toThrow(expect.objectContaining({ code: "InvalidValueType" }));
   });
 });

@@ -247,3 +247,44 @@ describe("model definitions", () => {
     ).toBe("us!west!wa!new$20york!");
   });
 });
+
+describe("a model's typed filter helpers", () => {
+  const Order = defineModel({
+    table: "Orders",
+    fields: { customer: field.string(), id: field.int32(), total: field.double(), units: field.int64() },
+    partitionKey: (k) => k.field("customer"),
+    rowKey: (k) => k.field("id", paddedInt({ max: 999_999 })),
+  });
+
+  it("write each value as its field's type, so a whole number matches the Doubles stored", async () => {
+    expect(Order.filter.gt("total", 50)).toBe("total gt 50.0");
+    expect(Order.filter.eq("units", 5n)).toBe("units eq 5L");
+    expect(Order.filter.le("id", 7)).toBe("id le 7");
+    expect(Order.filter.ne("customer", "O'Brien")).toBe("customer ne 'O''Brien'");
+    // @ts-expect-error a double() field takes a number
+    expect(() => Order.filter.gt("total", "50")).toThrow(
+      expect.objectContaining({ code: "InvalidValueType" }),
+    );
+    // @ts-expect-error not a field of the model
+    expect(() => Order.filter.eq("totl", 1)).toThrow(expect.objectContaining({ code: "InvalidInput" }));
+
+    const store = await openStore("memory:");
+    const orders = Order.on(store);
+    await store.table("Orders").createTable();
+    for (const [id, total] of [
+      [1, 50],
+      [2, 75],
+      [3, 49.5],
+    ] as const) {
+      await orders.create({ customer: "c", id, total, units: 1n });
+    }
+    const ids = async (filter: string) => {
+      const out: unknown[] = [];
+      for await (const e of store.table("Orders").listEntities({ queryOptions: { filter } })) out.push(e.id);
+      return out;
+    };
+    expect(await ids("total ge 50")).toEqual([]); // the Int32 literal: no Double matches it
+    expect(await ids(Order.filter.ge("total", 50))).toEqual([1, 2]);
+    await store.close();
+  });
+});

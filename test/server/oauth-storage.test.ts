@@ -208,3 +208,66 @@ describe("bearer tokens for queues and blobs where OAuth is not on", () => {
     }
   });
 });
+
+describe("an OAuth refusal's detail, as the Queue and Blob services write it", () => {
+  const expired = () => {
+    const now = Math.floor(Date.now() / 1000);
+    return entraToken({ iat: now - 7200, nbf: now - 7200, exp: now - 3600 });
+  };
+
+  it.each(["queue", "blob"] as const)(
+    "%s: a fixed <Message>, the why in <AuthenticationErrorDetail>",
+    async (service) => {
+      const r = await at(service, expired(), { path: "?comp=list" });
+      expectRefused(r);
+      const message = /<Message>([\s\S]*)<\/Message>/.exec(r.text)?.[1];
+      expect(message).toMatch(
+        /^Server failed to authenticate the request\. Make sure the value of Authorization header is formed correctly including the signature\.\nRequestId:\S+\nTime:\S+$/,
+      );
+      expect(r.text).toContain(
+        "<AuthenticationErrorDetail>Lifetime validation failed. The token is expired.</AuthenticationErrorDetail></Error>",
+      );
+    },
+  );
+
+  it("the SDKs read it as the AuthenticationErrorDetail of the error's details", async () => {
+    const { QueueServiceClient } = await import("@azure/storage-queue");
+    const { BlobServiceClient } = await import("@azure/storage-blob");
+    const credential = {
+      getToken: async () => ({ token: expired(), expiresOnTimestamp: Date.now() + 60_000 }),
+    };
+    const tls = { tlsOptions: { ca: certificate.pem } } as never;
+    const clients = [
+      () =>
+        new QueueServiceClient(server.endpoints.queue!.url, credential, tls)
+          .getQueueClient("expiredq")
+          .create(),
+      () =>
+        new BlobServiceClient(server.endpoints.blob!.url, credential, tls)
+          .getContainerClient("expiredc")
+          .create(),
+    ];
+    // Older SDKs (as Azurite's suite runs) read details.AuthenticationErrorDetail; the message is the
+    // service's fixed sentence, without the detail.
+    for (const call of clients) {
+      const err = (await call().catch((e: unknown) => e)) as {
+        statusCode?: number;
+        details?: {
+          errorCode?: string;
+          message?: string;
+          authenticationErrorDetail?: string;
+          additionalProperties?: Record<string, unknown>;
+        };
+      };
+      expect(err.statusCode).toBe(403);
+      expect(err.details?.errorCode).toBe("AuthenticationFailed");
+      // The queue SDK keeps the element in additionalProperties, the blob SDK maps it by name.
+      const detail =
+        err.details?.additionalProperties?.AuthenticationErrorDetail ??
+        err.details?.authenticationErrorDetail;
+      expect(detail).toBe("Lifetime validation failed. The token is expired.");
+      expect(err.details?.message).toMatch(/^Server failed to authenticate the request\./);
+      expect(err.details?.message).not.toContain("Lifetime");
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { javaProblem } from "./prerequisites.js";
+import { aptGet, javaProblem } from "./prerequisites.js";
 
 /** A running DynamoDB Local: where to reach it, and how to stop it. */
 export interface DynamoDbLocal {
@@ -44,7 +44,7 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
   const java = javaProblem();
   if (java) {
     throw new Error(
-      `DynamoDB Local needs Java 17+ (${java}): sudo apt-get install -y openjdk-17-jre-headless (.ci/run installs it)`,
+      `DynamoDB Local needs Java 17+ (${java}): ${aptGet()} install -y openjdk-17-jre-headless (.ci/run installs it)`,
     );
   }
   const dir = dynamoDbLocalDirectory();

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
 
 export interface Prerequisite {
   /** What is missing, as a user would name it. */
@@ -60,14 +61,27 @@ export function prerequisites(probe: Probe = {}): Prerequisite[] {
   ];
 }
 
+/**
+ * `apt-get` as this user runs it: plain as root (CI, containers), or where there is no sudo to run;
+ * `sudo apt-get` otherwise.
+ */
+export function aptGet(
+  user: { readonly root?: boolean; readonly path?: string } = {},
+): "apt-get" | "sudo apt-get" {
+  const root = user.root ?? process.getuid?.() === 0;
+  const path = user.path ?? process.env.PATH ?? "";
+  const hasSudo = path.split(delimiter).some((dir) => dir !== "" && existsSync(join(dir, "sudo")));
+  return root || !hasSudo ? "apt-get" : "sudo apt-get";
+}
+
 /** The notice for what is missing, with the one command that installs it; undefined when nothing is. */
-export function missingNotice(all: readonly Prerequisite[]): string | undefined {
+export function missingNotice(all: readonly Prerequisite[], apt = aptGet()): string | undefined {
   const missing = all.filter((p) => p.problem !== undefined);
   if (missing.length === 0) return undefined;
   return [
     "Some tests need system components that are missing here:",
     ...missing.map((p) => `  - ${p.what} (${p.problem}): needed by ${p.neededBy}`),
     "Those tests will fail (or, outside CI, skip). Install them with (Debian/Ubuntu, as .ci/run does):",
-    `  sudo apt-get install -y --no-install-recommends ${missing.map((p) => p.debianPackage).join(" ")}`,
+    `  ${apt} install -y --no-install-recommends ${missing.map((p) => p.debianPackage).join(" ")}`,
   ].join("\n");
 }

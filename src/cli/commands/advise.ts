@@ -55,7 +55,11 @@ export function registerAdvise(program: Command): void {
     const reports =
       tableName === undefined
         ? models.map((m) => adviseModel(m))
-        : [await usingStore(opts.store, (store) => adviseWithProgress(store, tableName, models, opts))];
+        : [
+            await usingStore(opts.store, (store) => adviseWithProgress(store, tableName, models, opts), {
+              readOnly: true,
+            }),
+          ];
     const out = terminal().out;
     if (opts.output === "json")
       out.line(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));

@@ -114,9 +114,13 @@ export function registerBlob(program: Command): void {
       .option("--count <bytes>", "at most this many bytes", positiveInt())
       .option("--no-progress", "no progress bar"),
   ).action(async (container: string, name: string, file: string, opts: GetOptions) => {
-    await usingStore(opts.store, async (store) => {
-      await download(store, container, name, file, opts);
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        await download(store, container, name, file, opts);
+      },
+      { readOnly: true },
+    );
   });
 
   withStoreOption(
@@ -133,39 +137,43 @@ export function registerBlob(program: Command): void {
       container: string,
       opts: { store?: string; prefix?: string; delimiter?: string; output: string },
     ) => {
-      await usingStore(opts.store, async (store) => {
-        const out = terminal().out;
-        const handle = store.container(container);
-        const options = { ...(opts.prefix ? { prefix: opts.prefix } : {}) };
-        const items = opts.delimiter
-          ? handle.listBlobsByHierarchy(opts.delimiter, options)
-          : handle.listBlobsFlat(options);
-        for await (const item of items) {
-          const isPrefix = "kind" in item && item.kind === "prefix";
-          if (opts.output === "json") {
-            out.line(
-              JSON.stringify(
-                isPrefix
-                  ? { prefix: item.name }
-                  : {
-                      name: item.name,
-                      size: "properties" in item ? item.properties.contentLength : 0,
-                      lastModified:
-                        "properties" in item ? item.properties.lastModified.toISOString() : undefined,
-                      etag: "properties" in item ? item.properties.etag : undefined,
-                    },
-              ),
-            );
-          } else if (isPrefix || !("properties" in item)) {
-            out.line(`${"DIR".padStart(12)}  ${"".padEnd(24)}  ${item.name}`);
-          } else {
-            const p = item.properties;
-            out.line(
-              `${String(p.contentLength).padStart(12)}  ${p.lastModified.toISOString().padEnd(24)}  ${item.name}`,
-            );
+      await usingStore(
+        opts.store,
+        async (store) => {
+          const out = terminal().out;
+          const handle = store.container(container);
+          const options = { ...(opts.prefix ? { prefix: opts.prefix } : {}) };
+          const items = opts.delimiter
+            ? handle.listBlobsByHierarchy(opts.delimiter, options)
+            : handle.listBlobsFlat(options);
+          for await (const item of items) {
+            const isPrefix = "kind" in item && item.kind === "prefix";
+            if (opts.output === "json") {
+              out.line(
+                JSON.stringify(
+                  isPrefix
+                    ? { prefix: item.name }
+                    : {
+                        name: item.name,
+                        size: "properties" in item ? item.properties.contentLength : 0,
+                        lastModified:
+                          "properties" in item ? item.properties.lastModified.toISOString() : undefined,
+                        etag: "properties" in item ? item.properties.etag : undefined,
+                      },
+                ),
+              );
+            } else if (isPrefix || !("properties" in item)) {
+              out.line(`${"DIR".padStart(12)}  ${"".padEnd(24)}  ${item.name}`);
+            } else {
+              const p = item.properties;
+              out.line(
+                `${String(p.contentLength).padStart(12)}  ${p.lastModified.toISOString().padEnd(24)}  ${item.name}`,
+              );
+            }
           }
-        }
-      });
+        },
+        { readOnly: true },
+      );
     },
   );
 
@@ -233,11 +241,15 @@ function registerContainers(blob: Command): void {
       .description("list the containers of the store, in name order")
       .option("--prefix <text>", "only containers whose name starts with this text"),
   ).action(async (opts: { store?: string; prefix?: string }) => {
-    await usingStore(opts.store, async (store) => {
-      for await (const c of store.listContainers(opts.prefix ? { prefix: opts.prefix } : {})) {
-        terminal().out.line(c.name);
-      }
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        for await (const c of store.listContainers(opts.prefix ? { prefix: opts.prefix } : {})) {
+          terminal().out.line(c.name);
+        }
+      },
+      { readOnly: true },
+    );
   });
   withStoreOption(
     containers

@@ -88,10 +88,13 @@ export function registerCopy(program: Command): void {
       }
       // Files first: a copy that cannot record its state creates nothing.
       checkWritable(statePathOf(tableName, opts));
-      await usingStore(fromUrl, (from) =>
-        usingStore(opts.to, (to) =>
-          runCopy(from.table(tableName), to, toTable, filter, { ...opts, from, to }),
-        ),
+      await usingStore(
+        fromUrl,
+        (from) =>
+          usingStore(opts.to, (to) =>
+            runCopy(from.table(tableName), to, toTable, filter, { ...opts, from, to }),
+          ),
+        { readOnly: true },
       );
     });
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { openStore } from "../../store/index.js";
 import { loadModels } from "../advise/load-models.js";
 import { startExplorer, writableByDefault } from "../explorer/start-explorer.js";
-import { resolveStoreUrl, STORE_DEFAULTS } from "../options.js";
+import { requireExistingFile, resolveStoreUrl, STORE_DEFAULTS } from "../options.js";
 import { terminal } from "../output/terminal.js";
 import { port } from "./serve.js";
 
@@ -38,6 +38,8 @@ export function registerExplore(program: Command): void {
     )
     .action(async (url: string | undefined, opts: ExploreOptions) => {
       const storeUrl = resolveStoreUrl(url);
+      // A read-only explorer only reads: it opens no file: store that does not exist.
+      if (opts.readOnly) requireExistingFile(storeUrl);
       const models = opts.models ? await loadModels(opts.models) : [];
       const store = await openStore(storeUrl);
       const writable = !opts.readOnly && (opts.write === true || writableByDefault(storeUrl));

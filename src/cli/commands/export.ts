@@ -72,7 +72,7 @@ export function registerExport(program: Command): void {
       checkWritable(opts.out);
       checkWritable(`${opts.out}.tablekit-export.json`);
     }
-    await usingStore(opts.store, (store) => runExport(store, tableName, filter, opts));
+    await usingStore(opts.store, (store) => runExport(store, tableName, filter, opts), { readOnly: true });
   });
 }
 

@@ -1,6 +1,6 @@
 /** `tablekit get TABLE PK RK`: one entity, with its types. */
 import type { Command } from "commander";
-import { rowFromResult } from "../formats/entity-row.js";
+import { INTERNAL_PROPERTIES, rowFromResult, withoutInternal } from "../formats/entity-row.js";
 import { encodeTypedJson } from "../formats/typed-json.js";
 import {
   jsonOption,
@@ -22,6 +22,10 @@ export function registerGet(program: Command): void {
       .argument("<partitionKey>", "the entity's PartitionKey")
       .argument("<rowKey>", "the entity's RowKey")
       .option("--select <names>", "only these properties (comma-separated)", nameList)
+      .option(
+        "--internal",
+        `also show tablekit's internal properties (${[...INTERNAL_PROPERTIES].join(", ")})`,
+      )
       .addOption(outputOption(["table", "json"], "table"))
       .addOption(jsonOption())
       .addHelpText(
@@ -33,21 +37,26 @@ export function registerGet(program: Command): void {
       table: string,
       partitionKey: string,
       rowKey: string,
-      opts: { store?: string; select?: string[]; output: string },
+      opts: { store?: string; select?: string[]; output: string; internal?: boolean },
     ) => {
-      await usingStore(opts.store, async (store) => {
-        const entity = await store
-          .table(table)
-          .getEntity(
-            partitionKey,
-            rowKey,
-            opts.select ? { queryOptions: { select: selectWithKeys(opts.select) } } : {},
-          );
-        const row = rowFromResult(entity);
-        const out = terminal().out;
-        if (opts.output === "json") out.line(encodeTypedJson(row, { etag: true }));
-        else writeEntityCard(out, row);
-      });
+      await usingStore(
+        opts.store,
+        async (store) => {
+          const entity = await store
+            .table(table)
+            .getEntity(
+              partitionKey,
+              rowKey,
+              opts.select ? { queryOptions: { select: selectWithKeys(opts.select) } } : {},
+            );
+          const read = rowFromResult(entity);
+          const row = opts.internal || opts.select ? read : withoutInternal(read);
+          const out = terminal().out;
+          if (opts.output === "json") out.line(encodeTypedJson(row, { etag: true }));
+          else writeEntityCard(out, row);
+        },
+        { readOnly: true },
+      );
     },
   );
 }

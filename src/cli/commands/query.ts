@@ -1,8 +1,14 @@
 /** `tablekit query TABLE`: a `$filter` query, a page at a time or all of it. */
 import type { Command } from "commander";
 import type { Table } from "../../store/index.js";
+import { wholeNumberHint } from "../double-hint.js";
 import { filterFromOptions } from "../filter-option.js";
-import { type EntityRow, rowFromResult } from "../formats/entity-row.js";
+import {
+  type EntityRow,
+  INTERNAL_PROPERTIES,
+  rowFromResult,
+  withoutInternal,
+} from "../formats/entity-row.js";
 import {
   jsonOption,
   nameList,
@@ -23,6 +29,7 @@ interface QueryOptions {
   partition?: string;
   output: OutputFormat;
   continue?: string;
+  internal?: boolean;
 }
 
 export function registerQuery(program: Command): void {
@@ -36,6 +43,10 @@ export function registerQuery(program: Command): void {
       .option("--select <names>", "only these properties (comma-separated)", nameList)
       .option("-t, --top <n>", "at most n entities; prints a token to continue from", positiveInt())
       .option("-c, --continue <token>", "resume where a previous query with the same filter stopped")
+      .option(
+        "--internal",
+        `also show tablekit's internal properties (${[...INTERNAL_PROPERTIES].join(", ")})`,
+      )
       .addOption(outputOption(OUTPUT_FORMATS, "table"))
       .addOption(jsonOption())
       .addHelpText(
@@ -44,18 +55,28 @@ export function registerQuery(program: Command): void {
       ),
   ).action(async (tableName: string, opts: QueryOptions) => {
     const filter = filterFromOptions(opts);
-    await usingStore(opts.store, async (store) => {
-      const writer = entityWriter(opts.output, terminal().out);
-      const maxPage = store.capabilities.limits.maxPageSize;
-      const next = await readPages(store.table(tableName), filter, { ...opts, maxPage }, (rows) =>
-        writer.write(rows),
-      );
-      writer.end();
-      if (next !== undefined) {
-        const err = terminal().err;
-        err.line(`${err.style.dim("more entities: continue with")} --continue ${next}`);
-      }
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        const writer = entityWriter(opts.output, terminal().out);
+        const maxPage = store.capabilities.limits.maxPageSize;
+        let shown = 0;
+        const next = await readPages(store.table(tableName), filter, { ...opts, maxPage }, (rows) => {
+          shown += rows.length;
+          writer.write(opts.internal || opts.select ? rows : rows.map(withoutInternal));
+        });
+        writer.end();
+        if (shown === 0 && opts.continue === undefined) {
+          const hint = await wholeNumberHint(store.table(tableName), filter);
+          if (hint) terminal().err.line(terminal().err.style.dim(hint));
+        }
+        if (next !== undefined) {
+          const err = terminal().err;
+          err.line(`${err.style.dim("more entities: continue with")} --continue ${next}`);
+        }
+      },
+      { readOnly: true },
+    );
   });
 }
 

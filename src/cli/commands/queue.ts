@@ -58,14 +58,18 @@ export function registerQueue(program: Command): void {
       .addOption(outputOption(["text", "json"], "text"))
       .addOption(jsonOption()),
   ).action(async (opts: { store?: string; prefix?: string; output: string }) => {
-    await usingStore(opts.store, async (store) => {
-      const names: string[] = [];
-      for await (const q of store.listQueues(opts.prefix === undefined ? {} : { prefix: opts.prefix }))
-        names.push(q.name);
-      const out = terminal().out;
-      if (opts.output === "json") out.line(JSON.stringify(names));
-      else for (const name of names) out.line(name);
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        const names: string[] = [];
+        for await (const q of store.listQueues(opts.prefix === undefined ? {} : { prefix: opts.prefix }))
+          names.push(q.name);
+        const out = terminal().out;
+        if (opts.output === "json") out.line(JSON.stringify(names));
+        else for (const name of names) out.line(name);
+      },
+      { readOnly: true },
+    );
   });
 
   withStoreOption(
@@ -186,12 +190,16 @@ export function registerQueue(program: Command): void {
       .addOption(outputOption(["text", "json"], "text"))
       .addOption(jsonOption()),
   ).action(async (name: string, opts: { store?: string; number?: number; output: string }) => {
-    await usingStore(opts.store, async (store) => {
-      const { peekedMessageItems } = await store
-        .queue(name)
-        .peekMessages({ numberOfMessages: opts.number ?? 1 });
-      for (const m of peekedMessageItems) printMessage(m, opts.output);
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        const { peekedMessageItems } = await store
+          .queue(name)
+          .peekMessages({ numberOfMessages: opts.number ?? 1 });
+        for (const m of peekedMessageItems) printMessage(m, opts.output);
+      },
+      { readOnly: true },
+    );
   });
 
   withStoreOption(
@@ -214,9 +222,13 @@ export function registerQueue(program: Command): void {
       .description("the approximate number of messages in a queue")
       .argument("<name>", "queue name"),
   ).action(async (name: string, opts: { store?: string }) => {
-    await usingStore(opts.store, async (store) => {
-      terminal().out.line(String((await store.queue(name).getProperties()).approximateMessagesCount));
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        terminal().out.line(String((await store.queue(name).getProperties()).approximateMessagesCount));
+      },
+      { readOnly: true },
+    );
   });
 
   withStoreOption(

@@ -22,14 +22,27 @@ export function registerTables(program: Command): void {
       .addOption(jsonOption()),
   ).action(async (opts: { store?: string; prefix?: string; output: string }) => {
     const out = terminal().out;
-    await usingStore(opts.store, async (store) => {
-      const names: string[] = [];
-      for await (const t of store.listTables()) {
-        if (opts.prefix === undefined || t.name.startsWith(opts.prefix)) names.push(t.name);
-      }
-      if (opts.output === "json") out.line(JSON.stringify(names));
-      else for (const name of names) out.line(name);
-    });
+    await usingStore(
+      opts.store,
+      async (store) => {
+        const names: string[] = [];
+        for await (const t of store.listTables()) {
+          if (opts.prefix === undefined || t.name.startsWith(opts.prefix)) names.push(t.name);
+        }
+        if (opts.output === "json") out.line(JSON.stringify(names));
+        else for (const name of names) out.line(name);
+        // On stderr: stdout stays one name a line (none here) for scripts.
+        if (names.length === 0 && opts.output !== "json") {
+          const err = terminal().err;
+          err.line(
+            err.style.dim(
+              opts.prefix === undefined ? "no tables" : `no tables whose name starts with ${opts.prefix}`,
+            ),
+          );
+        }
+      },
+      { readOnly: true },
+    );
   });
 
   withStoreOption(

@@ -46,15 +46,29 @@ button.danger { color: var(--bad); }
 .grid .pk { left: 0; min-width: 160px; max-width: 160px; overflow: hidden; text-overflow: ellipsis; }
 .grid .rk { left: 160px; min-width: 160px; box-shadow: 2px 0 0 var(--line); }
 .create-table, .delete-table, .import, .upload { margin: 14px 0; }
+.time { white-space: nowrap; }
+.back { margin: 0 0 4px; }
 `;
 
-/** Confirms deletes and puts the cursor where a $filter error is. */
+/** Confirms deletes, puts the cursor where a $filter error is, and types the builder's condition. */
 export const EXPLORER_JS = `
 document.addEventListener("DOMContentLoaded", () => {
   const input = document.querySelector("[data-test=filter-input]");
   const error = document.querySelector("[data-test=filter-error]");
   const at = error && Number(error.getAttribute("data-position"));
   if (input && error && Number.isInteger(at)) { input.focus(); input.setSelectionRange(at, at); }
+  // The builder takes the type the grid shows for a column picked (or typed) as its property.
+  const property = document.querySelector("[data-test=builder-property]");
+  const type = document.querySelector("[data-test=builder-type]");
+  if (property && type) {
+    const follow = () => {
+      for (const option of document.querySelectorAll("#builder-properties option")) {
+        if (option.value === property.value && option.dataset.type) type.value = option.dataset.type;
+      }
+    };
+    property.addEventListener("input", follow);
+    property.addEventListener("change", follow);
+  }
   for (const button of document.querySelectorAll("[data-test=delete]")) {
     button.addEventListener("click", (event) => { if (!confirm("Delete this entity?")) event.preventDefault(); });
   }

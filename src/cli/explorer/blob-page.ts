@@ -1,6 +1,7 @@
 /** The store's blob containers, and a container's blobs one level below a prefix, with downloads. */
 import { href, html, type SafeHtml } from "./html.js";
 import { errorBox, type PageContext, page } from "./layout.js";
+import { timeText } from "./queue-page.js";
 
 export function containersPage(ctx: PageContext, names: readonly string[]): SafeHtml {
   const body = html`<h1>Blob containers</h1>
@@ -25,7 +26,8 @@ export interface BlobListView {
 export function blobsPage(ctx: PageContext, v: BlobListView): SafeHtml {
   const base = `${ctx.base}/b/${encodeURIComponent(v.container)}`;
   const up = v.prefix.replace(/[^/]*\/$/, "");
-  const body = html`<h1>${v.container} <small>${v.prefix}</small></h1>
+  const body = html`<p class="back"><a href="${ctx.base}/b" data-test="back-to-containers">← blob containers</a></p>
+<h1>${v.container} <small>${v.prefix}</small></h1>
 <form method="get" action="${base}" class="filter" data-test="prefix-form">
 <label>Prefix <input name="prefix" value="${v.prefix}" size="40" placeholder="logs/2026/" data-test="prefix-input" autocomplete="off"></label>
 <button type="submit">List</button></form>
@@ -34,7 +36,7 @@ ${v.prefix ? html`<tr><td><a href="${href(base, { prefix: up })}" data-test="up"
 ${v.directories.map((d) => html`<tr><td><a href="${href(base, { prefix: d })}" data-test="directory">${d}</a></td><td></td><td></td><td>directory</td></tr>`)}
 ${v.blobs.map(
   (b) =>
-    html`<tr><td><a href="${href(`${base}/download`, { name: b.name })}" data-test="blob">${b.name}</a></td><td>${b.size.toLocaleString("en-US")} B</td><td>${b.modified.toISOString()}</td><td>${b.type}</td></tr>`,
+    html`<tr><td><a href="${href(`${base}/download`, { name: b.name })}" data-test="blob">${b.name}</a></td><td>${b.size.toLocaleString("en-US")} B</td><td class="time">${timeText(b.modified)}</td><td>${b.type}</td></tr>`,
 )}</tbody></table>
 ${v.more ? html`<p class="empty">More below this prefix: narrow it to see them.</p>` : ""}
 ${v.notice ? html`<p class="notice" data-test="blob-notice">${v.notice}</p>` : ""}

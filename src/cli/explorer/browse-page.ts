@@ -56,11 +56,17 @@ export interface BrowseView {
   /** The import just made: what it wrote, or the error that stopped it. */
   readonly imported?: ImportOutcome;
   readonly error?: { code: string; message: string; position?: number };
+  /** Show tablekit's internal properties (`tablekit_tx`), hidden by default. */
+  readonly internal?: boolean;
+  /** Internal properties were left out of the rows shown. */
+  readonly hidInternal?: boolean;
+  /** Why a filter that matched nothing may have meant something else (a whole number against Doubles). */
+  readonly hint?: string;
 }
 
 export function browsePage(ctx: PageContext, v: BrowseView): SafeHtml {
   const base = `${ctx.base}/t/${encodeURIComponent(v.table)}`;
-  const query = { filter: v.filter, pk: v.partition };
+  const query = { filter: v.filter, pk: v.partition, ...(v.internal ? { internal: "1" } : {}) };
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const r of v.rows) {
@@ -82,14 +88,15 @@ ${v.partitions.map(
   }</aside>
 <section>
 <form method="get" action="${base}" class="filter" data-test="filter-form">
-<input type="hidden" name="pk" value="${v.partition}">
+<input type="hidden" name="pk" value="${v.partition}">${v.internal ? html`<input type="hidden" name="internal" value="1">` : ""}
 <label>$filter <input name="filter" value="${v.filter}" size="60" placeholder="Age gt 30 and Name eq 'Ada'" data-test="filter-input" autocomplete="off"></label>
 <button type="submit">Query</button>
 ${v.partition ? html`<span class="chip">PartitionKey eq ${v.partition}</span>` : ""}
 </form>
-${conditionBuilder(base, v)}
+${conditionBuilder(base, v, columnTypes(v.rows, columns))}
 ${v.builderError ? errorBox("Condition", v.builderError, "builder-error") : ""}
 ${v.error ? errorBox(v.error.code, v.error.message, "filter-error", v.error.position) : ""}
+${v.hint ? html`<p class="notice" data-test="filter-hint">${v.hint}</p>` : ""}
 ${v.imported ? importResult(v.imported) : ""}
 <p class="actions"><a href="${href(`${base}/export`, { ...query, format: "ndjson" })}" data-test="export-ndjson">export NDJSON</a>
 <a href="${href(`${base}/export`, { ...query, format: "csv" })}" data-test="export-csv">export CSV</a>
@@ -101,6 +108,8 @@ ${ctx.writable ? html`<a href="${href(`${base}/new`, { pk: v.partition })}" data
 ${columns.map((c) => html`<td>${valueCell(r.properties.get(c))}</td>`)}</tr>`,
   )}</tbody></table></div>
 <p class="paging" data-test="paging">${v.rows.length} ${v.rows.length === 1 ? "entity" : "entities"} on this page
+${v.hidInternal ? html`<a href="${href(base, { ...query, internal: "1" })}" data-test="show-internal">show tablekit's internal properties</a>` : ""}
+${v.internal ? html`<a href="${href(base, { filter: v.filter, pk: v.partition })}" data-test="hide-internal">hide tablekit's internal properties</a>` : ""}
 ${v.pageToken ? html`<a href="${href(base, query)}">first page</a>` : ""}
 ${v.pageToken ? html`<a href="${href(base, { ...query, ...previousPage(v.trail) })}" data-test="previous-page">previous page</a>` : ""}
 ${v.nextToken ? html`<a href="${href(base, { ...query, page: v.nextToken, trail: v.trail ? `${v.trail}~${v.pageToken}` : v.pageToken })}" data-test="next-page">next page</a>` : ""}
@@ -122,11 +131,33 @@ function previousPage(trail: string): { page?: string; trail?: string } {
   return { ...(page ? { page } : {}), ...(tokens.length > 0 ? { trail: tokens.join("~") } : {}) };
 }
 
-/** A form that adds `property op value` of a chosen type to the $filter, quoted by the server. */
-function conditionBuilder(base: string, v: BrowseView): SafeHtml {
+/** Each column's EDM type when every row shown that has it holds that one type. */
+function columnTypes(
+  rows: readonly EntityRow[],
+  columns: readonly string[],
+): Map<string, string | undefined> {
+  const types = new Map<string, string | undefined>();
+  for (const name of columns) {
+    const seen = new Set(rows.flatMap((r) => r.properties.get(name)?.type ?? []));
+    types.set(name, seen.size === 1 ? [...seen][0] : undefined);
+  }
+  return types;
+}
+
+/**
+ * A form that adds `property op value` of a chosen type to the $filter, quoted by the server. The
+ * property list offers the columns shown; picking one chooses the type its values have (the
+ * script), so a Double column's `50` is written `50.0`.
+ */
+function conditionBuilder(
+  base: string,
+  v: BrowseView,
+  types: ReadonlyMap<string, string | undefined>,
+): SafeHtml {
   return html`<form method="get" action="${base}" class="builder" data-test="builder">
 <input type="hidden" name="pk" value="${v.partition}"><input type="hidden" name="filter" value="${v.filter}">
-<label>Add a condition <input name="add-prop" required placeholder="Property" size="14" data-test="builder-property" autocomplete="off"></label>
+<label>Add a condition <input name="add-prop" required placeholder="Property" size="14" data-test="builder-property" autocomplete="off" list="builder-properties"></label>
+<datalist id="builder-properties">${[...types].map(([name, type]) => html`<option value="${name}" data-type="${type ?? ""}"></option>`)}</datalist>
 <select name="add-op" data-test="builder-op">${COMPARE_OPS.map((op) => html`<option>${op}</option>`)}</select>
 <select name="add-type" data-test="builder-type">${EDM_TYPES.map((t) => html`<option>${t}</option>`)}</select>
 <input name="add-value" placeholder="value, as typed" size="24" data-test="builder-value" autocomplete="off">

@@ -2,6 +2,8 @@
 import { type CompareOp, comparison, filterToString, odata } from "../../filter/index.js";
 import { isTableKitError, type TableEntityResult, TableKitError, toTyped } from "../../model/index.js";
 import type { Store } from "../../store/index.js";
+import { wholeNumberHint } from "../double-hint.js";
+import { type EntityRow, rowFromResult, withoutInternal } from "../formats/entity-row.js";
 import { requireEdmType } from "../formats/value-text.js";
 import type { ImportOutcome } from "./import-route.js";
 
@@ -22,6 +24,8 @@ export interface BrowseRequest {
   readonly count: boolean;
   /** Why the query builder's last condition was refused ("" when it was not). */
   readonly builderError: string;
+  /** Show tablekit's internal properties (`internal=1`). */
+  readonly internal?: boolean;
   /** The import just made, to report above the grid. */
   readonly imported?: ImportOutcome;
 }
@@ -79,6 +83,27 @@ export async function fillPage(
     if (!token) break;
   }
   return { entities, nextToken: token };
+}
+
+/**
+ * The rows a browse page shows: tablekit's internal properties left out unless asked, and, when
+ * `hintFilter` (the user's filter, on a first page) matched nothing, the whole-number hint.
+ */
+export async function shownRows(
+  table: ReturnType<Store["table"]>,
+  entities: readonly TableEntityResult[],
+  request: BrowseRequest,
+  hintFilter: string | undefined,
+): Promise<{ rows: EntityRow[]; internal: boolean; hidInternal: boolean; hint?: string }> {
+  const read = entities.map(rowFromResult);
+  const rows = request.internal ? read : read.map(withoutInternal);
+  const hint = read.length === 0 && hintFilter ? await wholeNumberHint(table, hintFilter) : undefined;
+  return {
+    rows,
+    internal: request.internal === true,
+    hidInternal: rows.some((r, i) => r !== read[i]),
+    ...(hint ? { hint } : {}),
+  };
 }
 
 /** The browse request of a table's first page, nothing asked. */

@@ -44,7 +44,7 @@ export function entityPage(ctx: PageContext, v: EntityView): SafeHtml {
   const view = html`<table class="properties" data-test="properties"><thead><tr><th>Property</th><th>Type</th><th>Value</th></tr></thead><tbody>
 <tr><td>PartitionKey</td><td class="type">String</td><td>${keyCell(ctx, v.partitionKey, "PartitionKey")}</td></tr>
 <tr><td>RowKey</td><td class="type">String</td><td>${keyCell(ctx, v.rowKey, "RowKey")}</td></tr>
-${e?.timestamp ? html`<tr><td>Timestamp</td><td class="type">DateTime</td><td>${e.timestamp}</td></tr>` : ""}
+${e?.timestamp ? html`<tr><td>Timestamp</td><td class="type">DateTime</td><td class="time">${e.timestamp}</td></tr>` : ""}
 ${v.properties.map((p) => html`<tr><td>${p.name}</td><td class="type">${p.type}</td><td class="value">${p.value}</td></tr>`)}
 </tbody></table>${e ? html`<p class="etag">ETag <code data-test="etag">${e.etag}</code></p>` : ""}`;
   const form = ctx.writable

@@ -22,6 +22,7 @@ import {
   fillPage,
   filterWithCondition,
   importedFromQuery,
+  shownRows,
 } from "./browse-query.js";
 import { entityPage, propertyFields } from "./entity-page.js";
 import { cookieToken, hostAllowed, newAccessToken, sameToken, tokenCookie } from "./explorer-auth.js";
@@ -245,6 +246,7 @@ export function createExplorer(options: ExplorerOptions): Explorer {
             after: q("after"),
             count: q("count") === "1",
             builderError: q("add-error"),
+            internal: q("internal") === "1",
             ...(q("imported") ? { imported: importedFromQuery(url) } : {}),
           }),
         );
@@ -333,10 +335,16 @@ export function createExplorer(options: ExplorerOptions): Explorer {
     };
     try {
       if (filter.trim() !== "") parseFilter(filter); // positions relative to what the user typed
-      const shown = await fillPage(table, browseFilter(partition, filter), pageToken || undefined, PAGE_SIZE);
+      const query = browseFilter(partition, filter);
+      const shown = await fillPage(table, query, pageToken || undefined, PAGE_SIZE);
       return browsePage(ctx, {
         ...view,
-        rows: shown.entities.map(rowFromResult),
+        ...(await shownRows(
+          table,
+          shown.entities,
+          request,
+          filter.trim() !== "" && !pageToken ? query : undefined,
+        )),
         nextToken: shown.nextToken,
         ...(request.count ? { count: await countMatching(table, browseFilter(partition, filter)) } : {}),
       });

@@ -51,7 +51,9 @@ export function keyCell(ctx: PageContext, key: string, kind: "PartitionKey" | "R
 /** A typed value cell: the value and its EDM type. */
 export function valueCell(tv: TypedValue | undefined): SafeHtml {
   if (!tv) return html``;
-  return html`<span class="value">${valueText(tv)}</span><span class="type">${tv.type}</span>`;
+  // A DateTime stays on one line: the browser would otherwise break it at its hyphens.
+  const cls = tv.type === "DateTime" ? "value time" : "value";
+  return html`<span class="${cls}">${valueText(tv)}</span><span class="type">${tv.type}</span>`;
 }
 
 /** An error box: the code, and the message in a pre (filter errors carry a caret line). */

@@ -1,4 +1,5 @@
 /** The store's queues: their names, and a queue's messages peeked (not received), with send and clear. */
+import { DateTime } from "../../model/index.js";
 import type { PeekedMessageItem } from "../../store/index.js";
 import { href, html, type SafeHtml } from "./html.js";
 import { errorBox, type PageContext, page } from "./layout.js";
@@ -23,14 +24,15 @@ export interface QueueView {
 
 export function queuePage(ctx: PageContext, v: QueueView): SafeHtml {
   const action = (verb: string) => `${ctx.base}/q/${encodeURIComponent(v.queue)}/${verb}`;
-  const body = html`<h1>${v.queue} <small data-test="queue-count">${v.count} ${v.count === 1 ? "message" : "messages"}</small></h1>
+  const body = html`<p class="back"><a href="${ctx.base}/q" data-test="back-to-queues">← queues</a></p>
+<h1>${v.queue} <small data-test="queue-count">${v.count} ${v.count === 1 ? "message" : "messages"}</small></h1>
 ${v.notice ? html`<p class="notice" data-test="queue-notice">${v.notice}</p>` : ""}
 ${v.error ? errorBox(v.error.code, v.error.message, "queue-error") : ""}
 <p class="empty">Peeked, not received: the messages stay as they are.</p>
 <table class="entities" data-test="messages"><thead><tr><th>Id</th><th>Inserted</th><th>Expires</th><th>Dequeues</th><th>Text</th></tr></thead>
 <tbody>${v.messages.map(
     (m) =>
-      html`<tr><td class="key">${m.messageId}</td><td>${m.insertedOn.toISOString()}</td><td>${m.expiresOn.toISOString()}</td><td>${m.dequeueCount}</td><td class="value" data-test="message-text">${m.messageText}</td></tr>`,
+      html`<tr><td class="key">${m.messageId}</td><td class="time" data-test="message-inserted">${timeText(m.insertedOn)}</td><td class="time">${timeText(m.expiresOn)}</td><td>${m.dequeueCount}</td><td class="value" data-test="message-text">${m.messageText}</td></tr>`,
   )}</tbody></table>
 ${
   ctx.writable
@@ -41,4 +43,9 @@ ${
     : ""
 }`;
   return page(ctx, v.queue, body);
+}
+
+/** A time as the tables' DateTime cells show it: ISO 8601 with 7 fractional digits. */
+export function timeText(date: Date): string {
+  return DateTime.fromDate(date).toISOString();
 }

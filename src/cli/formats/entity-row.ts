@@ -10,6 +10,7 @@ import {
   type TypedValue,
   typedProperties,
 } from "../../model/index.js";
+import { EVIDENCE_PROPERTY } from "../../patterns/shared/evidence/evidence.js";
 
 export interface EntityRow {
   readonly partitionKey: string;
@@ -30,6 +31,19 @@ export function rowFromResult(result: TableEntityResult): EntityRow {
     ...(timestamp === undefined ? {} : { timestamp }),
     etag,
   };
+}
+
+/**
+ * Internal properties tablekit writes beside the user's data: `tablekit_tx`, the evidence of the
+ * eventually consistent transactions. Shown rows leave them out unless asked (`--internal`).
+ */
+export const INTERNAL_PROPERTIES: ReadonlySet<string> = new Set([EVIDENCE_PROPERTY]);
+
+/** The row without tablekit's internal properties: what `query`, `get` and the explorer show by default. */
+export function withoutInternal(row: EntityRow): EntityRow {
+  if (![...INTERNAL_PROPERTIES].some((name) => row.properties.has(name))) return row;
+  const properties = new Map([...row.properties].filter(([name]) => !INTERNAL_PROPERTIES.has(name)));
+  return { ...row, properties };
 }
 
 /** The entity to write for a row: each property as its `{ type, value }` annotated form. */

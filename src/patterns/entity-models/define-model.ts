@@ -5,6 +5,7 @@ import type { Fields } from "../shared/schema/field.js";
 import { KeyBuilder, type KeySpec } from "../shared/schema/key-spec.js";
 import { checkFields, toProperties } from "../shared/schema/schema.js";
 import type { Companion } from "./companion.js";
+import { type FieldFilter, fieldFilter } from "./field-filter.js";
 import { Repository } from "./repository.js";
 import type { IndexDefinition, ModelDefinition, ModelInput } from "./types.js";
 
@@ -45,7 +46,12 @@ export class Model<
   /** Phantom: the definition's types, for inference only. */
   declare readonly __types?: { fields: F; pk: PKN; rk: RKN; indexes: I; type: T };
 
-  constructor(readonly compiled: CompiledModel) {}
+  /** `$filter` comparisons of the fields, each value as its field's EDM type: `filter.gt("total", 50)` → `total gt 50.0`. */
+  readonly filter: FieldFilter<F>;
+
+  constructor(readonly compiled: CompiledModel) {
+    this.filter = fieldFilter(compiled.fields as F);
+  }
 
   /** The entity type's name, if the model declares one. */
   get entityType(): T | undefined {

@@ -101,8 +101,25 @@ export function jsonErrorBody(ctx: RequestContext, code: string, message: string
 }
 
 /** `<Error><Code>…</Code><Message>…</Message></Error>`: the Queue and Blob services' (and some Table) errors. */
-export function xmlErrorBody(code: string, message: string): string {
-  return `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message></Error>`;
+export function xmlErrorBody(code: string, message: string, authenticationDetail?: string): string {
+  const detail =
+    authenticationDetail === undefined
+      ? ""
+      : `<AuthenticationErrorDetail>${escapeXml(authenticationDetail)}</AuthenticationErrorDetail>`;
+  return `<?xml version="1.0" encoding="utf-8"?><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message>${detail}</Error>`;
+}
+
+/**
+ * An authentication failure's detail (why the token or signature was refused), which the Queue and
+ * Blob services write in `<AuthenticationErrorDetail>` after a fixed `<Message>`, not in it.
+ */
+function authenticationDetail(
+  err: unknown,
+  message: string,
+): { message: string; detail: string } | undefined {
+  const detail = err instanceof TableKitError ? err.details?.authenticationErrorDetail : undefined;
+  if (typeof detail !== "string" || !message.endsWith(detail)) return undefined;
+  return { message: message.slice(0, message.length - detail.length).trimEnd(), detail };
 }
 
 /**
@@ -130,7 +147,10 @@ export function sendError(ctx: RequestContext, err: unknown, xml: boolean): void
   const headers: OutgoingHttpHeaders = { "x-ms-error-code": code };
   if (xml) {
     headers["content-type"] = "application/xml";
-    const body = xmlErrorBody(code, serviceMessage(ctx, message));
+    const auth = authenticationDetail(err, message);
+    const body = auth
+      ? xmlErrorBody(code, serviceMessage(ctx, auth.message), auth.detail)
+      : xmlErrorBody(code, serviceMessage(ctx, message));
     send(ctx, status, headers, ctx.req.method === "HEAD" ? undefined : body);
     return;
   }

@@ -1,9 +1,11 @@
-import { TableKitError } from "../../model/index.js";
+import { type TableEntityResult, TableKitError } from "../../model/index.js";
 import {
   RECEIVED_BODY_BYTES,
   type ReceivedTransactionOptions,
+  STORED_ENTITY,
   type Store,
   type TransactionAction,
+  type TransactionSubResponse,
 } from "../../store/index.js";
 import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
@@ -27,6 +29,8 @@ interface PlannedAction {
   readonly action: TransactionAction;
   readonly tableName: string;
   readonly noContent: boolean | undefined;
+  /** The part's own Accept header: the metadata level of an inserted entity it gets back. */
+  readonly accept: string | undefined;
 }
 
 /**
@@ -56,7 +60,7 @@ function plan(ctx: RequestContext, sub: BatchSubRequest): PlannedAction {
     ifMatch: sub.headers["if-match"],
     body: sub.body,
   });
-  return { action, tableName, noContent: prefersNoContent(sub.headers.prefer) };
+  return { action, tableName, noContent: prefersNoContent(sub.headers.prefer), accept: sub.headers.accept };
 }
 
 function failurePart(ctx: RequestContext, err: unknown, index: number | undefined): BatchPartResponse {
@@ -69,6 +73,35 @@ function failurePart(ctx: RequestContext, err: unknown, index: number | undefine
       "Content-Type": "application/json;odata=minimalmetadata;streaming=true;charset=utf-8",
     },
     body: jsonErrorBody(ctx, code, text),
+  };
+}
+
+/**
+ * An insert asked with `Prefer: return-content`: 201 Created with the entity as stored, in the
+ * metadata level its Accept header names, as the service answers it inside a changeset.
+ */
+function insertedPart(
+  ctx: RequestContext,
+  tableName: string,
+  p: PlannedAction,
+  sub: TransactionSubResponse | undefined,
+): BatchPartResponse {
+  const entity = (sub as { [STORED_ENTITY]?: TableEntityResult } | undefined)?.[STORED_ENTITY];
+  const keys = p.action[1] as { partitionKey: string; rowKey: string };
+  const location = `${ctx.baseUrl}${entityPath(tableName, keys.partitionKey, keys.rowKey)}`;
+  const level = metadataLevel(null, p.accept ?? headerOf(ctx, "accept"));
+  const links = { baseUrl: ctx.baseUrl, account: ctx.account, tableName };
+  return {
+    status: 201,
+    headers: {
+      "Preference-Applied": "return-content",
+      DataServiceVersion: "3.0;",
+      "Content-Type": jsonContentType(level),
+      Location: location,
+      DataServiceId: location,
+      ...(sub?.etag ? { ETag: sub.etag } : {}),
+    },
+    ...(entity ? { body: entityJsonText(entity, level, links, undefined, true) } : {}),
   };
 }
 
@@ -149,14 +182,14 @@ export const batchRoute: Route = {
       return;
     }
     const parts = planned.map((p, i): BatchPartResponse => {
-      const etag = response.subResponses[i]?.etag;
+      const sub = response.subResponses[i];
+      const etag = sub?.etag;
+      if (p.action[0] === "create" && p.noContent === false) return insertedPart(ctx, tableName, p, sub);
       const headers: Record<string, string> = { DataServiceVersion: "1.0;" };
       if (p.action[0] === "create") {
         const entity = p.action[1];
         const location = `${ctx.baseUrl}${entityPath(tableName, entity.partitionKey, entity.rowKey)}`;
-        if (p.noContent !== false) {
-          headers["Preference-Applied"] = "return-no-content";
-        }
+        headers["Preference-Applied"] = "return-no-content";
         headers.Location = location;
         headers.DataServiceId = location;
       }

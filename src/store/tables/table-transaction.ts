@@ -98,6 +98,13 @@ function keysOf(a: BackendAction): { partitionKey: string; rowKey: string } {
  */
 export const RECEIVED_BODY_BYTES: unique symbol = Symbol("tablekit.receivedBodyBytes");
 
+/**
+ * The key under which a transaction the server submitted (with RECEIVED_BODY_BYTES) gives each
+ * insert's sub-response a getter of the entity as stored: the `$batch` answer to `Prefer:
+ * return-content`. Not public, and not enumerable: library callers see the SDK's shape.
+ */
+export const STORED_ENTITY: unique symbol = Symbol("tablekit.storedEntity");
+
 /** `submitTransaction`'s options as the server passes them. */
 export interface ReceivedTransactionOptions extends OperationOptions {
   readonly [RECEIVED_BODY_BYTES]?: number;

@@ -32,6 +32,7 @@ import {
   prepareTransaction,
   RECEIVED_BODY_BYTES,
   type ReceivedTransactionOptions,
+  STORED_ENTITY,
   type TransactionAction,
   type TransactionResponse,
   type TransactionSubResponse,
@@ -364,7 +365,15 @@ export class Table {
     const subResponses = prepared.map((action, i): TransactionSubResponse => {
       const rowKey = action.kind === "delete" ? action.rowKey : action.entity.rowKey;
       const result = results[i];
-      return result ? { status: 204, rowKey, etag: result.etag } : { status: 204, rowKey };
+      const sub: TransactionSubResponse = result
+        ? { status: 204, rowKey, etag: result.etag }
+        : { status: 204, rowKey };
+      if (received !== undefined && result && action.kind === "create") {
+        Object.defineProperty(sub, STORED_ENTITY, {
+          get: () => toEntityResult({ ...action.entity, ...result }),
+        });
+      }
+      return sub;
     });
     return {
       status: 202,
