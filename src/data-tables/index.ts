@@ -4,6 +4,10 @@
  * `dynamodb:…`, or an Azure connection string), and an Azure Table program runs unchanged
  * (docs/data-tables.md). Nothing here loads the SDK.
  */
+
+// Its declarations name Node types (streams, Buffer): a consumer without "types" loads them from here.
+/// <reference types="node" preserve="true" />
+
 export {
   type AccountSasOptions,
   type AccountSasPermissions,

@@ -2,13 +2,21 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { EmbeddedQueues } from "../../../src/store/backends/embedded/embedded-queues.js";
 import { embeddedQueueCapabilities } from "../../../src/store/backends/embedded/queue-capabilities.js";
+import { prepareStateSchema } from "../../../src/store/backends/embedded/resource-state.js";
+
+/** A bare database with the state tables the queue port keeps its metadata in (as the store creates them). */
+function database(): Database.Database {
+  const db = new Database(":memory:");
+  prepareStateSchema(db);
+  return db;
+}
 
 describe("embedded pop receipts", () => {
   // A receipt is 128 random bits. One that began with "-" would be read as an option by
   // `tablekit queue delete NAME ID RECEIPT`; with bare base64url that is 1 receipt in 64, so 512
   // receipts would all pass by chance about 3 times in 10,000.
   it("never begin with '-', whatever the store's random prefix", () => {
-    const db = new Database(":memory:");
+    const db = database();
     const capabilities = embeddedQueueCapabilities({ memory: true });
     const leading = new Set<string>();
     for (let i = 0; i < 512; i++) {
@@ -22,7 +30,7 @@ describe("embedded pop receipts", () => {
   });
 
   it("carry 128 random bits each: successive receipts of one store share no prefix, counter or position", () => {
-    const db = new Database(":memory:");
+    const db = database();
     const queues = new EmbeddedQueues(db, embeddedQueueCapabilities({ memory: true }));
     // More than one pool of random bytes (256 receipts), so a refill is crossed too.
     const receipts = Array.from({ length: 1_000 }, () => queues.newReceipt());
