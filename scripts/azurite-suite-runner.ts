@@ -164,6 +164,10 @@ export interface MochaRun {
   readonly grep?: string | undefined;
   /** Mocha's spec reporter instead of the count (to watch a run; then nothing is counted). */
   readonly spec?: boolean;
+  /** False for suites written in JavaScript (no ts-node); true by default, as Azurite's are. */
+  readonly typescript?: boolean;
+  /** More environment for the tests (a connection string, …). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs the suites with the checkout's mocha (TypeScript through ts-node) and returns the count. */
@@ -176,8 +180,7 @@ export function runMocha(run: MochaRun): Tally | undefined {
     const result = spawnSync(
       join(run.checkout, "node_modules", ".bin", "mocha"),
       [
-        "--require",
-        "ts-node/register",
+        ...(run.typescript === false ? [] : ["--require", "ts-node/register"]),
         "--no-timeouts",
         "--exit",
         ...(run.spec ? [] : ["--reporter", reporterFile]),
@@ -196,6 +199,7 @@ export function runMocha(run: MochaRun): Tally | undefined {
           TS_NODE_COMPILER_OPTIONS: JSON.stringify({ rootDir: "." }),
           TALLY_OUTPUT: reportFile,
           ...(run.grep ? { TALLY_GREP: run.grep } : {}),
+          ...run.env,
         },
       },
     );
@@ -213,12 +217,12 @@ export function runMocha(run: MochaRun): Tally | undefined {
   }
 }
 
-/** Prints every failure and test not run, then the count, for `what` ("table", "queue", …). */
-export function printTally(what: string, tally: Tally): void {
+/** Prints every failure and test not run, then the count, for `what` ("table", "queue", …) of `owner`'s suite. */
+export function printTally(what: string, tally: Tally, owner = "Azurite's"): void {
   for (const f of tally.failures) console.log(`FAIL ${f.title}\n     ${f.message}`);
   for (const title of tally.notRun) console.log(`NOT RUN ${title}`);
   console.log(
-    `tablekit serve passes ${tally.passes}/${tally.total} of Azurite's ${what} tests ` +
+    `tablekit serve passes ${tally.passes}/${tally.total} of ${owner} ${what} tests ` +
       `(${tally.failures.length} failures, ${tally.notRun.length} not run, ${tally.pending} pending)`,
   );
 }
