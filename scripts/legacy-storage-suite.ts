@@ -31,6 +31,7 @@ const PARTS = {
     "blobservice-archive-tests.js",
     "blobservice-container-tests.js",
     "blobservice-lease-tests.js",
+    "blobservice-sse-tests.js",
     "blobservice-tests.js",
     "blobservice-uploaddownload-tests.js",
   ],
