@@ -58,6 +58,13 @@ async function fsWrite(path: string, bytes: Buffer, sync: boolean): Promise<void
   }
 }
 
+/** The stream's bytes in one Buffer, as a program reading a blob whole writes it. */
+async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of stream) {
     // read and drop
@@ -230,8 +237,9 @@ try {
         transferCases(
           N,
           (key) => raw.getBlockBlobClient(key).uploadData(body),
-          // The SDK's downloadToBuffer asks for the properties first; download() is the same work as ours.
-          async (key) => drain((await raw.getBlobClient(key).download()).readableStreamBody!),
+          // Both sides end with the blob in one Buffer, as tablekit's downloadToBuffer does (the SDK's
+          // own downloadToBuffer asks for the properties first: a second request ours does not make).
+          async (key) => collect((await raw.getBlobClient(key).download()).readableStreamBody!),
           tk,
         ),
       ),
