@@ -1,4 +1,4 @@
-import type { Store } from "../../store/index.js";
+import type { QueueOperation } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import type { CorsRuleCache } from "../cors-rules.js";
 import { readBody } from "../http/read-body.js";
@@ -11,7 +11,6 @@ import { answerServiceProperties, isServicePropertiesRequest } from "../protocol
 import { httpDate } from "../protocol/xml.js";
 import type { ServiceDeps } from "../service-handler.js";
 import type { QueueContext } from "./queue-service.js";
-import { allowQueue } from "./queue-service.js";
 import {
   messageTextOf,
   peekedMessagesXml,
@@ -31,6 +30,15 @@ const XML = { "content-type": "application/xml" };
 /** What the queue routes use: the service's deps and its CORS rules. */
 export type QueueDeps = ServiceDeps & { readonly cors: CorsRuleCache };
 
+/**
+ * Asks the core, before the request's body or parameters are read, whether the caller's token
+ * allows `operation` (no I/O): a refused request is refused first, as the service does, and the
+ * port asks the same `AccessPolicy` again when it is called.
+ */
+function askCore(caller: StorageCaller, operation: QueueOperation, queueName?: string): void {
+  caller.store.access?.checkQueue(operation, queueName);
+}
+
 export async function answerQueueRequest(
   ctx: QueueContext,
   caller: StorageCaller,
@@ -41,11 +49,11 @@ export async function answerQueueRequest(
     case "service":
       return answerService(ctx, caller, deps);
     case "queue":
-      return answerQueue(ctx, resource.queueName, caller, deps);
+      return answerQueue(ctx, resource.queueName, caller);
     case "messages":
       return answerMessages(ctx, resource.queueName, caller, deps);
     case "message":
-      return answerMessage(ctx, resource.queueName, resource.messageId, caller, deps.store(ctx.account));
+      return answerMessage(ctx, resource.queueName, resource.messageId, caller);
   }
 }
 
@@ -53,21 +61,20 @@ async function answerService(ctx: QueueContext, caller: StorageCaller, deps: Que
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
       service: "queue",
-      store: deps.store(ctx.account),
+      store: caller.store,
       cors: deps.cors,
-      check: (operation) => allowQueue(caller, operation),
+      check: (operation) => askCore(caller, operation),
     });
     return;
   }
   if (ctx.query.get("comp") !== "list") throw invalidUri();
   if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
-  allowQueue(caller, "listQueues");
+  askCore(caller, "listQueues");
   const prefix = ctx.query.get("prefix") ?? undefined;
   const marker = ctx.query.get("marker") ?? undefined;
   const size = maxResults(ctx, 5000);
   const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
-  const pages = deps
-    .store(ctx.account)
+  const pages = caller.store
     .listQueues({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
     .byPage({
       ...(size === undefined ? {} : { maxPageSize: size }),
@@ -89,18 +96,12 @@ async function answerService(ctx: QueueContext, caller: StorageCaller, deps: Que
   send(ctx, 200, XML, body);
 }
 
-async function answerQueue(
-  ctx: QueueContext,
-  name: string,
-  caller: StorageCaller,
-  deps: QueueDeps,
-): Promise<void> {
-  const store = deps.store(ctx.account);
+async function answerQueue(ctx: QueueContext, name: string, caller: StorageCaller): Promise<void> {
   const comp = ctx.query.get("comp");
-  const queue = store.queue(name);
+  const queue = caller.store.queue(name);
   if (comp === "metadata") {
     if (ctx.method === "GET" || ctx.method === "HEAD") {
-      allowQueue(caller, "getMetadata");
+      askCore(caller, "getMetadata", name);
       const { approximateMessagesCount, metadata } = await queue.getProperties();
       send(ctx, 200, {
         "x-ms-approximate-messages-count": String(approximateMessagesCount),
@@ -109,20 +110,20 @@ async function answerQueue(
       return;
     }
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-    allowQueue(caller, "setMetadata");
+    askCore(caller, "setMetadata", name);
     await queue.setMetadata(metadataFromHeaders(ctx.req));
     send(ctx, 204, {});
     return;
   }
   if (comp === "acl") {
     if (ctx.method === "GET" || ctx.method === "HEAD") {
-      allowQueue(caller, "getAcl");
+      askCore(caller, "getAcl", name);
       const { signedIdentifiers } = await queue.getAccessPolicy();
       send(ctx, 200, XML, storageAclXml(signedIdentifiers));
       return;
     }
     if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-    allowQueue(caller, "setAcl");
+    askCore(caller, "setAcl", name);
     await queue.setAccessPolicy(parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES)));
     send(ctx, 204, {});
     return;
@@ -130,7 +131,7 @@ async function answerQueue(
   if (comp !== null)
     throw new ProtocolError(400, "InvalidQueryParameterValue", `comp=${comp} is not a queue operation.`);
   if (ctx.method === "PUT") {
-    allowQueue(caller, "createQueue");
+    askCore(caller, "createQueue", name);
     const metadata = metadataFromHeaders(ctx.req);
     const { succeeded } = await queue.createIfNotExists({ metadata });
     // An existing queue is 204 only with the same metadata: create() answers QueueAlreadyExists otherwise.
@@ -139,7 +140,7 @@ async function answerQueue(
     return;
   }
   if (ctx.method === "DELETE") {
-    allowQueue(caller, "deleteQueue");
+    askCore(caller, "deleteQueue", name);
     await queue.delete();
     send(ctx, 204, {});
     return;
@@ -154,9 +155,9 @@ async function answerMessages(
   caller: StorageCaller,
   deps: QueueDeps,
 ): Promise<void> {
-  const queue = deps.store(ctx.account).queue(name);
+  const queue = caller.store.queue(name);
   if (ctx.method === "POST") {
-    allowQueue(caller, "sendMessage");
+    askCore(caller, "sendMessage", name);
     const text = messageTextOf(await readBody(ctx.req, deps.maxBodyBytes));
     const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
     const messageTimeToLive = integerParameter(ctx, "messagettl");
@@ -170,14 +171,14 @@ async function answerMessages(
   if (ctx.method === "GET") {
     const numberOfMessages = integerParameter(ctx, "numofmessages");
     if (ctx.query.get("peekonly")?.toLowerCase() === "true") {
-      allowQueue(caller, "peekMessages");
+      askCore(caller, "peekMessages", name);
       const { peekedMessageItems } = await queue.peekMessages(
         numberOfMessages === undefined ? {} : { numberOfMessages },
       );
       send(ctx, 200, XML, peekedMessagesXml(peekedMessageItems));
       return;
     }
-    allowQueue(caller, "receiveMessages");
+    askCore(caller, "receiveMessages", name);
     const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
     const { receivedMessageItems } = await queue.receiveMessages({
       ...(numberOfMessages === undefined ? {} : { numberOfMessages }),
@@ -187,7 +188,7 @@ async function answerMessages(
     return;
   }
   if (ctx.method === "DELETE") {
-    allowQueue(caller, "clearMessages");
+    askCore(caller, "clearMessages", name);
     await queue.clearMessages();
     send(ctx, 204, {});
     return;
@@ -200,17 +201,16 @@ async function answerMessage(
   name: string,
   messageId: string,
   caller: StorageCaller,
-  store: Store,
 ): Promise<void> {
-  const queue = store.queue(name);
+  const queue = caller.store.queue(name);
   if (ctx.method === "DELETE") {
-    allowQueue(caller, "deleteMessage");
+    askCore(caller, "deleteMessage", name);
     await queue.deleteMessage(messageId, requiredParameter(ctx, "popreceipt"));
     send(ctx, 204, {});
     return;
   }
   if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-  allowQueue(caller, "updateMessage");
+  askCore(caller, "updateMessage", name);
   const popReceipt = requiredParameter(ctx, "popreceipt");
   requiredParameter(ctx, "visibilitytimeout");
   const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");

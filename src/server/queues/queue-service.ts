@@ -1,21 +1,15 @@
-import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { authorizeStorage } from "../auth/storage-access.js";
 import { storedPolicyLookup } from "../auth/stored-policies.js";
 import { CorsRuleCache } from "../cors-rules.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
-import { QUEUE_OPERATIONS, type QueueOperation } from "./queue-operations.js";
 import { parseQueuePath, type QueueResource } from "./queue-resource.js";
 import { answerQueueRequest } from "./queue-routes.js";
 
 /** A Queue service request: the context and the queue resource its path names. */
 export interface QueueContext extends RequestContext {
   readonly resource: QueueResource;
-}
-
-/** Throws unless the caller may do `operation` (the account key may do everything). */
-export function allowQueue(caller: StorageCaller, operation: QueueOperation): void {
-  if (caller.kind === "sas" || caller.kind === "bearer") caller.allow(QUEUE_OPERATIONS[operation]);
 }
 
 /** The Queue service over the store's queue port, its bodies and errors in XML. */
@@ -42,6 +36,7 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
       const caller = authorizeStorage(ctx, {
         service: "queue",
         accounts: deps.accounts,
+        store: deps.store(ctx.account),
         resource: queueName === undefined ? {} : { container: queueName },
         storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
