@@ -135,13 +135,14 @@ describe("a create-only token (c without w) never overwrites", () => {
   it("Put Blob, with or without conditions, over an existing blob: 403 and nothing changed", async () => {
     const before = await content("scoped-a/kept");
     const future = new Date(Date.now() + 86_400_000).toUTCString();
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       {},
       { "if-none-match": '"0x1"' },
       { "if-unmodified-since": future },
       { "if-match": "*" },
       { "if-match": before.etag! },
-    ]) {
+    ];
+    for (const headers of variants) {
       const again = await put("scoped-a/kept", "overwritten", {
         headers: { "x-ms-blob-type": "BlockBlob", ...headers },
         auth: c(),
