@@ -320,7 +320,6 @@ const TEMPORARY_CIRCLES: readonly (readonly string[])[] = [
     "server/blobs/container-routes.ts",
     "server/blobs/content-checksum.ts",
   ],
-  ["server/queues/queue-routes.ts", "server/queues/queue-service.ts"],
 ];
 
 /** Relative imports that remain at run time: `import type`, and imports naming only types, are erased. */

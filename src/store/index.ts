@@ -1,4 +1,9 @@
-export { type AccessOperation, AccessPolicy, type AccessScope } from "./access/access-policy.js";
+export {
+  type AccessOperation,
+  AccessPolicy,
+  type AccessScope,
+  type BlobTarget,
+} from "./access/access-policy.js";
 export { DEVELOPMENT_ACCOUNT } from "./access/development-account.js";
 export {
   type AccountPermissions,
@@ -25,6 +30,11 @@ export type {
   StorageServiceName,
 } from "./access/service-properties.js";
 export type { PublicAccessLevel, ResourceMetadata as QueueMetadata } from "./access/state-backend.js";
+export {
+  type BlobOperation,
+  PUBLIC_READS,
+  type QueueOperation,
+} from "./access/storage-operations.js";
 export type { SignedIdentifier, TableSignedIdentifier } from "./access/stored-access-policies.js";
 export {
   type AccessTokenOptions,
@@ -56,6 +66,7 @@ export {
   type BlobReadOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
+export { isNotModified } from "./blobs/blob-conditions.js";
 export {
   BlobContainer,
   type BlobItem,

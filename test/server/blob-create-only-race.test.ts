@@ -1,9 +1,11 @@
 /**
- * A create-only token (`c` without `w`) may create a blob but never overwrite one. The server
- * checks that the blob is absent before it writes; a blob created between that check and the write
- * must win. A hook on the served store forces the interleaving: the moment the server's check finds
- * the blob absent, another writer creates it through the port. The token's write must then fail
- * with the service's 409 BlobAlreadyExists and leave the other writer's blob as it was.
+ * A create-only token (`c` without `w`) may create a blob but never overwrite one. The server asks
+ * the core (no I/O) and the blob port writes with `ifNoneMatch: "*"` in the same backend call, so
+ * there is no check-then-write window: a blob created by another writer after the request was
+ * authorized and before its write wins, and the token's write answers what the service answers a
+ * `c` token writing over an existing blob, 403 AuthorizationPermissionMismatch, changing nothing.
+ * A hook on the request's scoped store forces that interleaving: the other writer creates the blob
+ * the moment the server calls the port's write.
  */
 import {
   ContainerSASPermissions,
@@ -19,39 +21,38 @@ import { type StorageRequest, storageRequest } from "../support/raw-storage-clie
 const credential = new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY);
 let endpoint: string;
 let stop: () => Promise<void>;
-/** Blob names whose first absent-check lets another writer in; each fires once. */
+/** Blob names whose first write through a scoped view lets another writer in first; each fires once. */
 const interleave = new Map<string, () => Promise<void>>();
 let fired = 0;
 let served: Store;
 
-/** Wraps the store's containers so that a property read that finds `name` absent runs its hook first. */
-function hook(store: Store): void {
-  served = store;
-  const original = store.container.bind(store);
-  store.container = (containerName: string): BlobContainer => {
+const WRITES = new Set(["upload", "uploadStream", "create", "commitBlockList"]);
+
+/** Wraps a view's containers so that a write of `name` runs its hook first. */
+function hookView(view: Store): Store {
+  const original = view.container.bind(view);
+  view.container = (containerName: string): BlobContainer => {
     const container = original(containerName);
-    const getBlobClient = container.getBlobClient.bind(container);
     return new Proxy(container, {
       get(target, prop, receiver) {
-        if (prop !== "getBlobClient") return Reflect.get(target, prop, receiver);
+        if (prop !== "getBlockBlobClient" && prop !== "getAppendBlobClient") {
+          return Reflect.get(target, prop, receiver);
+        }
+        const make = Reflect.get(target, prop, receiver) as (name: string) => object;
         return (name: string) => {
-          const client = getBlobClient(name);
-          const getProperties = client.getProperties.bind(client);
+          const client = make.call(target, name);
           return new Proxy(client, {
             get(t, p, r) {
-              if (p !== "getProperties") return Reflect.get(t, p, r);
-              return async (...args: Parameters<typeof getProperties>) => {
-                try {
-                  return await getProperties(...args);
-                } catch (err) {
-                  const other = interleave.get(name);
-                  if (other) {
-                    interleave.delete(name);
-                    await other();
-                    fired++;
-                  }
-                  throw err;
+              const value = Reflect.get(t, p, r);
+              if (typeof p !== "string" || !WRITES.has(p) || typeof value !== "function") return value;
+              return async (...args: unknown[]) => {
+                const other = interleave.get(name);
+                if (other) {
+                  interleave.delete(name);
+                  await other();
+                  fired++;
                 }
+                return (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
               };
             },
           });
@@ -59,6 +60,14 @@ function hook(store: Store): void {
       },
     });
   };
+  return view;
+}
+
+/** Every request with a token runs on `store.scoped(policy)`: hook the views it makes. */
+function hook(store: Store): void {
+  served = store;
+  const scoped = store.scoped.bind(store);
+  store.scoped = (access) => hookView(scoped(access));
 }
 
 beforeAll(async () => {
@@ -117,7 +126,7 @@ async function content(name: string): Promise<string> {
 }
 
 describe("a create-only SAS against a concurrent create", () => {
-  it("Put Blob loses to a blob created after its check: 409 BlobAlreadyExists, the other blob kept", async () => {
+  it("Put Blob loses to a blob created after its authorization: 403, the other blob kept", async () => {
     otherWriterCreates("put-blob", "the other writer's");
     const before = fired;
     const put = await call({
@@ -128,23 +137,25 @@ describe("a create-only SAS against a concurrent create", () => {
       auth: createOnlySas(),
     });
     expect(fired).toBe(before + 1);
-    expect([put.status, put.code]).toEqual([409, "BlobAlreadyExists"]);
+    expect([put.status, put.code]).toEqual([403, "AuthorizationPermissionMismatch"]);
     expect(await content("put-blob")).toBe("the other writer's");
   });
 
   it("an append blob's Put Blob loses the same way", async () => {
     otherWriterCreates("put-append", "kept");
+    const before = fired;
     const put = await call({
       method: "PUT",
       path: "race/put-append",
       headers: { "x-ms-blob-type": "AppendBlob" },
       auth: createOnlySas(),
     });
-    expect([put.status, put.code]).toEqual([409, "BlobAlreadyExists"]);
+    expect(fired).toBe(before + 1);
+    expect([put.status, put.code]).toEqual([403, "AuthorizationPermissionMismatch"]);
     expect(await content("put-append")).toBe("kept");
   });
 
-  it("Put Block List loses to a blob created after its check", async () => {
+  it("Put Block List loses to a blob created after its authorization", async () => {
     const sas = createOnlySas();
     const id = Buffer.from("block-1").toString("base64");
     const staged = await call({
@@ -165,7 +176,7 @@ describe("a create-only SAS against a concurrent create", () => {
       auth: sas,
     });
     expect(fired).toBe(before + 1);
-    expect([commit.status, commit.code]).toEqual([409, "BlobAlreadyExists"]);
+    expect([commit.status, commit.code]).toEqual([403, "AuthorizationPermissionMismatch"]);
     expect(await content("put-list")).toBe("the other writer's");
   });
 

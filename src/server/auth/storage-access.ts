@@ -8,30 +8,33 @@ import {
   sameSignature,
   sasTerms,
 } from "../../store/access/verify-sas.js";
-import type { AccountKeys, StoredAccessPolicy } from "../../store/index.js";
-import { verifySasToken } from "../../store/index.js";
+import {
+  AccessPolicy,
+  type AccessScope,
+  type AccountKeys,
+  type Store,
+  type StoredAccessPolicy,
+  verifySasToken,
+} from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
 import { bearerTokenOf, type OAuthLevel, verifyBearerToken } from "./bearer-token.js";
 import { verifySharedKey } from "./shared-key.js";
 import { storageStringsToSign } from "./storage-shared-key.js";
 
 /**
- * Who a Queue or Blob service request is, and what it may do: the account key (everything), a
- * shared access signature (what it grants, checked per operation with `allow`), or nobody (a
- * Blob service read of a public container). The Table service's tokens are enforced by the core;
- * these services' tokens by the server, the same way for every store behind it.
+ * Who a Queue or Blob service request is, as the Table service's `authorize` does it: the request
+ * is authenticated here (the key, a shared access signature's signature, a bearer token) and runs
+ * on the account's store scoped to what it proved (`store.scoped(policy)`); the core's
+ * `AccessPolicy` then decides every operation (storage-operations.ts), as it does for tables.
  */
 
-/** What an operation needs of a token. */
-export interface StorageOperation {
-  /** Account SAS: the resource type (`s` service, `c` container/queue, `o` object) and any one of these permissions. */
-  readonly account: { readonly type: "s" | "c" | "o"; readonly anyOf: string };
-  /** Service SAS: any one of these permissions; absent: no service SAS grants the operation. */
-  readonly service?: string;
-  /** Blob service SAS: the operation addresses a container (`sr=c` only), not one blob. */
-  readonly containerLevel?: boolean;
-  /** Only the account owner (Shared Key) may do it: no token grants it, nor does a bearer token (ACLs). */
-  readonly keyOnly?: boolean;
+export interface StorageCaller {
+  /** The account's store: whole for the account key, scoped to the credential otherwise. */
+  readonly store: Store;
+  /** No credential at all: the core lets it read what a container's public access level opens. */
+  readonly anonymous: boolean;
+  /** A Blob service SAS: its signature covers the response-header overrides (rsct, rscd, …). */
+  readonly signsOverrides: boolean;
 }
 
 /** The resource a request addresses, as a service SAS names it: a queue, a container, or a blob in one. */
@@ -40,22 +43,11 @@ export interface StorageResource {
   readonly blob?: string;
 }
 
-export type StorageCaller =
-  | { readonly kind: "key" }
-  /** Nobody; `publicAccess`: the addressed container's level, read when the request came in (Blob service). */
-  | { readonly kind: "anonymous"; readonly publicAccess?: "blob" | "container" }
-  | {
-      readonly kind: "sas";
-      allow(operation: StorageOperation): void;
-      /** A Blob service SAS: its signature covers the response-header overrides (rsct, rscd, …). */
-      readonly signsOverrides?: boolean;
-    }
-  /** An Entra bearer token (`--oauth basic`): everything the key may do but what is `keyOnly`. */
-  | { readonly kind: "bearer"; allow(operation: StorageOperation): void };
-
 export interface StorageAuthOptions {
   readonly service: "queue" | "blob";
   readonly accounts: ReadonlyMap<string, AccountKeys>;
+  /** The account's whole store, which the caller's credential scopes. */
+  readonly store: Store;
   /** The resource the request addresses (a service SAS must name it). */
   readonly resource: StorageResource;
   /** A stored access policy of a queue or container (for `si`). */
@@ -65,15 +57,17 @@ export interface StorageAuthOptions {
   readonly oauth?: OAuthLevel;
 }
 
-function refuse(
-  code:
-    | "AuthorizationPermissionMismatch"
-    | "AuthorizationResourceTypeMismatch"
-    | "AuthorizationServiceMismatch"
-    | "AuthorizationFailure",
-  message: string,
-): TableKitError {
-  return new TableKitError(code, message);
+function caller(
+  store: Store,
+  scope: AccessScope | undefined,
+  now: () => number,
+  signsOverrides = false,
+): StorageCaller {
+  return {
+    store: scope ? store.scoped(new AccessPolicy(scope, now)) : store,
+    anonymous: scope?.kind === "anonymous",
+    signsOverrides,
+  };
 }
 
 /** Authenticates a Queue or Blob service request (see StorageCaller); throws the service's 403s. */
@@ -84,10 +78,11 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
     const bearer = bearerTokenOf(authorization);
     if (bearer !== undefined) return bearerCaller(ctx, bearer, account, options);
     verifySharedKey(ctx, authorization, account, storageStringsToSign, options.now?.() ?? Date.now());
-    return { kind: "key" };
+    return caller(options.store, undefined, Date.now);
   }
   if (!ctx.query.has("sig")) {
-    if (options.service === "blob") return { kind: "anonymous" };
+    if (options.service === "blob")
+      return caller(options.store, { kind: "anonymous" }, options.now ?? Date.now);
     throw new TableKitError(
       "AuthenticationFailed",
       "Server failed to authenticate the request. The request carries no Authorization header and no shared access signature.",
@@ -118,17 +113,7 @@ function bearerCaller(
     protocol: ctx.protocol,
     ...(options.now ? { now: options.now() } : {}),
   });
-  return {
-    kind: "bearer",
-    allow(operation) {
-      if (operation.keyOnly) {
-        throw refuse(
-          "AuthorizationFailure",
-          "This request is not authorized to perform this operation: it needs the account key.",
-        );
-      }
-    },
-  };
+  return caller(options.store, { kind: "bearer", service: options.service }, options.now ?? Date.now);
 }
 
 function inTime(startsOn: Date | undefined, expiresOn: Date | undefined, now: number): void {
@@ -150,31 +135,7 @@ function accountSas(
   const scope = policy.scope;
   if (scope.kind !== "account") throw authenticationFailed("The token is not an account SAS.");
   inTime(scope.startsOn, scope.expiresOn, now());
-  const letter = options.service === "queue" ? "q" : "b";
-  return {
-    kind: "sas",
-    allow(operation) {
-      inTime(scope.startsOn, scope.expiresOn, now());
-      if (!scope.services.includes(letter)) {
-        throw refuse(
-          "AuthorizationServiceMismatch",
-          `This token does not cover the ${options.service} service.`,
-        );
-      }
-      if (!scope.resourceTypes.includes(operation.account.type)) {
-        throw refuse(
-          "AuthorizationResourceTypeMismatch",
-          `This token does not cover the resource type '${operation.account.type}' the operation needs.`,
-        );
-      }
-      if (![...operation.account.anyOf].some((p) => scope.permissions.includes(p))) {
-        throw refuse(
-          "AuthorizationPermissionMismatch",
-          "This token does not have the permission the operation needs.",
-        );
-      }
-    },
-  };
+  return caller(options.store, scope, now);
 }
 
 function parseTime(text: string | undefined, name: string): Date | undefined {
@@ -237,24 +198,17 @@ function serviceSas(
   const startsOn = parseTime(st, "start");
   const expiresOn = parseTime(se, "expiry");
   inTime(startsOn, expiresOn, now());
-  const permissions = sp;
-  return {
-    kind: "sas",
-    signsOverrides: options.service === "blob",
-    allow(operation) {
-      inTime(startsOn, expiresOn, now());
-      if (operation.service === undefined) {
-        throw refuse("AuthorizationResourceTypeMismatch", "A service SAS does not grant this operation.");
-      }
-      if (operation.containerLevel && !containerLevel) {
-        throw refuse("AuthorizationResourceTypeMismatch", "A blob SAS does not grant container operations.");
-      }
-      if (![...operation.service].some((p) => permissions.includes(p))) {
-        throw refuse(
-          "AuthorizationPermissionMismatch",
-          "This token does not have the permission the operation needs.",
-        );
-      }
-    },
-  };
+  const times = { ...(startsOn ? { startsOn } : {}), ...(expiresOn ? { expiresOn } : {}) };
+  const scope: AccessScope =
+    options.service === "queue"
+      ? { kind: "queue", queueName: container, permissions: sp, ...times }
+      : {
+          kind: "blob",
+          containerName: container,
+          // A blob SAS names its blob through the signature: the one the request addresses.
+          ...(containerLevel ? {} : { blobName: blob ?? "" }),
+          permissions: sp,
+          ...times,
+        };
+  return caller(options.store, scope, now, options.service === "blob");
 }

@@ -1,22 +1,11 @@
-import { isTableKitError, TableKitError } from "../../model/index.js";
-import type { BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import type { BlobRequestConditions } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
-import { ProtocolError } from "../protocol/protocol-error.js";
 
 /**
  * The Blob service's conditional headers (If-Match, If-None-Match, If-Modified-Since,
- * If-Unmodified-Since) turned into what the port applies atomically: `ifMatch` or
- * `ifNoneMatch: "*"`. A condition the port does not take (a date, If-None-Match with an ETag) is
- * evaluated against the blob's properties, and the operation then runs with `ifMatch` on the ETag
- * it was evaluated against, so nothing can change in between unnoticed.
+ * If-Unmodified-Since) as the blob port takes them; the port applies and evaluates them, after
+ * the call is authorized (src/store/blobs/blob-conditions.ts).
  */
-
-export interface HttpConditions {
-  readonly ifMatch?: string;
-  readonly ifNoneMatch?: string;
-  readonly ifModifiedSince?: Date;
-  readonly ifUnmodifiedSince?: Date;
-}
 
 function date(ctx: RequestContext, name: string): Date | undefined {
   const text = ctx.req.headers[name];
@@ -26,102 +15,27 @@ function date(ctx: RequestContext, name: string): Date | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }
 
-export function httpConditions(ctx: RequestContext): HttpConditions {
-  const ifMatch = ctx.req.headers["if-match"];
-  const ifNoneMatch = ctx.req.headers["if-none-match"];
+const ETAG = /^(W\/)?"[^"]*"$/;
+
+export function httpConditions(ctx: RequestContext): BlobRequestConditions {
+  const ifMatch = etagHeader(ctx.req.headers["if-match"]);
+  const ifNoneMatch = etagHeader(ctx.req.headers["if-none-match"]);
   const ifModifiedSince = date(ctx, "if-modified-since");
   const ifUnmodifiedSince = date(ctx, "if-unmodified-since");
   return {
-    ...(typeof ifMatch === "string" ? { ifMatch: ifMatch.trim() } : {}),
-    ...(typeof ifNoneMatch === "string" ? { ifNoneMatch: ifNoneMatch.trim() } : {}),
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    // An If-None-Match that is no ETag excludes nothing.
+    ...(ifNoneMatch === undefined || ifNoneMatch === NO_ETAG ? {} : { ifNoneMatch }),
     ...(ifModifiedSince ? { ifModifiedSince } : {}),
     ...(ifUnmodifiedSince ? { ifUnmodifiedSince } : {}),
   };
 }
 
-/** True when the port can apply the conditions itself (no evaluation needed). */
-function portConditions(c: HttpConditions): BlobRequestConditions | undefined {
-  if (c.ifModifiedSince || c.ifUnmodifiedSince) return undefined;
-  if (c.ifMatch !== undefined && c.ifNoneMatch !== undefined) return undefined;
-  if (c.ifNoneMatch !== undefined && c.ifNoneMatch !== "*") return undefined;
-  // An If-Match that is no ETag at all matches nothing: evaluated (412), not handed to the port.
-  if (c.ifMatch !== undefined && c.ifMatch !== "*" && !/^(W\/)?"[^"]*"$/.test(c.ifMatch)) return undefined;
-  if (c.ifMatch !== undefined) return { ifMatch: c.ifMatch };
-  if (c.ifNoneMatch !== undefined) return { ifNoneMatch: "*" };
-  return {};
-}
+/** What an If-Match that is no ETag becomes: an ETag no blob has (`""`), so it matches nothing (412). */
+const NO_ETAG = '""';
 
-function notModified(): ProtocolError {
-  return new ProtocolError(
-    304,
-    "ConditionNotMet",
-    "The condition specified using HTTP conditional header(s) is not met.",
-  );
-}
-
-function conditionNotMet(): TableKitError {
-  return new TableKitError(
-    "ConditionNotMet",
-    "The condition specified using HTTP conditional header(s) is not met.",
-  );
-}
-
-const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
-
-/** Evaluates the conditions against the blob as it is (or its absence); throws 412 (or 304 for reads). */
-function evaluate(c: HttpConditions, current: BlobProperties | undefined, read: boolean): void {
-  if (!current) {
-    if (c.ifMatch !== undefined) throw conditionNotMet();
-    return;
-  }
-  if (c.ifMatch !== undefined && c.ifMatch !== "*" && c.ifMatch !== current.etag) throw conditionNotMet();
-  if (c.ifUnmodifiedSince && seconds(current.lastModified) > seconds(c.ifUnmodifiedSince))
-    throw conditionNotMet();
-  const noneMatch = c.ifNoneMatch !== undefined && (c.ifNoneMatch === "*" || c.ifNoneMatch === current.etag);
-  const notModifiedSince = c.ifModifiedSince && seconds(current.lastModified) <= seconds(c.ifModifiedSince);
-  if (noneMatch || notModifiedSince) throw read ? notModified() : conditionNotMet();
-}
-
-/**
- * Runs `work` under the request's conditions: with them as the port takes them, or evaluated
- * against `properties()` and pinned to the ETag seen (retried if the blob changed in between).
- */
-export async function underConditions<T>(
-  c: HttpConditions,
-  read: boolean,
-  properties: () => Promise<BlobProperties | undefined>,
-  work: (conditions: BlobRequestConditions) => Promise<T>,
-): Promise<T> {
-  const direct = portConditions(c);
-  // Reads take only ifMatch: an If-None-Match on a read is evaluated.
-  if (direct && !(read && direct.ifNoneMatch !== undefined)) return work(direct);
-  for (let attempt = 0; ; attempt++) {
-    const current = await properties();
-    evaluate(c, current, read);
-    try {
-      return await work(current ? { ifMatch: current.etag } : read ? {} : { ifNoneMatch: "*" });
-    } catch (err) {
-      // The blob changed (or appeared) between the evaluation and the operation: evaluate again.
-      const raced = isTableKitError(err, "ConditionNotMet") || isTableKitError(err, "BlobAlreadyExists");
-      if (!raced || attempt >= 5) throw err;
-    }
-  }
-}
-
-/**
- * A write under the caller's grant: with `w`, as `underConditions`; with a create-only token
- * (`c` without `w`), the blob was absent when the grant was checked, so the request's conditions
- * are evaluated against its absence and the write itself carries `ifNoneMatch: "*"`. A blob
- * created in between wins: this write fails with the service's 409 BlobAlreadyExists and is not
- * retried (retrying would overwrite what the token may not).
- */
-export async function underWriteConditions<T>(
-  grant: "write" | "createOnly",
-  c: HttpConditions,
-  properties: () => Promise<BlobProperties | undefined>,
-  work: (conditions: BlobRequestConditions) => Promise<T>,
-): Promise<T> {
-  if (grant === "write") return underConditions(c, false, properties, work);
-  evaluate(c, undefined, false);
-  return work({ ifNoneMatch: "*" });
+function etagHeader(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  return text === "*" || ETAG.test(text) ? text : NO_ETAG;
 }

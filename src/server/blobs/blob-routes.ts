@@ -1,26 +1,16 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
-import type {
-  BlobClient,
-  BlobContainer,
-  BlobPart,
-  BlobProperties,
-  BlobRequestConditions,
-} from "../../store/index.js";
+import type { BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import { isNotModified } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
 import { send, standardHeaders, streamResponse } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
-import {
-  type HttpConditions,
-  httpConditions,
-  underConditions,
-  underWriteConditions,
-} from "./blob-conditions.js";
-import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
+import { httpConditions } from "./blob-conditions.js";
+import type { BlobContext } from "./blob-service.js";
+import { askCore, askCoreToWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
 
@@ -56,15 +46,6 @@ export function refuseUnkeptHeaders(ctx: BlobContext): void {
   }
 }
 
-/** A blob's properties, or undefined when it does not exist (what conditions are evaluated against). */
-export function propertiesOrNone(client: BlobClient): () => Promise<BlobProperties | undefined> {
-  return () =>
-    client.getProperties().catch((err: unknown) => {
-      if (err instanceof TableKitError && err.code === "BlobNotFound") return undefined;
-      throw err;
-    });
-}
-
 export function header(ctx: BlobContext, name: string): string | undefined {
   const value = ctx.req.headers[name];
   return typeof value === "string" ? value : undefined;
@@ -95,7 +76,7 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
  * past ASCII, which Node's response cannot send as sent (docs/server.md).
  */
 function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHeaders {
-  if (caller.kind !== "sas" || caller.signsOverrides !== true) return {};
+  if (!caller.signsOverrides) return {};
   const pairs: [string, string][] = [
     ["rsct", "content-type"],
     ["rscc", "cache-control"],
@@ -165,33 +146,32 @@ export function writeResult(
   });
 }
 
-export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promise<void> {
   const { container: containerName, blob: name } = ctx.resource as { container: string; blob: string };
-  const container = deps.store(ctx.account).container(containerName);
+  const container = caller.store.container(containerName);
   const client = container.getBlobClient(name);
+  const target = { container: containerName, blob: name };
   const comp = ctx.query.get("comp");
   if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
   const conditions = httpConditions(ctx);
-  const properties = propertiesOrNone(client);
   switch (`${ctx.method} ${comp ?? ""}`) {
     case "GET ":
     case "HEAD ": {
-      allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
+      askCore(caller, "readBlob", target);
       const range = requestedRange(ctx);
       const overrides = sasOverrides(ctx, caller);
-      const download = await underConditions(conditions, true, properties, (c) =>
-        client.download(
-          range?.offset,
-          range?.count,
-          c.ifMatch === undefined ? {} : { conditions: { ifMatch: c.ifMatch } },
-        ),
-      ).catch(async (err: unknown) => {
-        // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
-        const size =
-          err instanceof TableKitError && err.code === "InvalidRange" ? await properties() : undefined;
-        if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
-        throw err;
-      });
+      const download = await client
+        .download(range?.offset, range?.count, { conditions })
+        .catch(async (err: unknown) => {
+          if (isNotModified(err)) throw notModified();
+          // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
+          const size =
+            err instanceof TableKitError && err.code === "InvalidRange"
+              ? await client.getProperties().catch(() => undefined)
+              : undefined;
+          if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
+          throw err;
+        });
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
         ...blobHeaders(download),
@@ -209,24 +189,24 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       return;
     }
     case "PUT ":
-      return putBlob(ctx, caller, deps, container, name, conditions);
+      return putBlob(ctx, caller, container, name, conditions);
     case "DELETE ": {
-      allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
+      askCore(caller, "deleteBlob", target);
       refuseUnkeptHeaders(ctx);
-      await underConditions(conditions, false, properties, (c) => client.delete({ conditions: c }));
+      await client.delete({ conditions });
       send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
       return;
     }
     case "PUT block":
-      return putBlock(ctx, caller, deps, container, name);
+      return putBlock(ctx, caller, container, name);
     case "PUT blocklist":
-      return putBlockList(ctx, caller, deps, container, name, conditions);
+      return putBlockList(ctx, caller, container, name, conditions);
     case "GET blocklist":
-      return getBlockList(ctx, caller, deps, container, name);
+      return getBlockList(ctx, caller, container, name);
     case "PUT appendblock": {
-      allowBlob(caller, "appendBlock", containerName, deps, ctx.account);
+      askCore(caller, "appendBlock", target);
       refuseUnkeptHeaders(ctx);
-      const caps = deps.store(ctx.account).blobCapabilities!;
+      const caps = caller.store.blobCapabilities!;
       const md5 = expectedMd5(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
       checkMd5(md5, bytes);
@@ -240,19 +220,17 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       }
       const position = header(ctx, "x-ms-blob-condition-appendpos");
       const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
-      const result = await underConditions(conditions, false, properties, (c) =>
-        container.getAppendBlobClient(name).appendBlock(bytes, bytes.length, {
-          conditions: {
-            ...c,
-            ...(position === undefined
-              ? {}
-              : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
-            ...(maxSize === undefined
-              ? {}
-              : { maxSize: integerHeader("x-ms-blob-condition-maxsize", maxSize) }),
-          },
-        }),
-      );
+      const result = await container.getAppendBlobClient(name).appendBlock(bytes, bytes.length, {
+        conditions: {
+          ...conditions,
+          ...(position === undefined
+            ? {}
+            : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
+          ...(maxSize === undefined
+            ? {}
+            : { maxSize: integerHeader("x-ms-blob-condition-maxsize", maxSize) }),
+        },
+      });
       writeResult(ctx, 201, result, {
         "x-ms-blob-append-offset": result.blobAppendOffset,
         "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
@@ -261,7 +239,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     }
     case "PUT metadata":
     case "PUT properties":
-      return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");
+      return rewriteProperties(ctx, caller, container, name, conditions, comp === "metadata");
     default:
       if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a blob`);
@@ -296,25 +274,15 @@ const SMALL_PUT_BYTES = 64 * 1024;
 async function putBlob(
   ctx: BlobContext,
   caller: StorageCaller,
-  deps: BlobDeps,
   container: BlobContainer,
   name: string,
-  conditions: HttpConditions,
+  conditions: BlobRequestConditions,
 ): Promise<void> {
-  const properties = propertiesOrNone(container.getBlobClient(name));
-  const grant = await allowBlobWrite(
-    caller,
-    container.containerName,
-    deps,
-    ctx.account,
-    async () => !!(await properties()),
-  );
+  askCoreToWrite(caller, { container: container.containerName, blob: name });
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
-    const result = await underWriteConditions(grant, conditions, properties, (c) =>
-      container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
-    );
+    const result = await container.getAppendBlobClient(name).create(blobOptions(ctx, conditions));
     writeResult(ctx, 201, result);
     return;
   }
@@ -334,53 +302,53 @@ async function putBlob(
     // A small body is read whole first: one upload of bytes, without a stream's machinery.
     const bytes = await readBodyBytes(ctx.req, SMALL_PUT_BYTES);
     checkMd5(md5, bytes);
-    const result = await underWriteConditions(grant, conditions, properties, (c) =>
-      blockBlob.upload(bytes, bytes.length, blobOptions(ctx, c)),
-    );
+    const result = await blockBlob.upload(bytes, bytes.length, blobOptions(ctx, conditions));
     writeResult(ctx, 201, result);
     return;
   }
   const checked = checkedBody(md5, ctx.req);
   const result = await writeChecked(checked, () =>
-    underWriteConditions(grant, conditions, properties, (c) =>
-      blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),
-    ),
+    blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, conditions)),
   );
   writeResult(ctx, 201, result);
 }
 
-/** Set Blob Metadata / Properties: the blob recommitted with its own bytes and the new metadata or content type, pinned to its ETag. */
+/** Set Blob Metadata / Properties: the port recommits the blob with its own bytes and the new metadata or content type. */
 async function rewriteProperties(
   ctx: BlobContext,
   caller: StorageCaller,
-  deps: BlobDeps,
   container: BlobContainer,
   name: string,
-  conditions: HttpConditions,
+  conditions: BlobRequestConditions,
   metadata: boolean,
 ): Promise<void> {
-  allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
+  askCore(caller, "writeBlob", { container: container.containerName, blob: name });
   refuseUnkeptHeaders(ctx);
-  const client = container.getBlobClient(name);
-  const properties = propertiesOrNone(client);
-  const current = await client.getProperties();
-  if (current.blobType !== "BlockBlob")
-    throw notServed("setting the metadata or properties of an append blob");
-  const result = await underConditions(conditions, false, properties, async (c) => {
-    const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
-    const contentType = metadata
-      ? now.contentType
-      : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
-    // The same bytes, kept from the blob as it is (linked where the store can: no copy).
-    const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
-    return container.getBlockBlobClient(name).commitParts([whole], {
-      ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
-      metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
-      conditions: { ifMatch: now.etag },
-      basedOn: now.etag,
-      // The same bytes: the committed block list still describes them.
-      keepBlockList: true,
+  const contentType = metadata ? undefined : header(ctx, "x-ms-blob-content-type");
+  const result = await container
+    .getBlockBlobClient(name)
+    .setProperties(
+      metadata
+        ? { metadata: metadataFromHeaders(ctx.req) }
+        : contentType === undefined
+          ? {}
+          : { blobContentType: contentType },
+      { conditions },
+    )
+    .catch((err: unknown) => {
+      if (err instanceof TableKitError && err.code === "NotSupported") {
+        throw notServed("setting the metadata or properties of an append blob");
+      }
+      throw err;
     });
-  });
   writeResult(ctx, 200, result);
+}
+
+/** A read whose If-None-Match or If-Modified-Since fails: 304, with the service's code. */
+function notModified(): ProtocolError {
+  return new ProtocolError(
+    304,
+    "ConditionNotMet",
+    "The condition specified using HTTP conditional header(s) is not met.",
+  );
 }

@@ -1,15 +1,13 @@
 import { TableKitError } from "../../model/index.js";
-import type { BlobContainer, BlockListEntry } from "../../store/index.js";
+import type { BlobContainer, BlobRequestConditions, BlockListEntry } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { httpDate, invalidXml, parseXml } from "../protocol/xml.js";
-import type { HttpConditions } from "./blob-conditions.js";
-import { underWriteConditions } from "./blob-conditions.js";
-import { blobOptions, header, propertiesOrNone, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
-import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlob, allowBlobWrite } from "./blob-service.js";
+import { blobOptions, header, refuseUnkeptHeaders, writeResult } from "./blob-routes.js";
+import type { BlobContext } from "./blob-service.js";
+import { askCore, askCoreToWrite } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
 import { checkedBody, expectedMd5, writeChecked } from "./content-checksum.js";
 
@@ -37,18 +35,10 @@ function parseBlockList(xml: string): BlockListEntry[] {
 export async function putBlock(
   ctx: BlobContext,
   caller: StorageCaller,
-  deps: BlobDeps,
   container: BlobContainer,
   name: string,
 ): Promise<void> {
-  const properties = propertiesOrNone(container.getBlobClient(name));
-  await allowBlobWrite(
-    caller,
-    container.containerName,
-    deps,
-    ctx.account,
-    async () => !!(await properties()),
-  );
+  askCoreToWrite(caller, { container: container.containerName, blob: name });
   refuseUnkeptHeaders(ctx);
   const declared = header(ctx, "content-length");
   // The port refuses a declared length past the block limit (413) before a byte is read.
@@ -64,35 +54,26 @@ export async function putBlock(
 export async function putBlockList(
   ctx: BlobContext,
   caller: StorageCaller,
-  deps: BlobDeps,
   container: BlobContainer,
   name: string,
-  conditions: HttpConditions,
+  conditions: BlobRequestConditions,
 ): Promise<void> {
-  const properties = propertiesOrNone(container.getBlobClient(name));
-  const grant = await allowBlobWrite(
-    caller,
-    container.containerName,
-    deps,
-    ctx.account,
-    async () => !!(await properties()),
-  );
+  askCoreToWrite(caller, { container: container.containerName, blob: name });
   refuseUnkeptHeaders(ctx);
   const blocks = parseBlockList(await readBody(ctx.req, MAX_BLOCK_LIST_XML));
-  const result = await underWriteConditions(grant, conditions, properties, (c) =>
-    container.getBlockBlobClient(name).commitBlockList(blocks, blobOptions(ctx, c)),
-  );
+  const result = await container
+    .getBlockBlobClient(name)
+    .commitBlockList(blocks, blobOptions(ctx, conditions));
   writeResult(ctx, 201, result);
 }
 
 export async function getBlockList(
   ctx: BlobContext,
   caller: StorageCaller,
-  deps: BlobDeps,
   container: BlobContainer,
   name: string,
 ): Promise<void> {
-  allowBlob(caller, "readBlob", container.containerName, deps, ctx.account);
+  askCore(caller, "readBlob", { container: container.containerName, blob: name });
   const type = (ctx.query.get("blocklisttype") ?? "committed").toLowerCase();
   if (type !== "committed" && type !== "uncommitted" && type !== "all") {
     throw new ProtocolError(
@@ -102,7 +83,7 @@ export async function getBlockList(
     );
   }
   // An anonymous caller (a public container) sees committed blocks only, of a blob that exists.
-  const anonymous = caller.kind === "anonymous";
+  const anonymous = caller.anonymous;
   const list = await container.getBlockBlobClient(name).getBlockList(anonymous ? "committed" : type);
   if (anonymous && list.etag === undefined) {
     throw new TableKitError("BlobNotFound", "The specified blob does not exist.");

@@ -11,7 +11,7 @@ import { answerServiceProperties, isServicePropertiesRequest } from "../protocol
 import { httpDate } from "../protocol/xml.js";
 import { httpConditions } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { allowBlob, notServed } from "./blob-service.js";
+import { askCore, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
 
 /**
@@ -42,8 +42,7 @@ export async function answerContainerOrService(
   const restype = ctx.query.get("restype");
   const comp = ctx.query.get("comp");
   const name = resource.container;
-  const store = deps.store(ctx.account);
-  const container = store.container(name);
+  const container = caller.store.container(name);
   if (restype !== "container") {
     throw new ProtocolError(
       400,
@@ -55,7 +54,8 @@ export async function answerContainerOrService(
   if (SYSTEM_CONTAINERS.has(name)) {
     // Valid names the server never creates: reads find nothing, anything else is not served.
     if (ctx.method === "GET" || ctx.method === "HEAD") {
-      allowBlob(caller, "getContainerProperties", name, deps, ctx.account, ctx.method);
+      // No public access level opens what does not exist: anonymous callers hear ResourceNotFound.
+      caller.store.access?.checkBlob("getContainerProperties", { container: name });
       throw new TableKitError("ContainerNotFound", "The specified container does not exist.");
     }
     throw notServed("the system containers $root, $logs and $web");
@@ -63,15 +63,17 @@ export async function answerContainerOrService(
   const metadataOf = () => metadataFromHeaders(ctx.req);
   switch (key) {
     case "PUT ": {
-      allowBlob(caller, "createContainer", name, deps, ctx.account);
+      askCore(caller, "createContainer", { container: name });
       const publicAccess = publicAccessOf(ctx);
-      await container.create({ metadata: metadataOf(), ...(publicAccess ? { access: publicAccess } : {}) });
-      const created = await container.getProperties();
+      const created = await container.create({
+        metadata: metadataOf(),
+        ...(publicAccess ? { access: publicAccess } : {}),
+      });
       send(ctx, 201, { etag: created.etag, "last-modified": httpDate(created.lastModified) });
       return;
     }
     case "DELETE ": {
-      allowBlob(caller, "deleteContainer", name, deps, ctx.account);
+      askCore(caller, "deleteContainer", { container: name });
       if (ctx.req.headers["x-ms-lease-id"] !== undefined) throw notServed("leases");
       await container.delete();
       send(ctx, 202, {});
@@ -81,7 +83,7 @@ export async function answerContainerOrService(
     case "HEAD ":
     case "GET metadata":
     case "HEAD metadata": {
-      allowBlob(caller, "getContainerProperties", name, deps, ctx.account, ctx.method);
+      askCore(caller, "getContainerProperties", { container: name });
       const found = await container.getProperties();
       send(ctx, 200, {
         etag: found.etag,
@@ -96,26 +98,19 @@ export async function answerContainerOrService(
       return;
     }
     case "PUT metadata": {
-      allowBlob(caller, "setContainerMetadata", name, deps, ctx.account);
-      const metadata = metadataOf();
-      const found = await container.getProperties();
+      askCore(caller, "setContainerMetadata", { container: name });
       // Set Container Metadata honours If-Modified-Since (the one condition it supports).
       const since = httpConditions(ctx).ifModifiedSince;
-      if (since && Math.floor(found.lastModified.getTime() / 1000) <= Math.floor(since.getTime() / 1000)) {
-        throw new ProtocolError(
-          412,
-          "ConditionNotMet",
-          "The condition specified using HTTP conditional header(s) is not met.",
-        );
-      }
-      await container.setMetadata(metadata);
-      const changed = await container.getProperties();
+      const changed = await container.setMetadata(
+        metadataOf(),
+        since ? { conditions: { ifModifiedSince: since } } : {},
+      );
       send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
       return;
     }
     case "GET acl":
     case "HEAD acl": {
-      allowBlob(caller, "getContainerAcl", name, deps, ctx.account);
+      askCore(caller, "getContainerAcl", { container: name });
       const found = await container.getProperties();
       const { blobPublicAccess, signedIdentifiers } = await container.getAccessPolicy();
       send(
@@ -132,11 +127,10 @@ export async function answerContainerOrService(
       return;
     }
     case "PUT acl": {
-      allowBlob(caller, "setContainerAcl", name, deps, ctx.account);
+      askCore(caller, "setContainerAcl", { container: name });
       const identifiers = parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
       const publicAccess = publicAccessOf(ctx);
-      await container.setAccessPolicy(publicAccess, identifiers);
-      const changed = await container.getProperties();
+      const changed = await container.setAccessPolicy(publicAccess, identifiers);
       send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
       return;
     }
@@ -158,14 +152,14 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
       service: "blob",
-      store: deps.store(ctx.account),
+      store: caller.store,
       cors: deps.cors,
-      check: (operation) => allowBlob(caller, operation, undefined, deps, ctx.account),
+      check: (operation) => askCore(caller, operation),
     });
     return;
   }
   if (ctx.query.get("restype") === "account" && ctx.query.get("comp") === "properties") {
-    allowBlob(caller, "getAccountInfo", undefined, deps, ctx.account);
+    askCore(caller, "getAccountInfo");
     send(ctx, 200, {
       "x-ms-sku-name": "Standard_LRS",
       "x-ms-account-kind": "StorageV2",
@@ -175,13 +169,12 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
   }
   if (ctx.query.get("comp") === "list") {
     if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
-    allowBlob(caller, "listContainers", undefined, deps, ctx.account);
+    askCore(caller, "listContainers");
     const prefix = ctx.query.get("prefix") ?? undefined;
     const marker = ctx.query.get("marker") ?? undefined;
     const size = maxResults(ctx, PAGE);
     const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
-    const pages = deps
-      .store(ctx.account)
+    const pages = caller.store
       .listContainers({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
       .byPage({
         ...(size === undefined ? {} : { maxPageSize: size }),
@@ -217,8 +210,8 @@ async function listBlobs(
   deps: BlobDeps,
   name: string,
 ): Promise<void> {
-  allowBlob(caller, "listBlobs", name, deps, ctx.account, ctx.method);
-  const container = deps.store(ctx.account).container(name);
+  askCore(caller, "listBlobs", { container: name });
+  const container = caller.store.container(name);
   const prefix = ctx.query.get("prefix") ?? undefined;
   const delimiter = ctx.query.get("delimiter") ?? undefined;
   const marker = ctx.query.get("marker") ?? undefined;
@@ -275,10 +268,16 @@ async function listBlobs(
     nextMarker = segment?.continuationToken;
   }
   if (items.length === 0 && marker === undefined) {
-    // An empty listing of a missing container is ContainerNotFound.
-    await container.getProperties().catch((err: unknown) => {
-      if (err instanceof TableKitError) throw err;
-    });
+    // An empty listing of a missing container is ContainerNotFound. The listing was authorized;
+    // whether its container exists is asked of the account's store (a token with `l` alone may
+    // not read the container's properties, and must still hear 404, as before).
+    await deps
+      .store(ctx.account)
+      .container(name)
+      .getProperties()
+      .catch((err: unknown) => {
+        if (err instanceof TableKitError) throw err;
+      });
   }
   send(
     ctx,

@@ -74,12 +74,6 @@ export function child(element: XmlElement, name: string): XmlElement | undefined
   return element.children.find((c) => c.name === name);
 }
 
-/** The text of the first `<name>…</name>` in `xml` ("" for an empty `<name/>`), or undefined. */
-export function xmlElement(xml: string, name: string): string | undefined {
-  const match = new RegExp(`<${name}(?:\\s[^>]*?)?(?:/>|>([\\s\\S]*?)</${name}>)`).exec(xml);
-  return match ? (match[1] ?? "") : undefined;
-}
-
 const ESCAPES: Readonly<Record<string, string>> = {
   "<": "&lt;",
   ">": "&gt;",

@@ -1,17 +1,14 @@
-import type { Store } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import type { CorsRuleCache } from "../cors-rules.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
 import { MAX_SETTINGS_BODY_BYTES, parseStorageAcl, storageAclXml } from "../protocol/access-policies.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
-import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { integerParameter, maxResults, requiredParameter } from "../protocol/query-parameters.js";
-import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
+import { answerServiceProperties } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
 import type { ServiceDeps } from "../service-handler.js";
 import type { QueueContext } from "./queue-service.js";
-import { allowQueue } from "./queue-service.js";
 import {
   messageTextOf,
   peekedMessagesXml,
@@ -31,43 +28,28 @@ const XML = { "content-type": "application/xml" };
 /** What the queue routes use: the service's deps and its CORS rules. */
 export type QueueDeps = ServiceDeps & { readonly cors: CorsRuleCache };
 
-export async function answerQueueRequest(
-  ctx: QueueContext,
-  caller: StorageCaller,
-  deps: QueueDeps,
-): Promise<void> {
-  const resource = ctx.resource;
-  switch (resource.kind) {
-    case "service":
-      return answerService(ctx, caller, deps);
-    case "queue":
-      return answerQueue(ctx, resource.queueName, caller, deps);
-    case "messages":
-      return answerMessages(ctx, resource.queueName, caller, deps);
-    case "message":
-      return answerMessage(ctx, resource.queueName, resource.messageId, caller, deps.store(ctx.account));
-  }
+/** The handlers of the Queue service's operations (queue-operations.ts lists them). */
+
+export type QueueHandler = (ctx: QueueContext, caller: StorageCaller, deps: QueueDeps) => Promise<void>;
+
+function queueOf(ctx: QueueContext, caller: StorageCaller) {
+  return caller.store.queue((ctx.resource as { queueName: string }).queueName);
 }
 
-async function answerService(ctx: QueueContext, caller: StorageCaller, deps: QueueDeps): Promise<void> {
-  if (isServicePropertiesRequest(ctx)) {
-    await answerServiceProperties(ctx, {
-      service: "queue",
-      store: deps.store(ctx.account),
-      cors: deps.cors,
-      check: (operation) => allowQueue(caller, operation),
-    });
-    return;
-  }
-  if (ctx.query.get("comp") !== "list") throw invalidUri();
-  if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
-  allowQueue(caller, "listQueues");
+export const serviceProperties: QueueHandler = (ctx, caller, deps) =>
+  answerServiceProperties(ctx, {
+    service: "queue",
+    store: caller.store,
+    cors: deps.cors,
+    check: (operation) => caller.store.access?.checkQueue(operation),
+  });
+
+export const listQueues: QueueHandler = async (ctx, caller) => {
   const prefix = ctx.query.get("prefix") ?? undefined;
   const marker = ctx.query.get("marker") ?? undefined;
   const size = maxResults(ctx, 5000);
   const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
-  const pages = deps
-    .store(ctx.account)
+  const pages = caller.store
     .listQueues({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
     .byPage({
       ...(size === undefined ? {} : { maxPageSize: size }),
@@ -87,138 +69,96 @@ async function answerService(ctx: QueueContext, caller: StorageCaller, deps: Que
     ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
   });
   send(ctx, 200, XML, body);
-}
+};
 
-async function answerQueue(
-  ctx: QueueContext,
-  name: string,
-  caller: StorageCaller,
-  deps: QueueDeps,
-): Promise<void> {
-  const store = deps.store(ctx.account);
-  const comp = ctx.query.get("comp");
-  const queue = store.queue(name);
-  if (comp === "metadata") {
-    if (ctx.method === "GET" || ctx.method === "HEAD") {
-      allowQueue(caller, "getMetadata");
-      const { approximateMessagesCount, metadata } = await queue.getProperties();
-      send(ctx, 200, {
-        "x-ms-approximate-messages-count": String(approximateMessagesCount),
-        ...metadataHeaders(metadata),
-      });
-      return;
-    }
-    if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-    allowQueue(caller, "setMetadata");
-    await queue.setMetadata(metadataFromHeaders(ctx.req));
-    send(ctx, 204, {});
-    return;
-  }
-  if (comp === "acl") {
-    if (ctx.method === "GET" || ctx.method === "HEAD") {
-      allowQueue(caller, "getAcl");
-      const { signedIdentifiers } = await queue.getAccessPolicy();
-      send(ctx, 200, XML, storageAclXml(signedIdentifiers));
-      return;
-    }
-    if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-    allowQueue(caller, "setAcl");
-    await queue.setAccessPolicy(parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES)));
-    send(ctx, 204, {});
-    return;
-  }
-  if (comp !== null)
-    throw new ProtocolError(400, "InvalidQueryParameterValue", `comp=${comp} is not a queue operation.`);
-  if (ctx.method === "PUT") {
-    allowQueue(caller, "createQueue");
-    const metadata = metadataFromHeaders(ctx.req);
-    const { succeeded } = await queue.createIfNotExists({ metadata });
-    // An existing queue is 204 only with the same metadata: create() answers QueueAlreadyExists otherwise.
-    if (!succeeded) await queue.create({ metadata });
-    send(ctx, succeeded ? 201 : 204, {});
-    return;
-  }
-  if (ctx.method === "DELETE") {
-    allowQueue(caller, "deleteQueue");
-    await queue.delete();
-    send(ctx, 204, {});
-    return;
-  }
-  if (ctx.method === "GET" || ctx.method === "HEAD") throw invalidUri();
-  throw unsupportedVerb(ctx.method);
-}
+export const getMetadata: QueueHandler = async (ctx, caller) => {
+  const { approximateMessagesCount, metadata } = await queueOf(ctx, caller).getProperties();
+  send(ctx, 200, {
+    "x-ms-approximate-messages-count": String(approximateMessagesCount),
+    ...metadataHeaders(metadata),
+  });
+};
 
-async function answerMessages(
-  ctx: QueueContext,
-  name: string,
-  caller: StorageCaller,
-  deps: QueueDeps,
-): Promise<void> {
-  const queue = deps.store(ctx.account).queue(name);
-  if (ctx.method === "POST") {
-    allowQueue(caller, "sendMessage");
-    const text = messageTextOf(await readBody(ctx.req, deps.maxBodyBytes));
-    const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
-    const messageTimeToLive = integerParameter(ctx, "messagettl");
-    const sent = await queue.sendMessage(text, {
-      ...(visibilityTimeout === undefined ? {} : { visibilityTimeout }),
-      ...(messageTimeToLive === undefined ? {} : { messageTimeToLive }),
-    });
-    send(ctx, 201, XML, sentMessageXml(sent));
-    return;
-  }
-  if (ctx.method === "GET") {
-    const numberOfMessages = integerParameter(ctx, "numofmessages");
-    if (ctx.query.get("peekonly")?.toLowerCase() === "true") {
-      allowQueue(caller, "peekMessages");
-      const { peekedMessageItems } = await queue.peekMessages(
-        numberOfMessages === undefined ? {} : { numberOfMessages },
-      );
-      send(ctx, 200, XML, peekedMessagesXml(peekedMessageItems));
-      return;
-    }
-    allowQueue(caller, "receiveMessages");
-    const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
-    const { receivedMessageItems } = await queue.receiveMessages({
-      ...(numberOfMessages === undefined ? {} : { numberOfMessages }),
-      ...(visibilityTimeout === undefined ? {} : { visibilityTimeout }),
-    });
-    send(ctx, 200, XML, receivedMessagesXml(receivedMessageItems));
-    return;
-  }
-  if (ctx.method === "DELETE") {
-    allowQueue(caller, "clearMessages");
-    await queue.clearMessages();
-    send(ctx, 204, {});
-    return;
-  }
-  throw unsupportedVerb(ctx.method);
-}
+export const setMetadata: QueueHandler = async (ctx, caller) => {
+  await queueOf(ctx, caller).setMetadata(metadataFromHeaders(ctx.req));
+  send(ctx, 204, {});
+};
 
-async function answerMessage(
-  ctx: QueueContext,
-  name: string,
-  messageId: string,
-  caller: StorageCaller,
-  store: Store,
-): Promise<void> {
-  const queue = store.queue(name);
-  if (ctx.method === "DELETE") {
-    allowQueue(caller, "deleteMessage");
-    await queue.deleteMessage(messageId, requiredParameter(ctx, "popreceipt"));
-    send(ctx, 204, {});
-    return;
-  }
-  if (ctx.method !== "PUT") throw unsupportedVerb(ctx.method);
-  allowQueue(caller, "updateMessage");
+export const getAcl: QueueHandler = async (ctx, caller) => {
+  const { signedIdentifiers } = await queueOf(ctx, caller).getAccessPolicy();
+  send(ctx, 200, XML, storageAclXml(signedIdentifiers));
+};
+
+export const setAcl: QueueHandler = async (ctx, caller) => {
+  const identifiers = parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
+  await queueOf(ctx, caller).setAccessPolicy(identifiers);
+  send(ctx, 204, {});
+};
+
+export const createQueue: QueueHandler = async (ctx, caller) => {
+  const queue = queueOf(ctx, caller);
+  const metadata = metadataFromHeaders(ctx.req);
+  const { succeeded } = await queue.createIfNotExists({ metadata });
+  // An existing queue is 204 only with the same metadata: create() answers QueueAlreadyExists otherwise.
+  if (!succeeded) await queue.create({ metadata });
+  send(ctx, succeeded ? 201 : 204, {});
+};
+
+export const deleteQueue: QueueHandler = async (ctx, caller) => {
+  await queueOf(ctx, caller).delete();
+  send(ctx, 204, {});
+};
+
+export const sendMessage: QueueHandler = async (ctx, caller, deps) => {
+  const text = messageTextOf(await readBody(ctx.req, deps.maxBodyBytes));
+  const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
+  const messageTimeToLive = integerParameter(ctx, "messagettl");
+  const sent = await queueOf(ctx, caller).sendMessage(text, {
+    ...(visibilityTimeout === undefined ? {} : { visibilityTimeout }),
+    ...(messageTimeToLive === undefined ? {} : { messageTimeToLive }),
+  });
+  send(ctx, 201, XML, sentMessageXml(sent));
+};
+
+export const peekMessages: QueueHandler = async (ctx, caller) => {
+  const numberOfMessages = integerParameter(ctx, "numofmessages");
+  const { peekedMessageItems } = await queueOf(ctx, caller).peekMessages(
+    numberOfMessages === undefined ? {} : { numberOfMessages },
+  );
+  send(ctx, 200, XML, peekedMessagesXml(peekedMessageItems));
+};
+
+export const receiveMessages: QueueHandler = async (ctx, caller) => {
+  const numberOfMessages = integerParameter(ctx, "numofmessages");
+  const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
+  const { receivedMessageItems } = await queueOf(ctx, caller).receiveMessages({
+    ...(numberOfMessages === undefined ? {} : { numberOfMessages }),
+    ...(visibilityTimeout === undefined ? {} : { visibilityTimeout }),
+  });
+  send(ctx, 200, XML, receivedMessagesXml(receivedMessageItems));
+};
+
+export const clearMessages: QueueHandler = async (ctx, caller) => {
+  await queueOf(ctx, caller).clearMessages();
+  send(ctx, 204, {});
+};
+
+export const deleteMessage: QueueHandler = async (ctx, caller) => {
+  const { messageId } = ctx.resource as { messageId: string };
+  await queueOf(ctx, caller).deleteMessage(messageId, requiredParameter(ctx, "popreceipt"));
+  send(ctx, 204, {});
+};
+
+export const updateMessage: QueueHandler = async (ctx, caller) => {
+  const { messageId } = ctx.resource as { messageId: string };
   const popReceipt = requiredParameter(ctx, "popreceipt");
   requiredParameter(ctx, "visibilitytimeout");
   const visibilityTimeout = integerParameter(ctx, "visibilitytimeout");
   const body = await readBody(ctx.req, 1024 * 1024);
   const text = body.trim() === "" ? undefined : messageTextOf(body);
-  const result = await queue.updateMessage(messageId, popReceipt, text, visibilityTimeout);
+  const result = await queueOf(ctx, caller).updateMessage(messageId, popReceipt, text, visibilityTimeout);
   send(ctx, 204, {
     "x-ms-popreceipt": result.popReceipt,
     "x-ms-time-next-visible": httpDate(result.nextVisibleOn),
   });
-}
+};

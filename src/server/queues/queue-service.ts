@@ -1,21 +1,16 @@
-import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { authorizeStorage } from "../auth/storage-access.js";
 import { storedPolicyLookup } from "../auth/stored-policies.js";
 import { CorsRuleCache } from "../cors-rules.js";
+import { matchOperation } from "../http/operations.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
-import { QUEUE_OPERATIONS, type QueueOperation } from "./queue-operations.js";
+import { QUEUE_ROUTES, unmatchedQueueRequest } from "./queue-operations.js";
 import { parseQueuePath, type QueueResource } from "./queue-resource.js";
-import { answerQueueRequest } from "./queue-routes.js";
 
 /** A Queue service request: the context and the queue resource its path names. */
 export interface QueueContext extends RequestContext {
   readonly resource: QueueResource;
-}
-
-/** Throws unless the caller may do `operation` (the account key may do everything). */
-export function allowQueue(caller: StorageCaller, operation: QueueOperation): void {
-  if (caller.kind === "sas" || caller.kind === "bearer") caller.allow(QUEUE_OPERATIONS[operation]);
 }
 
 /** The Queue service over the store's queue port, its bodies and errors in XML. */
@@ -42,6 +37,7 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
       const caller = authorizeStorage(ctx, {
         service: "queue",
         accounts: deps.accounts,
+        store: deps.store(ctx.account),
         resource: queueName === undefined ? {} : { container: queueName },
         storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
@@ -50,7 +46,10 @@ export function queueService(deps: ServiceDeps): StorageService<QueueContext> {
       if (queueName !== undefined && (queueName.length < 3 || queueName.length > 63)) {
         throw nameLengthOutOfRange();
       }
-      await answerQueueRequest(ctx, caller, queueDeps);
+      const operation = matchOperation(QUEUE_ROUTES, ctx, ctx.resource.kind) ?? unmatchedQueueRequest(ctx);
+      // The core is asked before the handler reads anything; the port asks it again.
+      if (operation.needs) caller.store.access?.checkQueue(operation.needs, queueName);
+      await operation.handle(ctx, caller, queueDeps);
     },
   };
 }

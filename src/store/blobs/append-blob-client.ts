@@ -1,12 +1,13 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
-import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { underConditions } from "./blob-conditions.js";
 import {
   type BlobRequestConditions,
   checkByteCount,
-  checkConditions,
   checkContentType,
+  checkRequestConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
@@ -42,23 +43,14 @@ export class AppendBlobClient extends BlobClient {
   async create(options: AppendBlobCreateOptions = {}): Promise<BlobWriteResponse> {
     const call = this.beginAppend(options);
     const caps = this.port.capabilities;
-    const { conditions, createOnly } = await this.writeConditions(
-      checkConditions(options.conditions, caps, "write"),
-      call,
-    );
-    const result = await asCreateOnly(
-      createOnly,
-      this.backend.upload(
-        this.name,
-        {
-          blobType: "AppendBlob",
-          body: { kind: "bytes", bytes: new Uint8Array(0) },
-          contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
-          metadata: normalizeMetadata(options.metadata, caps),
-          conditions,
-        },
-        call,
-      ),
+    const upload = {
+      blobType: "AppendBlob" as const,
+      body: { kind: "bytes" as const, bytes: new Uint8Array(0) },
+      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      metadata: normalizeMetadata(options.metadata, caps),
+    };
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      this.backend.upload(this.name, { ...upload, conditions }, call),
     );
     return { etag: result.etag, lastModified: result.lastModified };
   }
@@ -87,12 +79,21 @@ export class AppendBlobClient extends BlobClient {
     const c = options.conditions;
     const appendPosition = checkByteCount("appendPosition", c?.appendPosition);
     const maxSize = checkByteCount("maxSize", c?.maxSize);
-    const conditions = {
-      ...checkConditions(c && { ifMatch: c.ifMatch, ifNoneMatch: c.ifNoneMatch }, caps, "write"),
+    const http = checkRequestConditions(
+      c && {
+        ...(c.ifMatch === undefined ? {} : { ifMatch: c.ifMatch }),
+        ...(c.ifNoneMatch === undefined ? {} : { ifNoneMatch: c.ifNoneMatch }),
+        ...(c.ifModifiedSince === undefined ? {} : { ifModifiedSince: c.ifModifiedSince }),
+        ...(c.ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince: c.ifUnmodifiedSince }),
+      },
+    );
+    const append = {
       ...(appendPosition === undefined ? {} : { appendPosition }),
       ...(maxSize === undefined ? {} : { maxSize }),
     };
-    const result = await this.backend.appendBlock(this.name, { bytes, conditions }, call);
+    const result = await underConditions(http, caps, "write", this.current(call), (conditions) =>
+      this.backend.appendBlock(this.name, { bytes, conditions: { ...conditions, ...append } }, call),
+    );
     return {
       etag: result.etag,
       lastModified: result.lastModified,

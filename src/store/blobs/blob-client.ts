@@ -9,10 +9,12 @@ import type {
   Metadata,
   StoredBlobProperties,
 } from "./blob-backend.js";
+import { conditionNotMet, underConditions } from "./blob-conditions.js";
 import {
   type BlobRequestConditions,
   checkConditions,
   checkRange,
+  checkRequestConditions,
   validateBlobName,
   validateContainerName,
 } from "./blob-rules.js";
@@ -39,8 +41,11 @@ export interface BlobDownloadResponse extends BlobProperties {
 }
 
 export interface BlobReadOptions extends OperationOptions {
-  /** Reads accept `ifMatch`: the read fails with ConditionNotMet once the blob has changed. */
-  conditions?: Pick<BlobRequestConditions, "ifMatch">;
+  /**
+   * `ifMatch` fails the read with ConditionNotMet once the blob has changed; `ifNoneMatch` and
+   * `ifModifiedSince` fail it with ConditionNotMet whose `details.notModified` is true (HTTP 304).
+   */
+  conditions?: BlobRequestConditions;
 }
 
 export interface BlobDownloadOptions extends BlobReadOptions {
@@ -89,26 +94,36 @@ export class BlobClient {
     return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
   }
 
+  /** The blob as it is, read by the core for condition evaluation (not with the caller's token). */
+  protected current(call: CallOptions): () => Promise<StoredBlobProperties | undefined> {
+    return () => this.backend.getProperties(this.name, {}, call);
+  }
+
   /**
-   * The conditions a write runs under, with the token's right to write: a token that may only
-   * create (`c` without `w`) writes only a blob that does not exist yet, so its write is made
-   * conditional on that here, in the same backend call (nothing can slip in between a check and
-   * the write), and a caller's `ifMatch` (a blob that exists) is refused outright.
+   * Runs a write under the caller's conditions and the token's right to write: a token that may
+   * only create (`c` without `w`) writes only a blob that does not exist yet, so its write carries
+   * `ifNoneMatch: "*"` in the same backend call (nothing can slip in between a check and the write)
+   * and a blob found there is the token's refusal (403), not a conflict. Its `ifMatch` names a blob
+   * that must exist: refused as the token's (403) when it does, ConditionNotMet (412) when it does not.
    */
-  protected async writeConditions(
-    conditions: BackendConditions,
+  protected async conditionalWrite<T>(
+    conditions: BlobRequestConditions | undefined,
     call: CallOptions,
-  ): Promise<{ conditions: BackendConditions; createOnly: boolean }> {
+    work: (conditions: BackendConditions) => Promise<T>,
+  ): Promise<T> {
+    const checked = checkRequestConditions(conditions);
+    const caps = this.port.capabilities;
     const access = this.port.access;
-    if (!access) return { conditions, createOnly: false };
-    if (access.anonymous) {
-      await this.authorize("writeBlob", call);
-      return { conditions, createOnly: false };
+    let createOnly = false;
+    if (access?.anonymous) await this.authorize("writeBlob", call);
+    else if (access)
+      createOnly = access.blobWriteGrant({ container: this.containerName, blob: this.name }) === "createOnly";
+    if (!createOnly) return underConditions(checked, caps, "write", this.current(call), work);
+    if (checked.ifMatch !== undefined) {
+      if (await this.current(call)()) throw createOnlyRefusal();
+      throw conditionNotMet();
     }
-    const grant = access.blobWriteGrant({ container: this.containerName, blob: this.name });
-    if (grant === "write") return { conditions, createOnly: false };
-    if (conditions.ifMatch !== undefined) throw createOnlyRefusal();
-    return { conditions: { ifNoneMatch: "*" }, createOnly: true };
+    return asCreateOnly(true, work(checkConditions({ ifNoneMatch: "*" }, caps, "write")));
   }
 
   /** Streams the blob, or `count` bytes from `offset` (to the end without `count`). */
@@ -120,8 +135,14 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
     const range = checkRange(offset, count);
-    const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
-    const result = await this.backend.download(this.name, range, conditions, call);
+    const conditions = checkRequestConditions(options.conditions);
+    const result = await underConditions(
+      conditions,
+      this.port.capabilities,
+      "read",
+      this.current(call),
+      (c) => this.backend.download(this.name, range, c, call),
+    );
     const body = watchBody(result.body, options);
     const served = result.range;
     return {
@@ -161,8 +182,14 @@ export class BlobClient {
   async getProperties(options: BlobReadOptions = {}): Promise<BlobProperties> {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
-    const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
-    const stored = await this.backend.getProperties(this.name, conditions, call);
+    const conditions = checkRequestConditions(options.conditions);
+    const stored = await underConditions(
+      conditions,
+      this.port.capabilities,
+      "read",
+      this.current(call),
+      (c) => this.backend.getProperties(this.name, c, call),
+    );
     if (!stored) throw blobNotFound(this.containerName, this.name);
     return toProperties(stored);
   }
@@ -183,8 +210,10 @@ export class BlobClient {
   async delete(options: BlobDeleteOptions = {}): Promise<void> {
     const call = this.begin(options);
     await this.authorize("deleteBlob", call);
-    const conditions = checkConditions(options.conditions, this.port.capabilities, "write");
-    await this.backend.delete(this.name, conditions, call);
+    const conditions = checkRequestConditions(options.conditions);
+    await underConditions(conditions, this.port.capabilities, "write", this.current(call), (c) =>
+      this.backend.delete(this.name, c, call),
+    );
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {

@@ -9,6 +9,7 @@ import { AppendBlobClient } from "./append-blob-client.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
 import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
+import { conditionNotMet } from "./blob-conditions.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
@@ -105,7 +106,7 @@ export class BlobContainer {
   }
 
   /** ContainerAlreadyExists when it exists. A new container starts with no stored access policies. */
-  async create(options: ContainerCreateOptions = {}): Promise<void> {
+  async create(options: ContainerCreateOptions = {}): Promise<ContainerWriteResponse> {
     const call = await this.begin(options, "createContainer");
     const metadata = checkResourceMetadata(options.metadata);
     const publicAccess = checkAccess(options.access);
@@ -113,17 +114,44 @@ export class BlobContainer {
     const stateful = Object.keys(metadata).length > 0 || publicAccess !== undefined;
     if (stateful) this.state("container metadata and public access");
     await this.port.service.createContainer(this.containerName, call, stateful ? initial : undefined);
+    return this.written(call);
+  }
+
+  /**
+   * The container's ETag and time after a write, read by the core itself (as the service answers
+   * them): the token that wrote needs no read right for it.
+   */
+  private async written(call: CallOptions): Promise<ContainerWriteResponse> {
+    const found = await this.backend.getContainerProperties(call);
+    if (!found) throw containerNotFound(this.containerName);
+    return { etag: found.etag, lastModified: found.lastModified };
   }
 
   private state(what: string): StateBackend {
     return requireState(this.port.service.state, this.port.capabilities.backend, what);
   }
 
-  /** Replaces the container's metadata (`{}` or none removes it); ContainerNotFound when absent. */
-  async setMetadata(metadata?: ResourceMetadata, options: OperationOptions = {}): Promise<void> {
+  /**
+   * Replaces the container's metadata (`{}` or none removes it); ContainerNotFound when absent.
+   * `conditions.ifModifiedSince`, the one condition the service takes here: ConditionNotMet unless
+   * the container changed after it.
+   */
+  async setMetadata(
+    metadata?: ResourceMetadata,
+    options: OperationOptions & { conditions?: { ifModifiedSince?: Date } } = {},
+  ): Promise<ContainerWriteResponse> {
     const call = await this.begin(options, "setContainerMetadata");
     const checked = checkResourceMetadata(metadata);
+    const since = options.conditions?.ifModifiedSince;
+    if (since !== undefined) {
+      const found = await this.backend.getContainerProperties(call);
+      if (!found) throw containerNotFound(this.containerName);
+      if (Math.floor(found.lastModified.getTime() / 1000) <= Math.floor(since.getTime() / 1000)) {
+        throw conditionNotMet();
+      }
+    }
     await this.state("container metadata").setState(this.containerName, { metadata: checked }, call);
+    return this.written(call);
   }
 
   /** The public access level and stored access policies; ContainerNotFound when absent. */
@@ -144,7 +172,7 @@ export class BlobContainer {
     access?: PublicAccessLevel,
     identifiers?: SignedIdentifier[],
     options: OperationOptions = {},
-  ): Promise<void> {
+  ): Promise<ContainerWriteResponse> {
     const call = await this.begin(options, "setContainerAcl");
     const publicAccess = checkAccess(access);
     const policies = datedPolicies(identifiers, "container");
@@ -153,10 +181,13 @@ export class BlobContainer {
       { access: { ...(publicAccess ? { publicAccess } : {}), policies } },
       call,
     );
+    return this.written(call);
   }
 
   async createIfNotExists(options: ContainerCreateOptions = {}): Promise<{ succeeded: boolean }> {
-    return succeededUnless("ContainerAlreadyExists", () => this.create(options));
+    return succeededUnless("ContainerAlreadyExists", async () => {
+      await this.create(options);
+    });
   }
 
   /** Deletes the container and every blob in it; ContainerNotFound when absent. */
@@ -180,11 +211,7 @@ export class BlobContainer {
     const found = await this.backend.getContainerProperties(
       await this.begin(options, "getContainerProperties"),
     );
-    if (!found) {
-      throw new TableKitError("ContainerNotFound", "The specified container does not exist.", {
-        details: { containerName: this.containerName },
-      });
-    }
+    if (!found) throw containerNotFound(this.containerName);
     return {
       etag: found.etag,
       lastModified: found.lastModified,
@@ -332,4 +359,16 @@ function withToken<T extends object>(
   continuationToken: string | undefined,
 ): T & { continuationToken?: string } {
   return continuationToken === undefined ? segment : { ...segment, continuationToken };
+}
+
+/** What a container write answers (`@azure/storage-blob`'s ContainerCreateResponse, in part). */
+export interface ContainerWriteResponse {
+  etag: string;
+  lastModified: Date;
+}
+
+function containerNotFound(containerName: string): TableKitError {
+  return new TableKitError("ContainerNotFound", "The specified container does not exist.", {
+    details: { containerName },
+  });
 }

@@ -9,12 +9,16 @@ import type { BlobCapabilities } from "./blob-capabilities.js";
  * tighten them (S3 counts key bytes, reserves bucket prefixes, allows 2 KiB of metadata).
  */
 
-/** Conditions on a write, delete or read, as `@azure/storage-blob` takes them. */
+/** Conditions on a write, delete or read, as `@azure/storage-blob` takes them (the HTTP conditional headers). */
 export interface BlobRequestConditions {
   /** `*` (the blob exists) or the ETag the blob must still have. */
   ifMatch?: string;
-  /** Only `*`: the blob must not exist (a create that loses no one's write). */
+  /** `*` (the blob must not exist: a create that loses no one's write) or an ETag it must not have. */
   ifNoneMatch?: string;
+  /** The blob must have changed after this time (to the second). */
+  ifModifiedSince?: Date;
+  /** The blob must not have changed after this time (to the second). */
+  ifUnmodifiedSince?: Date;
 }
 
 /** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
@@ -142,35 +146,52 @@ export function checkContentType(contentType: unknown): string {
   return contentType;
 }
 
-/**
- * Checks conditions; `write` conditions need a backend that applies them atomically, and a backend
- * that cannot is NotSupported rather than silently unconditional.
- */
-export function checkConditions(
-  conditions: BlobRequestConditions | undefined,
-  caps: BlobCapabilities,
-  use: "write" | "read",
-): BackendConditions {
+/** Checks the shape of conditions (InvalidInput): ETags quoted or `*`, times as Dates. */
+export function checkRequestConditions(conditions: BlobRequestConditions | undefined): BlobRequestConditions {
   if (conditions === undefined) return {};
   if (conditions === null || typeof conditions !== "object") {
     throw new TableKitError("InvalidInput", "conditions must be an object");
   }
-  const { ifMatch, ifNoneMatch } = conditions;
-  if (ifMatch !== undefined && ifNoneMatch !== undefined) {
-    throw new TableKitError("InvalidInput", "Give ifMatch or ifNoneMatch, not both");
+  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince } = conditions;
+  if (ifMatch !== undefined) validateEtag(ifMatch);
+  if (ifNoneMatch !== undefined) validateEtag(ifNoneMatch);
+  for (const [name, time] of [
+    ["ifModifiedSince", ifModifiedSince],
+    ["ifUnmodifiedSince", ifUnmodifiedSince],
+  ] as const) {
+    if (time !== undefined && (!(time instanceof Date) || Number.isNaN(time.getTime()))) {
+      throw new TableKitError("InvalidInput", `${name} must be a valid Date`);
+    }
   }
-  if (ifNoneMatch !== undefined && ifNoneMatch !== "*") {
-    throw new TableKitError("InvalidInput", 'ifNoneMatch takes only "*" (the blob must not exist)');
-  }
-  const out: BackendConditions =
-    ifMatch !== undefined ? { ifMatch: validateEtag(ifMatch) } : ifNoneMatch ? { ifNoneMatch: "*" } : {};
-  if (use === "write" && !caps.conditionalWrites && (out.ifMatch ?? out.ifNoneMatch) !== undefined) {
+  return {
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }),
+    ...(ifModifiedSince === undefined ? {} : { ifModifiedSince }),
+    ...(ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince }),
+  };
+}
+
+/**
+ * The backend's conditions (`ifMatch`, or `ifNoneMatch: "*"`); `write` conditions need a backend
+ * that applies them atomically, and a backend that cannot is NotSupported rather than silently
+ * unconditional. Other conditions are evaluated by `underConditions` (blob-conditions.ts).
+ */
+export function checkConditions(
+  conditions: BackendConditions,
+  caps: BlobCapabilities,
+  use: "write" | "read",
+): BackendConditions {
+  if (
+    use === "write" &&
+    !caps.conditionalWrites &&
+    (conditions.ifMatch ?? conditions.ifNoneMatch) !== undefined
+  ) {
     throw new TableKitError(
       "NotSupported",
       `${caps.backend} does not apply ifMatch/ifNoneMatch to writes atomically (see docs/blobs.md)`,
     );
   }
-  return out;
+  return conditions;
 }
 
 /** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */

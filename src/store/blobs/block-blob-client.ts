@@ -3,21 +3,16 @@ import { TableKitError } from "../../model/index.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import type { BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
-import {
-  asCreateOnly,
-  BlobClient,
-  type BlobWriteResponse,
-  blobNotFound,
-  createOnlyRefusal,
-} from "./blob-client.js";
+import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
+import { underConditions } from "./blob-conditions.js";
 import {
   type BlobRequestConditions,
   type BlockListEntry,
   checkBlockId,
   checkBlockLength,
   checkBlockList,
-  checkConditions,
   checkContentType,
+  checkRequestConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
 
@@ -142,17 +137,14 @@ export class BlockBlobClient extends BlobClient {
     const caps = this.port.capabilities;
     const call = this.begin(options);
     this.requireBlocks();
-    const { conditions, createOnly } = await this.writeConditions(
-      checkConditions(options.conditions, caps, "write"),
-      call,
-    );
-    const commit = {
+    const checked = {
       blocks: checkBlockList(blocks, caps),
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions,
     };
-    const result = await asCreateOnly(createOnly, this.backend.commitBlocks(this.name, commit, call));
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      this.backend.commitBlocks(this.name, { ...checked, conditions }, call),
+    );
     return { etag: result.etag, lastModified: result.lastModified };
   }
 
@@ -235,20 +227,16 @@ export class BlockBlobClient extends BlobClient {
         details: { size: total },
       });
     }
-    const { conditions, createOnly } = await this.writeConditions(
-      checkConditions(options.conditions, caps, "write"),
-      call,
-    );
     const compose = {
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions,
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
       ...(options.keepBlockList ? { keepBlockList: true } : {}),
     };
-    const linked = await asCreateOnly(
-      createOnly,
-      this.backend.composeBlocks?.(this.name, parts, compose, call) ?? Promise.resolve(undefined),
+    const linked = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      this.backend.composeBlocks
+        ? this.backend.composeBlocks(this.name, parts, { ...compose, conditions }, call)
+        : Promise.resolve(undefined),
     );
     if (linked) return { etag: linked.etag, lastModified: linked.lastModified };
     const pinned = options.basedOn;
@@ -267,6 +255,45 @@ export class BlockBlobClient extends BlobClient {
     return this.uploadStream(bytes(), undefined, undefined, options);
   }
 
+  /**
+   * Set Blob Metadata or Set Blob Properties (the content type): the blob recommitted with its own
+   * bytes (linked, not copied) pinned to the ETag it is read at, under the caller's conditions.
+   * Needs `w`; the core reads the blob itself, so a write-only token needs no read right. Metadata
+   * left undefined is kept, and so is the content type. BlobNotFound when absent; NotSupported for
+   * an append blob.
+   */
+  async setProperties(
+    change: { metadata?: Record<string, string>; blobContentType?: string },
+    options: { conditions?: BlobRequestConditions } & OperationOptions = {},
+  ): Promise<BlobWriteResponse> {
+    const call = this.begin(options);
+    await this.authorize("writeBlob", call);
+    const caps = this.port.capabilities;
+    const conditions = checkRequestConditions(options.conditions);
+    const metadata = change.metadata === undefined ? undefined : normalizeMetadata(change.metadata, caps);
+    const newType =
+      change.blobContentType === undefined ? undefined : checkContentType(change.blobContentType);
+    const first = await this.backend.getProperties(this.name, {}, call);
+    if (!first) throw blobNotFound(this.containerName, this.name);
+    if (first.blobType !== "BlockBlob") {
+      throw new TableKitError("NotSupported", "Only a block blob's metadata and properties are rewritten");
+    }
+    return underConditions(conditions, caps, "write", this.current(call), async (c) => {
+      const now = await this.backend.getProperties(this.name, c.ifMatch ? { ifMatch: c.ifMatch } : {}, call);
+      if (!now) throw blobNotFound(this.containerName, this.name);
+      const contentType = newType ?? now.contentType;
+      const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
+      return this.commitParts([whole], {
+        ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+        metadata: metadata ?? now.metadata,
+        conditions: { ifMatch: now.etag },
+        basedOn: now.etag,
+        // The same bytes: the committed block list still describes them.
+        keepBlockList: true,
+      });
+    });
+  }
+
   private async write(
     body: BackendBody,
     options: BlockBlobUploadOptions,
@@ -275,20 +302,17 @@ export class BlockBlobClient extends BlobClient {
   ): Promise<BlobWriteResponse> {
     const caps = this.port.capabilities;
     const call = this.begin(options);
-    const { conditions, createOnly } = await this.writeConditions(
-      checkConditions(options.conditions, caps, "write"),
-      call,
-    );
     const upload = {
       blobType: "BlockBlob" as const,
       body,
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
-      conditions,
       ...(partBytes ? { partBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
     };
-    const result = await asCreateOnly(createOnly, this.backend.upload(this.name, upload, call));
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      this.backend.upload(this.name, { ...upload, conditions }, call),
+    );
     if (body.kind === "bytes") options.onProgress?.({ loadedBytes: body.bytes.byteLength });
     return { etag: result.etag, lastModified: result.lastModified };
   }

@@ -1,0 +1,43 @@
+import type { RequestContext } from "./request-context.js";
+
+/**
+ * The route recipe of the Queue and Blob services: each service is a list of operations, one entry
+ * per operation of the REST reference, each declaring the request it answers (method, resource
+ * kind, `comp`, `restype`), what the core must allow (`needs`: the operation's name in
+ * src/store/access/storage-operations.ts), and its handler. One dispatcher matches them; what no
+ * entry matches is answered by the service's own `unmatched` (its codes for unknown operations).
+ */
+export interface Operation<C extends RequestContext, K extends string, N extends string, A, D> {
+  /** The operation's name in the REST reference (Put Blob, Get Messages, …). */
+  readonly name: string;
+  readonly methods: readonly string[];
+  /** The resource kind the path names (the service's own parser gives it). */
+  readonly resource: K;
+  /** The `comp` parameter it carries; absent: none; `"*"`: any (the message operations ignore it). */
+  readonly comp?: string;
+  /** The `restype` parameter it carries, where the service tells operations apart by it. */
+  readonly restype?: string;
+  /** A further test on the request (Peek Messages: `peekonly=true`). */
+  readonly when?: (ctx: C) => boolean;
+  /** What the request's token must allow, asked of the core before the handler reads anything. */
+  readonly needs?: N;
+  /** Runs the operation: `caller` is who asks (their scoped store), `deps` the service's own. */
+  readonly handle: (ctx: C, caller: A, deps: D) => Promise<void>;
+}
+
+/** The operation a request asks for: the first entry whose method, resource, comp, restype and test match. */
+export function matchOperation<C extends RequestContext, K extends string, N extends string, A, D>(
+  operations: readonly Operation<C, K, N, A, D>[],
+  ctx: C,
+  resource: K,
+): Operation<C, K, N, A, D> | undefined {
+  const comp = ctx.query.get("comp") ?? undefined;
+  for (const op of operations) {
+    if (op.resource !== resource || !op.methods.includes(ctx.method)) continue;
+    if (op.comp !== "*" && op.comp !== comp) continue;
+    if (op.restype !== undefined && ctx.query.get("restype") !== op.restype) continue;
+    if (op.when && !op.when(ctx)) continue;
+    return op;
+  }
+  return undefined;
+}
