@@ -54,6 +54,7 @@ export {
   type BlobDownloadResponse,
   type BlobProperties,
   type BlobReadOptions,
+  type BlobSetOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
 export {
@@ -61,6 +62,7 @@ export {
   type BlobItem,
   type BlobPrefix,
   type ContainerCreateOptions,
+  type ContainerDeleteOptions,
   type ContainerGetAccessPolicyResponse,
   type ContainerProperties,
   type HierarchyItem,
@@ -68,6 +70,9 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blobs/blob-container.js";
+export type { BlobHTTPHeaders } from "./blobs/blob-headers.js";
+export { BlobLeaseClient, type Lease } from "./blobs/blob-lease-client.js";
+export type { LeaseDuration, LeaseState, LeaseStatus } from "./blobs/blob-leases.js";
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";

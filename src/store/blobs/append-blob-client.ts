@@ -1,3 +1,4 @@
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
@@ -6,13 +7,12 @@ import {
   type BlobRequestConditions,
   checkByteCount,
   checkConditions,
-  checkContentType,
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
 
 export interface AppendBlobCreateOptions extends OperationOptions {
-  blobHTTPHeaders?: { blobContentType?: string };
+  blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
   conditions?: BlobRequestConditions;
 }
@@ -53,7 +53,7 @@ export class AppendBlobClient extends BlobClient {
         {
           blobType: "AppendBlob",
           body: { kind: "bytes", bytes: new Uint8Array(0) },
-          contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+          ...checkHttpHeaders(options.blobHTTPHeaders, this.port.capabilities),
           metadata: normalizeMetadata(options.metadata, caps),
           conditions,
         },

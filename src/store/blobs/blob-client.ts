@@ -4,15 +4,20 @@ import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import type {
   BackendConditions,
+  BackendSetProperties,
   BlobType,
   ContainerBackend,
   Metadata,
   StoredBlobProperties,
 } from "./blob-backend.js";
+import { type BlobHTTPHeaders, checkHttpHeaders, headerProperties } from "./blob-headers.js";
+import { BlobLeaseClient } from "./blob-lease-client.js";
+import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import {
   type BlobRequestConditions,
   checkConditions,
   checkRange,
+  normalizeMetadata,
   validateBlobName,
   validateContainerName,
 } from "./blob-rules.js";
@@ -24,11 +29,23 @@ export interface BlobProperties {
   lastModified: Date;
   contentLength: number;
   contentType?: string;
-  /** Names lower-cased: the service compares them case-insensitively. */
+  cacheControl?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  contentDisposition?: string;
+  /** The whole blob's MD5 (on a ranged download: the range's, when asked for with rangeGetContentMD5). */
+  contentMD5?: Uint8Array;
+  /** Names in the case set where capabilities.metadataKeepsCase, else lower-cased. */
   metadata: Metadata;
   blobType: BlobType;
   /** Append blobs only. */
   blobCommittedBlockCount?: number;
+  /** When the blob was created (an overwrite keeps it), where the backend knows. */
+  createdOn?: Date;
+  /** Where capabilities.leases. */
+  leaseState?: LeaseState;
+  leaseStatus?: LeaseStatus;
+  leaseDuration?: LeaseDuration;
 }
 
 export interface BlobDownloadResponse extends BlobProperties {
@@ -39,8 +56,16 @@ export interface BlobDownloadResponse extends BlobProperties {
 }
 
 export interface BlobReadOptions extends OperationOptions {
-  /** Reads accept `ifMatch`: the read fails with ConditionNotMet once the blob has changed. */
-  conditions?: Pick<BlobRequestConditions, "ifMatch">;
+  /**
+   * Reads accept `ifMatch` (ConditionNotMet once the blob has changed) and `leaseId` (the lease
+   * codes unless it is the blob's active lease).
+   */
+  conditions?: Pick<BlobRequestConditions, "ifMatch" | "leaseId">;
+}
+
+export interface BlobSetOptions extends OperationOptions {
+  /** `ifMatch`, and the lease id a leased blob needs. */
+  conditions?: Pick<BlobRequestConditions, "ifMatch" | "leaseId">;
 }
 
 export interface BlobDownloadOptions extends BlobReadOptions {
@@ -190,6 +215,51 @@ export class BlobClient {
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("BlobNotFound", () => this.delete(options));
   }
+
+  /**
+   * Set Blob Properties: replaces the content type and headers, clearing each one not given (as the
+   * service does); a new ETag, the bytes unchanged. NotSupported where capabilities.setProperties is false.
+   */
+  async setHTTPHeaders(
+    blobHTTPHeaders?: BlobHTTPHeaders,
+    options: BlobSetOptions = {},
+  ): Promise<BlobWriteResponse> {
+    const call = this.begin(options);
+    const { contentType, headers } = checkHttpHeaders(blobHTTPHeaders, this.port.capabilities);
+    // The service leaves no content type when Set Blob Properties gives none.
+    const given = blobHTTPHeaders?.blobContentType === undefined ? {} : { contentType };
+    return this.setProperties({ kind: "headers", ...given, headers, conditions: {} }, options, call);
+  }
+
+  /** Set Blob Metadata: replaces the metadata (none: clears it); a new ETag, the bytes unchanged. */
+  async setMetadata(metadata?: Metadata, options: BlobSetOptions = {}): Promise<BlobWriteResponse> {
+    const call = this.begin(options);
+    const checked = normalizeMetadata(metadata, this.port.capabilities);
+    return this.setProperties({ kind: "metadata", metadata: checked, conditions: {} }, options, call);
+  }
+
+  /** A lease on this blob (`@azure/storage-blob`'s BlobLeaseClient), with `proposeLeaseId` or a new GUID. */
+  getBlobLeaseClient(proposeLeaseId?: string): BlobLeaseClient {
+    return new BlobLeaseClient(this.port, this.containerName, this.name, proposeLeaseId);
+  }
+
+  private async setProperties(
+    change: BackendSetProperties,
+    options: BlobSetOptions,
+    call: CallOptions,
+  ): Promise<BlobWriteResponse> {
+    const caps = this.port.capabilities;
+    if (!caps.setProperties || !this.backend.setProperties) {
+      throw new TableKitError(
+        "NotSupported",
+        `${caps.backend} cannot change a blob's properties in place (see docs/blobs.md)`,
+      );
+    }
+    await this.authorize("writeBlob", call);
+    const conditions = checkConditions(options.conditions, caps, "write");
+    const result = await this.backend.setProperties(this.name, { ...change, conditions }, call);
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
 }
 
 /** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */
@@ -220,11 +290,20 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
     lastModified: stored.lastModified,
     contentLength: stored.contentLength,
     ...(stored.contentType === undefined ? {} : { contentType: stored.contentType }),
+    ...headerProperties(stored.headers),
     metadata: { ...stored.metadata },
     blobType: stored.blobType,
     ...(stored.committedBlockCount === undefined
       ? {}
       : { blobCommittedBlockCount: stored.committedBlockCount }),
+    ...(stored.createdOn === undefined ? {} : { createdOn: stored.createdOn }),
+    ...(stored.lease === undefined
+      ? {}
+      : {
+          leaseState: stored.lease.state,
+          leaseStatus: stored.lease.status,
+          ...(stored.lease.duration === undefined ? {} : { leaseDuration: stored.lease.duration }),
+        }),
   };
 }
 

@@ -15,6 +15,8 @@ export interface BlobRequestConditions {
   ifMatch?: string;
   /** Only `*`: the blob must not exist (a create that loses no one's write). */
   ifNoneMatch?: string;
+  /** The lease the caller holds: needed to write a leased blob (capabilities.leases). */
+  leaseId?: string;
 }
 
 /** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
@@ -76,19 +78,20 @@ export function validateBlobName(name: unknown, caps: BlobCapabilities): string 
 }
 
 const METADATA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * Printable ASCII, not empty, no whitespace at either end: HTTP headers trim whitespace, and an
- * empty value does not come back from every backend (Azurite drops it from blob properties).
- */
-const METADATA_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+/** Printable ASCII, maybe empty (the service keeps an empty value), no whitespace at either end: HTTP headers trim it. */
+const METADATA_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 
-/** Checks metadata and returns it with names lower-cased (the service compares them case-insensitively). */
+/**
+ * Checks metadata and returns a copy, names in the case given (the service keeps it and compares
+ * names case-insensitively: two that differ only in case are refused).
+ */
 export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Metadata {
   if (metadata === undefined) return {};
   if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) {
     throw new TableKitError("InvalidMetadata", "metadata must be an object of name/value strings");
   }
   const out: Metadata = {};
+  const seen = new Set<string>();
   let bytes = 0;
   for (const [name, value] of Object.entries(metadata)) {
     if (!METADATA_NAME.test(name)) {
@@ -103,12 +106,12 @@ export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Me
     if (typeof value !== "string" || !METADATA_VALUE.test(value)) {
       throw new TableKitError(
         "InvalidMetadata",
-        `The metadata value of ${name} must be non-empty printable ASCII without whitespace at either end`,
+        `The metadata value of ${name} must be printable ASCII without whitespace at either end`,
         { details: { name } },
       );
     }
     const key = name.toLowerCase();
-    if (Object.hasOwn(out, key)) {
+    if (seen.has(key)) {
       throw new TableKitError(
         "InvalidMetadata",
         `The metadata name ${name} is given twice (names ignore case)`,
@@ -117,7 +120,8 @@ export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Me
         },
       );
     }
-    out[key] = value;
+    seen.add(key);
+    out[name] = value;
     bytes += name.length + value.length;
   }
   if (bytes > caps.maxMetadataBytes) {
@@ -155,15 +159,17 @@ export function checkConditions(
   if (conditions === null || typeof conditions !== "object") {
     throw new TableKitError("InvalidInput", "conditions must be an object");
   }
-  const { ifMatch, ifNoneMatch } = conditions;
+  const { ifMatch, ifNoneMatch, leaseId } = conditions;
   if (ifMatch !== undefined && ifNoneMatch !== undefined) {
     throw new TableKitError("InvalidInput", "Give ifMatch or ifNoneMatch, not both");
   }
   if (ifNoneMatch !== undefined && ifNoneMatch !== "*") {
     throw new TableKitError("InvalidInput", 'ifNoneMatch takes only "*" (the blob must not exist)');
   }
-  const out: BackendConditions =
+  const etag: BackendConditions =
     ifMatch !== undefined ? { ifMatch: validateEtag(ifMatch) } : ifNoneMatch ? { ifNoneMatch: "*" } : {};
+  const out: BackendConditions =
+    leaseId === undefined ? etag : { ...etag, leaseId: checkLeaseId(leaseId, caps) };
   if (use === "write" && !caps.conditionalWrites && (out.ifMatch ?? out.ifNoneMatch) !== undefined) {
     throw new TableKitError(
       "NotSupported",
@@ -171,6 +177,17 @@ export function checkConditions(
     );
   }
   return out;
+}
+
+/** A lease id: a non-empty string (the service's are GUIDs); NotSupported where there are no leases. */
+export function checkLeaseId(leaseId: unknown, caps: BlobCapabilities): string {
+  if (typeof leaseId !== "string" || leaseId.trim() === "" || leaseId.length > 256) {
+    throw new TableKitError("InvalidInput", "leaseId must be a non-empty string (a GUID)");
+  }
+  if (!caps.leases) {
+    throw new TableKitError("NotSupported", `${caps.backend} keeps no leases (see docs/blobs.md)`);
+  }
+  return leaseId;
 }
 
 /** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */

@@ -17,9 +17,9 @@ import {
   checkBlockLength,
   checkBlockList,
   checkConditions,
-  checkContentType,
   normalizeMetadata,
 } from "./blob-rules.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 
 export type { BlockListEntry } from "./blob-rules.js";
 
@@ -48,7 +48,8 @@ export interface StageBlockOptions extends OperationOptions {
 
 /** Options of every block blob upload, as `@azure/storage-blob` names them. */
 export interface BlockBlobUploadOptions extends OperationOptions {
-  blobHTTPHeaders?: { blobContentType?: string };
+  /** Content type (default application/octet-stream), Cache-Control, Content-Encoding, -Language, -Disposition, MD5. */
+  blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
   /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version. */
   conditions?: BlobRequestConditions;
@@ -148,7 +149,7 @@ export class BlockBlobClient extends BlobClient {
     );
     const commit = {
       blocks: checkBlockList(blocks, caps),
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
       conditions,
     };
@@ -240,7 +241,7 @@ export class BlockBlobClient extends BlobClient {
       call,
     );
     const compose = {
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
       conditions,
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
@@ -282,7 +283,7 @@ export class BlockBlobClient extends BlobClient {
     const upload = {
       blobType: "BlockBlob" as const,
       body,
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
       conditions,
       ...(partBytes ? { partBytes } : {}),

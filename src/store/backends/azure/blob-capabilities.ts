@@ -36,6 +36,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     ...AZURE_BLOB_RULES,
     // Azurite: UTF-16 order (observed). The service's own order for names beyond U+FFFF is not documented.
     nameOrder: emulator ? "utf16" : "utf8",
+    // The SDK reads metadata from response headers, which Node hands over lower-cased.
+    metadataKeepsCase: false,
     persistent: true,
     divergences: emulator ? AZURITE_BLOB_DIVERGENCES : [],
   } satisfies BlobCapabilities);
