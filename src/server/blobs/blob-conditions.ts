@@ -12,10 +12,21 @@ import { ProtocolError } from "../protocol/protocol-error.js";
  */
 
 export interface HttpConditions {
+  /** One ETag, `*`, or a comma-separated list (any of them matches; one `*` in it matches any blob). */
   readonly ifMatch?: string;
   readonly ifNoneMatch?: string;
   readonly ifModifiedSince?: Date;
   readonly ifUnmodifiedSince?: Date;
+  /** x-ms-lease-id: handed to every port call the request makes. */
+  readonly leaseId?: string;
+}
+
+/** The values of an If-Match / If-None-Match list. */
+function etagList(value: string): string[] {
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
 }
 
 function date(ctx: RequestContext, name: string): Date | undefined {
@@ -31,7 +42,9 @@ export function httpConditions(ctx: RequestContext): HttpConditions {
   const ifNoneMatch = ctx.req.headers["if-none-match"];
   const ifModifiedSince = date(ctx, "if-modified-since");
   const ifUnmodifiedSince = date(ctx, "if-unmodified-since");
+  const leaseId = ctx.req.headers["x-ms-lease-id"];
   return {
+    ...(typeof leaseId === "string" ? { leaseId: leaseId.trim() } : {}),
     ...(typeof ifMatch === "string" ? { ifMatch: ifMatch.trim() } : {}),
     ...(typeof ifNoneMatch === "string" ? { ifNoneMatch: ifNoneMatch.trim() } : {}),
     ...(ifModifiedSince ? { ifModifiedSince } : {}),
@@ -43,6 +56,9 @@ export function httpConditions(ctx: RequestContext): HttpConditions {
 function portConditions(c: HttpConditions): BlobRequestConditions | undefined {
   if (c.ifModifiedSince || c.ifUnmodifiedSince) return undefined;
   if (c.ifMatch !== undefined && c.ifNoneMatch !== undefined) return undefined;
+  // A list holding `*` matches any blob that exists, as `*` alone does.
+  if (c.ifMatch !== undefined && c.ifMatch !== "*" && etagList(c.ifMatch).includes("*"))
+    return { ifMatch: "*" };
   if (c.ifNoneMatch !== undefined && c.ifNoneMatch !== "*") return undefined;
   // An If-Match that is no ETag at all matches nothing: evaluated (412), not handed to the port.
   if (c.ifMatch !== undefined && c.ifMatch !== "*" && !/^(W\/)?"[^"]*"$/.test(c.ifMatch)) return undefined;
@@ -69,17 +85,28 @@ function conditionNotMet(): TableKitError {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** Evaluates the conditions against the blob as it is (or its absence); throws 412 (or 304 for reads). */
-function evaluate(c: HttpConditions, current: BlobProperties | undefined, read: boolean): void {
+export function evaluate(c: HttpConditions, current: BlobProperties | undefined, read: boolean): void {
   if (!current) {
     if (c.ifMatch !== undefined) throw conditionNotMet();
     return;
   }
-  if (c.ifMatch !== undefined && c.ifMatch !== "*" && c.ifMatch !== current.etag) throw conditionNotMet();
+  if (c.ifMatch !== undefined) {
+    const list = etagList(c.ifMatch);
+    if (!list.includes("*") && !list.includes(current.etag)) throw conditionNotMet();
+  }
   if (c.ifUnmodifiedSince && seconds(current.lastModified) > seconds(c.ifUnmodifiedSince))
     throw conditionNotMet();
-  const noneMatch = c.ifNoneMatch !== undefined && (c.ifNoneMatch === "*" || c.ifNoneMatch === current.etag);
-  const notModifiedSince = c.ifModifiedSince && seconds(current.lastModified) <= seconds(c.ifModifiedSince);
-  if (noneMatch || notModifiedSince) throw read ? notModified() : conditionNotMet();
+  const noneList = c.ifNoneMatch === undefined ? undefined : etagList(c.ifNoneMatch);
+  const noneMatch = noneList !== undefined && (noneList.includes("*") || noneList.includes(current.etag));
+  const notModifiedSince =
+    c.ifModifiedSince !== undefined && seconds(current.lastModified) <= seconds(c.ifModifiedSince);
+  // Reads (Get Blob, Get Blob Properties) evaluate If-None-Match || If-Modified-Since: with both
+  // given, the read fails only when both do ("Specifying conditional headers for Blob service operations").
+  const fails =
+    read && noneList !== undefined && c.ifModifiedSince !== undefined
+      ? noneMatch && notModifiedSince
+      : noneMatch || notModifiedSince;
+  if (fails) throw read ? notModified() : conditionNotMet();
 }
 
 /**
@@ -92,14 +119,18 @@ export async function underConditions<T>(
   properties: () => Promise<BlobProperties | undefined>,
   work: (conditions: BlobRequestConditions) => Promise<T>,
 ): Promise<T> {
+  const lease = c.leaseId === undefined ? {} : { leaseId: c.leaseId };
   const direct = portConditions(c);
   // Reads take only ifMatch: an If-None-Match on a read is evaluated.
-  if (direct && !(read && direct.ifNoneMatch !== undefined)) return work(direct);
+  if (direct && !(read && direct.ifNoneMatch !== undefined)) return work({ ...direct, ...lease });
   for (let attempt = 0; ; attempt++) {
     const current = await properties();
     evaluate(c, current, read);
     try {
-      return await work(current ? { ifMatch: current.etag } : read ? {} : { ifNoneMatch: "*" });
+      return await work({
+        ...(current ? { ifMatch: current.etag } : read ? {} : { ifNoneMatch: "*" as const }),
+        ...lease,
+      });
     } catch (err) {
       // The blob changed (or appeared) between the evaluation and the operation: evaluate again.
       const raced = isTableKitError(err, "ConditionNotMet") || isTableKitError(err, "BlobAlreadyExists");
@@ -123,5 +154,5 @@ export async function underWriteConditions<T>(
 ): Promise<T> {
   if (grant === "write") return underConditions(c, false, properties, work);
   evaluate(c, undefined, false);
-  return work({ ifNoneMatch: "*" });
+  return work({ ifNoneMatch: "*", ...(c.leaseId === undefined ? {} : { leaseId: c.leaseId }) });
 }

@@ -1,12 +1,6 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
-import type {
-  BlobClient,
-  BlobContainer,
-  BlobPart,
-  BlobProperties,
-  BlobRequestConditions,
-} from "../../store/index.js";
+import type { BlobClient, BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
 import { send, standardHeaders, streamResponse } from "../http/responses.js";
@@ -19,6 +13,16 @@ import {
   underConditions,
   underWriteConditions,
 } from "./blob-conditions.js";
+import {
+  getBlobMetadata,
+  httpHeadersOf,
+  leaseResource,
+  md5Headers,
+  propertyHeaders,
+  rangeMd5Request,
+  setBlobMetadata,
+  setBlobProperties,
+} from "./blob-property-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
@@ -34,12 +38,6 @@ const MAX_PUT_BLOB_BYTES = 5000 * 1024 * 1024;
 
 /** Blob properties the port does not keep: refused rather than dropped. */
 const UNKEPT_HEADERS = [
-  "x-ms-blob-cache-control",
-  "x-ms-blob-content-encoding",
-  "x-ms-blob-content-language",
-  "x-ms-blob-content-disposition",
-  "x-ms-blob-content-md5",
-  "x-ms-lease-id",
   "x-ms-copy-source",
   "x-ms-tags",
   "x-ms-access-tier",
@@ -76,8 +74,7 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     "last-modified": httpDate(p.lastModified),
     "x-ms-blob-type": p.blobType,
     "content-type": p.contentType ?? "application/octet-stream",
-    "x-ms-lease-state": "available",
-    "x-ms-lease-status": "unlocked",
+    ...propertyHeaders(p),
     "x-ms-server-encrypted": "true",
     "accept-ranges": "bytes",
     ...(p.blobCommittedBlockCount === undefined
@@ -178,13 +175,15 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "HEAD ": {
       allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
       const range = requestedRange(ctx);
+      const rangeMd5 = rangeMd5Request(ctx, range);
       const overrides = sasOverrides(ctx, caller);
       const download = await underConditions(conditions, true, properties, (c) =>
-        client.download(
-          range?.offset,
-          range?.count,
-          c.ifMatch === undefined ? {} : { conditions: { ifMatch: c.ifMatch } },
-        ),
+        client.download(range?.offset, range?.count, {
+          conditions: {
+            ...(c.ifMatch === undefined ? {} : { ifMatch: c.ifMatch }),
+            ...(c.leaseId === undefined ? {} : { leaseId: c.leaseId }),
+          },
+        }),
       ).catch(async (err: unknown) => {
         // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
         const size =
@@ -192,14 +191,21 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
         throw err;
       });
+      // The range's MD5 needs its bytes first (at most 4 MiB, checked above).
+      const rangeBytes = rangeMd5 ? await readAll(download.readableStreamBody) : undefined;
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
         ...blobHeaders(download),
+        ...md5Headers(download, range !== undefined, rangeBytes),
         "content-length": String(download.contentLength),
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
         ...overrides,
       };
       ctx.res.writeHead(range ? 206 : 200, headers);
+      if (rangeBytes) {
+        ctx.res.end(ctx.method === "HEAD" ? undefined : rangeBytes);
+        return;
+      }
       if (ctx.method === "HEAD") {
         download.readableStreamBody.destroy();
         ctx.res.end();
@@ -260,8 +266,14 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       return;
     }
     case "PUT metadata":
+      return setBlobMetadata(ctx, caller, deps, container, name, conditions, properties);
     case "PUT properties":
-      return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");
+      return setBlobProperties(ctx, caller, deps, container, name, conditions, properties);
+    case "GET metadata":
+    case "HEAD metadata":
+      return getBlobMetadata(ctx, caller, deps, container, name, conditions, properties);
+    case "PUT lease":
+      return leaseResource(ctx, caller, deps, container, name, conditions, properties);
     default:
       if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a blob`);
@@ -282,9 +294,8 @@ function integerHeader(name: string, value: string): number {
 }
 
 export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions) {
-  const contentType = header(ctx, "x-ms-blob-content-type");
   return {
-    ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+    blobHTTPHeaders: httpHeadersOf(ctx),
     metadata: metadataFromHeaders(ctx.req),
     conditions,
   };
@@ -349,38 +360,8 @@ async function putBlob(
   writeResult(ctx, 201, result);
 }
 
-/** Set Blob Metadata / Properties: the blob recommitted with its own bytes and the new metadata or content type, pinned to its ETag. */
-async function rewriteProperties(
-  ctx: BlobContext,
-  caller: StorageCaller,
-  deps: BlobDeps,
-  container: BlobContainer,
-  name: string,
-  conditions: HttpConditions,
-  metadata: boolean,
-): Promise<void> {
-  allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
-  refuseUnkeptHeaders(ctx);
-  const client = container.getBlobClient(name);
-  const properties = propertiesOrNone(client);
-  const current = await client.getProperties();
-  if (current.blobType !== "BlockBlob")
-    throw notServed("setting the metadata or properties of an append blob");
-  const result = await underConditions(conditions, false, properties, async (c) => {
-    const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
-    const contentType = metadata
-      ? now.contentType
-      : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
-    // The same bytes, kept from the blob as it is (linked where the store can: no copy).
-    const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
-    return container.getBlockBlobClient(name).commitParts([whole], {
-      ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
-      metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
-      conditions: { ifMatch: now.etag },
-      basedOn: now.etag,
-      // The same bytes: the committed block list still describes them.
-      keepBlockList: true,
-    });
-  });
-  writeResult(ctx, 200, result);
+async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

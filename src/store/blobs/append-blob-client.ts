@@ -1,8 +1,8 @@
-import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   checkByteCount,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
-import { type LeaseAction, checkLeaseAction } from "./blob-leases.js";
+import { checkLeaseAction, type LeaseAction } from "./blob-leases.js";
 import { validateBlobName, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess } from "./blob-service.js";
 
@@ -62,10 +62,14 @@ export class BlobLeaseClient {
 
   /**
    * Breaks the lease whatever its id: no lease can be acquired for `breakPeriod` seconds (0 to 60;
-   * a fixed lease breaks at its expiry at the latest). `leaseTime` is the seconds left.
+   * a fixed lease breaks at its expiry at the latest; absent: a fixed lease at its expiry, an
+   * infinite one at once). `leaseTime` is the seconds left.
    */
-  async breakLease(breakPeriod: number, options: OperationOptions = {}): Promise<Lease> {
-    return this.run({ action: "break", breakPeriod }, options);
+  async breakLease(breakPeriod?: number, options: OperationOptions = {}): Promise<Lease> {
+    return this.run(
+      breakPeriod === undefined ? { action: "break" } : { action: "break", breakPeriod },
+      options,
+    );
   }
 
   private async run(action: LeaseAction, options: OperationOptions): Promise<Lease> {

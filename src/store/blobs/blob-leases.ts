@@ -90,6 +90,9 @@ export function applyLease(
   switch (op.action) {
     case "acquire": {
       const id = op.proposedId ?? (state === "leased" ? undefined : randomUUID());
+      if (state === "breaking" && id !== lease!.id) {
+        throw leaseError("LeaseAlreadyPresent", "There is already a lease present.");
+      }
       if (state === "breaking") {
         throw leaseError(
           "LeaseIsBreakingAndCannotBeAcquired",

@@ -10,6 +10,7 @@ import {
   blobNotFound,
   createOnlyRefusal,
 } from "./blob-client.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   type BlockListEntry,
@@ -19,7 +20,6 @@ import {
   checkConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
-import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 
 export type { BlockListEntry } from "./blob-rules.js";
 

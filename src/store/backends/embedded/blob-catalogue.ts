@@ -78,7 +78,11 @@ interface BlobProps {
 }
 
 /** The `props` of a row written now with `headers`, keeping the creation time of the row it replaces. */
-export function propsJson(headers: ContentHeaders | undefined, current: BlobRow | undefined, now: number): string {
+export function propsJson(
+  headers: ContentHeaders | undefined,
+  current: BlobRow | undefined,
+  now: number,
+): string {
   const created = current ? (parseProps(current).c ?? current.modified) : now;
   const h = headers && Object.keys(headers).length > 0 ? headers : undefined;
   return JSON.stringify(h ? { h, c: created } : { c: created });

@@ -29,7 +29,8 @@ export function setBlobProperties(
     checkWrite(row, change.conditions);
     const etag = newEtag();
     const modified = Date.now();
-    if (change.kind === "headers") catalogue.setHeaders(row, change.contentType, change.headers, etag, modified);
+    if (change.kind === "headers")
+      catalogue.setHeaders(row, change.contentType, change.headers, etag, modified);
     else catalogue.setMetadata(row, change.metadata, etag, modified);
     return { etag, lastModified: propertiesOf({ ...row, modified }).lastModified };
   });

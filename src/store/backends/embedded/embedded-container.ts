@@ -9,9 +9,9 @@ import type {
   BackendDownload,
   BackendLeaseResult,
   BackendListPage,
-  BackendSetProperties,
   BackendListQuery,
   BackendRange,
+  BackendSetProperties,
   BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
@@ -212,7 +212,11 @@ export class EmbeddedContainer implements ContainerBackend {
     return setBlobProperties(this.service, this.name, name, change);
   }
 
-  async lease(blob: string | undefined, action: LeaseAction, _call: CallOptions): Promise<BackendLeaseResult> {
+  async lease(
+    blob: string | undefined,
+    action: LeaseAction,
+    _call: CallOptions,
+  ): Promise<BackendLeaseResult> {
     return leaseOperation(this.service, this.name, blob, action);
   }
 
