@@ -65,7 +65,7 @@ export const leasesSuite: BlobSuite = (target) => {
           ? "LeaseIdMismatchWithLeaseOperation"
           : "LeaseNotPresentWithLeaseOperation";
         expect(await codeOf(mine.renewLease())).toBe(noLease);
-        expect(await codeOf(mine.releaseLease())).toBe("LeaseNotPresentWithLeaseOperation");
+        expect(await codeOf(mine.releaseLease())).toBe(noLease);
         expect(await codeOf(mine.breakLease(0))).toBe("LeaseNotPresentWithLeaseOperation");
         await mine.acquireLease(-1);
         expect((await blob.getProperties()).leaseDuration).toBe("infinite");

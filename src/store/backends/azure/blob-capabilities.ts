@@ -30,7 +30,7 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
   {
     id: "lease-codes-without-lease",
     description:
-      "Renew or change where there is no lease answers LeaseIdMismatchWithLeaseOperation; the service's code for a lease operation with no lease is LeaseNotPresentWithLeaseOperation. Not worked around.",
+      "Renew or release where there is no lease answers LeaseIdMismatchWithLeaseOperation; the service's code for a lease operation with no lease is LeaseNotPresentWithLeaseOperation. Not worked around.",
   },
   {
     id: "staged-blocks-outlive-delete",
