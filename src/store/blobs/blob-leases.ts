@@ -144,7 +144,8 @@ export function applyLease(
       const { expiresAt: _expired, ...rest } = lease;
       return {
         lease: { ...rest, breakAt },
-        outcome: { leaseTime: Math.max(0, Math.ceil((breakAt - now) / 1000)) },
+        // Whole seconds, rounded as Azurite rounds them (the service documents only "seconds").
+        outcome: { leaseTime: Math.max(0, Math.round((breakAt - now) / 1000)) },
       };
     }
   }
