@@ -52,6 +52,24 @@ export const leasesSuite: BlobSuite = (target) => {
 
     itWhen(
       target,
+      (c) => c.leases && c.appendBlobs,
+      "the backend keeps no leases or no append blobs",
+      "appends to a leased append blob need its lease id",
+      async () => {
+        const c = await target().freshContainer();
+        const log = c.getAppendBlobClient("log");
+        await log.create();
+        const lease = log.getBlobLeaseClient();
+        await lease.acquireLease(20);
+        expect(await codeOf(log.appendBlock("a", 1))).toBe("LeaseIdMissing");
+        await log.appendBlock("a", 1, { conditions: { leaseId: lease.leaseId } });
+        expect((await log.downloadToBuffer()).toString()).toBe("a");
+        await lease.releaseLease();
+      },
+    );
+
+    itWhen(
+      target,
       (c) => c.leases,
       NO_LEASES,
       "acquire, renew, change, release and their refusals",
