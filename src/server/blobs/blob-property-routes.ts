@@ -34,8 +34,12 @@ function invalidHeader(name: string): ProtocolError {
   );
 }
 
-/** The request's x-ms-blob-* content headers as the port's BlobHTTPHeaders (absent ones left out). */
-export function httpHeadersOf(ctx: BlobContext): BlobHTTPHeaders {
+/**
+ * The request's x-ms-blob-* content headers as the port's BlobHTTPHeaders (absent ones left out).
+ * An upload's x-ms-blob-content-md5 is 128 bits (400 InvalidMd5 otherwise, as the service answers);
+ * Set Blob Properties stores whatever bytes it is given.
+ */
+export function httpHeadersOf(ctx: BlobContext, use: "upload" | "set" = "upload"): BlobHTTPHeaders {
   const out: BlobHTTPHeaders = {};
   const pairs = [
     ["x-ms-blob-content-type", "blobContentType"],
@@ -50,12 +54,33 @@ export function httpHeadersOf(ctx: BlobContext): BlobHTTPHeaders {
   }
   const md5 = header(ctx, "x-ms-blob-content-md5");
   if (md5 !== undefined && md5 !== "") {
-    const bytes = Buffer.from(md5, "base64");
-    if (bytes.length !== 16 || bytes.toString("base64") !== md5.trim())
-      throw invalidHeader("x-ms-blob-content-md5");
-    out.blobContentMD5 = new Uint8Array(bytes);
+    if (use === "upload") out.blobContentMD5 = new Uint8Array(blobMd5(ctx)!);
+    else {
+      const bytes = Buffer.from(md5, "base64");
+      if (bytes.length === 0 || bytes.toString("base64") !== md5.trim())
+        throw invalidHeader("x-ms-blob-content-md5");
+      out.blobContentMD5 = new Uint8Array(bytes);
+    }
   }
   return out;
+}
+
+/**
+ * Put Blob's x-ms-blob-content-md5, checked: 128 bits in Base64, else 400 InvalidMd5. It takes
+ * precedence over Content-MD5 as the body's transit check (the Put Blob documentation).
+ */
+export function blobMd5(ctx: BlobContext): Buffer | undefined {
+  const value = header(ctx, "x-ms-blob-content-md5");
+  if (value === undefined || value === "") return undefined;
+  const digest = Buffer.from(value, "base64");
+  if (digest.length !== 16 || !/^[A-Za-z0-9+/]{22}==$/.test(value.trim())) {
+    throw new ProtocolError(
+      400,
+      "InvalidMd5",
+      "The MD5 value specified in the request is invalid. The MD5 value must be 128 bits and Base64-encoded.",
+    );
+  }
+  return digest;
 }
 
 /** The headers Get Blob and Get Blob Properties answer with beyond the basic ones. */
@@ -120,7 +145,7 @@ export async function setBlobProperties(
 ): Promise<void> {
   allowBlob(caller, "writeBlob", container.containerName, deps, ctx.account);
   const client = container.getBlobClient(name);
-  const headers = httpHeadersOf(ctx);
+  const headers = httpHeadersOf(ctx, "set");
   const result = await underConditions(conditions, false, properties, (c) =>
     client.setHTTPHeaders(headers, { conditions: c }),
   );

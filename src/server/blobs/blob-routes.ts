@@ -14,6 +14,7 @@ import {
   underWriteConditions,
 } from "./blob-conditions.js";
 import {
+  blobMd5,
   getBlobMetadata,
   httpHeadersOf,
   leaseResource,
@@ -73,7 +74,8 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     etag: p.etag,
     "last-modified": httpDate(p.lastModified),
     "x-ms-blob-type": p.blobType,
-    "content-type": p.contentType ?? "application/octet-stream",
+    // A blob whose content type was cleared (Set Blob Properties without one) answers none.
+    ...(p.contentType === undefined ? {} : { "content-type": p.contentType }),
     ...propertyHeaders(p),
     "x-ms-server-encrypted": "true",
     "accept-ranges": "bytes",
@@ -339,7 +341,8 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const md5 = expectedMd5(ctx);
+  // x-ms-blob-content-md5 takes precedence over Content-MD5 as the body's check.
+  const md5 = blobMd5(ctx) ?? expectedMd5(ctx);
   const blockBlob = container.getBlockBlobClient(name);
   if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
     // A small body is read whole first: one upload of bytes, without a stream's machinery.

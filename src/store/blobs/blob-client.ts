@@ -225,7 +225,7 @@ export class BlobClient {
     options: BlobSetOptions = {},
   ): Promise<BlobWriteResponse> {
     const call = this.begin(options);
-    const { contentType, headers } = checkHttpHeaders(blobHTTPHeaders, this.port.capabilities);
+    const { contentType, headers } = checkHttpHeaders(blobHTTPHeaders, this.port.capabilities, "any");
     // The service leaves no content type when Set Blob Properties gives none.
     const given = blobHTTPHeaders?.blobContentType === undefined ? {} : { contentType };
     return this.setProperties({ kind: "headers", ...given, headers, conditions: {} }, options, call);

@@ -32,6 +32,8 @@ const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function checkHttpHeaders(
   given: BlobHTTPHeaders | undefined,
   caps: BlobCapabilities,
+  /** Set Blob Properties stores an MD5 of any length (the service does); uploads take 16 bytes. */
+  md5: "digest" | "any" = "digest",
 ): { contentType: string; headers: ContentHeaders } {
   if (given !== undefined && (given === null || typeof given !== "object")) {
     throw new TableKitError("InvalidInput", "blobHTTPHeaders must be an object");
@@ -49,13 +51,16 @@ export function checkHttpHeaders(
     if (!caps.contentHeaders) throw unsupported(caps, option);
     headers[key] = value;
   }
-  const md5: unknown = given?.blobContentMD5;
-  if (md5 !== undefined) {
-    if (!(md5 instanceof Uint8Array) || md5.byteLength !== 16) {
-      throw new TableKitError("InvalidInput", "blobContentMD5 must be 16 bytes (an MD5 digest)");
+  const digest: unknown = given?.blobContentMD5;
+  if (digest !== undefined) {
+    const length = digest instanceof Uint8Array ? digest.byteLength : -1;
+    if (length < 0 || (md5 === "digest" ? length !== 16 : length === 0 || length > 64)) {
+      const rule = md5 === "digest" ? "16 bytes (an MD5 digest)" : "1 to 64 bytes";
+      throw new TableKitError("InvalidInput", `blobContentMD5 must be ${rule}`);
     }
     if (!caps.contentMD5) throw unsupported(caps, "blobContentMD5");
-    headers.contentMD5 = Buffer.from(md5.buffer, md5.byteOffset, md5.byteLength).toString("base64");
+    const bytes = digest as Uint8Array;
+    headers.contentMD5 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   }
   return { contentType, headers };
 }
