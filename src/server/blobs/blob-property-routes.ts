@@ -130,7 +130,11 @@ export function md5Headers(p: BlobProperties, ranged: boolean, rangeBytes?: Buff
     };
   }
   if (!whole) return {};
-  return ranged ? { "x-ms-blob-content-md5": whole } : { "content-md5": whole };
+  // The whole blob's MD5 always travels as x-ms-blob-content-md5 (Azurite's tests read it from a
+  // whole download too); Content-MD5 only when the bytes sent are the whole blob.
+  return ranged
+    ? { "x-ms-blob-content-md5": whole }
+    : { "content-md5": whole, "x-ms-blob-content-md5": whole };
 }
 
 /** Set Blob Properties: the content headers replaced (each one not sent is cleared). */

@@ -322,6 +322,7 @@ async function putBlob(
     ctx.account,
     async () => !!(await properties()),
   );
+  blobMd5(ctx); // a malformed x-ms-blob-content-md5 is 400 InvalidMd5 before anything else
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
