@@ -16,6 +16,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized, verdict } from "./support/bench-mode.js";
+import { measureLeases } from "./support/blob-leases.js";
 import { listingGoals, listingRows, measureListing } from "./support/blob-listing.js";
 import { type Served, startServed } from "./support/served-process.js";
 import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
@@ -24,7 +25,7 @@ import { measureStorage, storageGoals, storageRows as storageTable } from "./sup
 /** TABLEKIT_SERVER_BENCH_BULK shrinks the compared bulk load (Azurite's 100,000 takes minutes, much longer on a busy machine). */
 /**
  * TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size);
- * =paging the scan rows alone; =blobs the storage half without its queue rounds; =listing the
+ * =paging the scan rows alone; =blobs the storage half without its queue rounds; =leases the lease round trip alone; =listing the
  * blob-listing row alone (TABLEKIT_SERVER_BENCH_LISTING sets its blob count).
  */
 const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
@@ -384,10 +385,35 @@ async function listingRow(): Promise<void> {
   }
 }
 
+/** A job claim: lease acquire + a write under the lease + release, on serve (a --location store) and on Azurite. */
+async function leaseRow(): Promise<void> {
+  const rounds = sized(500, 20);
+  const dir = mkdtempSync(join(tmpdir(), "tablekit-lease-bench-"));
+  try {
+    const ours = await startTablekit(["--location", dir]);
+    const measuredOurs = await measureLeases({ name: "tablekit", ...ours }, rounds).finally(() =>
+      ours.stop(),
+    );
+    const azurite = await startAzurite();
+    const theirs = await measureLeases(
+      { name: "Azurite", connectionString: azurite.connectionString },
+      rounds,
+    ).finally(() => azurite.stop());
+    results["lease acquire + leased write + release, µs"] = {
+      tablekit: fmt(measuredOurs.roundMicros, 0),
+      azurite: fmt(theirs.roundMicros, 0),
+      ratio: `${fmt(measuredOurs.roundMicros / theirs.roundMicros, 2)}x`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (only === undefined || only === "tables" || only === "paging") await pagingRows();
 if (only === undefined || only === "tables") await tableRows();
 if (only === undefined || only === "storage" || only === "blobs") await storageRows();
 if (only === undefined || only === "storage" || only === "blobs" || only === "listing") await listingRow();
+if (only === undefined || only === "storage" || only === "blobs" || only === "leases") await leaseRow();
 
 if (only === undefined || only === "tables")
   console.log(

@@ -119,6 +119,7 @@ const ROOT = [
   "AppendBlobClient",
   "BlobClient",
   "BlobContainer",
+  "BlobLeaseClient",
   "BlockBlobClient",
   "AccessPolicy",
   "DEFAULT_SAS_VERSION",

@@ -58,6 +58,18 @@ export const ERROR_STATUS = {
   InvalidBlobOrBlock: 400,
   AppendPositionConditionNotMet: 412,
   MaxBlobSizeConditionNotMet: 412,
+  // Leases on blobs and containers (the Blob service's codes; docs/blobs.md#leases)
+  LeaseIdMissing: 412,
+  LeaseIdMismatchWithBlobOperation: 412,
+  LeaseIdMismatchWithContainerOperation: 412,
+  LeaseNotPresentWithBlobOperation: 412,
+  LeaseNotPresentWithContainerOperation: 412,
+  LeaseIdMismatchWithLeaseOperation: 409,
+  LeaseNotPresentWithLeaseOperation: 409,
+  LeaseAlreadyPresent: 409,
+  LeaseIsBrokenAndCannotBeRenewed: 409,
+  LeaseIsBreakingAndCannotBeAcquired: 409,
+  LeaseIsBreakingAndCannotBeChanged: 409,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
   AuthenticationFailed: 403,
   AuthorizationFailure: 403,

@@ -10,9 +10,21 @@ function list(text: string): string[] {
     .filter((s) => s !== "");
 }
 
+/**
+ * `*` allows every origin; an origin with a `*` in its host (`http://*.contoso.com`) allows every
+ * subdomain of it, as the service documents ("CORS support for the Azure Storage services").
+ */
 function originAllowed(rule: CorsRule, origin: string): boolean {
-  const origins = list(rule.allowedOrigins);
-  return origins.includes("*") || origins.includes(origin.toLowerCase());
+  const asked = origin.toLowerCase();
+  return list(rule.allowedOrigins).some((allowed) => {
+    if (allowed === "*" || allowed === asked) return true;
+    if (!allowed.includes("*")) return false;
+    const pattern = allowed
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+      .join("[^/]+");
+    return new RegExp(`^${pattern}$`).test(asked);
+  });
 }
 
 function headersAllowed(rule: CorsRule, requested: string[]): boolean {

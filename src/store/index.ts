@@ -64,6 +64,7 @@ export {
   type BlobDownloadResponse,
   type BlobProperties,
   type BlobReadOptions,
+  type BlobSetOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
 export { isNotModified } from "./blobs/blob-conditions.js";
@@ -72,6 +73,7 @@ export {
   type BlobItem,
   type BlobPrefix,
   type ContainerCreateOptions,
+  type ContainerDeleteOptions,
   type ContainerGetAccessPolicyResponse,
   type ContainerProperties,
   type HierarchyItem,
@@ -79,6 +81,9 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blobs/blob-container.js";
+export type { BlobHTTPHeaders } from "./blobs/blob-headers.js";
+export { BlobLeaseClient, type Lease } from "./blobs/blob-lease-client.js";
+export type { LeaseDuration, LeaseState, LeaseStatus } from "./blobs/blob-leases.js";
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";

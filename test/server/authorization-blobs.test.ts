@@ -212,11 +212,17 @@ describe("tablekit serve, Blob service: the authorization matrix", () => {
       await Promise.all(
         OPS.map(async (op) => {
           const actual = await attempt(op, (c) => serviceSas(c, permissions));
-          const allowed = [...NEEDS[op]].some((p) => permissions.includes(p));
+          // A service SAS grants no container operation but listing: not Get Container Properties.
+          const containerRead = op === "properties";
+          const allowed = !containerRead && [...NEEDS[op]].some((p) => permissions.includes(p));
           const want = expected(
             op,
             allowed,
-            permissions === "" ? "AuthenticationFailed" : "AuthorizationPermissionMismatch",
+            permissions === ""
+              ? "AuthenticationFailed"
+              : containerRead
+                ? "AuthorizationResourceTypeMismatch"
+                : "AuthorizationPermissionMismatch",
           );
           if (show(actual) !== show(want))
             mismatches.push(`sp=${permissions} ${op}: ${show(actual)} ≠ ${show(want)}`);

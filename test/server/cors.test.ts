@@ -61,6 +61,16 @@ describe("tablekit serve: CORS headers of actual requests, row by row of the ser
     ]);
   });
 
+  it("an origin with a wildcard in its host allows its subdomains, not the domain or look-alikes", async () => {
+    await setCors(`<Cors>${rule("http://*.contoso.com")}</Cors>`);
+    expect((await corsOf("http://app.contoso.com"))[1]).toBe("http://app.contoso.com");
+    expect((await corsOf("http://a.b.contoso.com"))[1]).toBe("http://a.b.contoso.com");
+    expect((await corsOf("http://contoso.com"))[1]).toBeUndefined();
+    expect((await corsOf("http://evilcontoso.com"))[1]).toBeUndefined();
+    expect((await corsOf("https://app.contoso.com"))[1]).toBeUndefined();
+    expect((await corsOf("http://app.contoso.com.evil.example"))[1]).toBeUndefined();
+  });
+
   it("a rule for all origins: `*` and exposed headers without Vary, even without Origin", async () => {
     await setCors(`<Cors>${rule("*")}</Cors>`);
     expect(await corsOf(undefined)).toEqual([undefined, "*", "x-ms-meta-*"]);

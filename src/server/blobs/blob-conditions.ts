@@ -22,7 +22,10 @@ export function httpConditions(ctx: RequestContext): BlobRequestConditions {
   const ifNoneMatch = etagHeader(ctx.req.headers["if-none-match"]);
   const ifModifiedSince = date(ctx, "if-modified-since");
   const ifUnmodifiedSince = date(ctx, "if-unmodified-since");
+  const leaseId = ctx.req.headers["x-ms-lease-id"];
   return {
+    // x-ms-lease-id: handed to every port call the request makes.
+    ...(typeof leaseId === "string" ? { leaseId: leaseId.trim() } : {}),
     ...(ifMatch === undefined ? {} : { ifMatch }),
     // An If-None-Match that is no ETag excludes nothing.
     ...(ifNoneMatch === undefined || ifNoneMatch === NO_ETAG ? {} : { ifNoneMatch }),
@@ -34,8 +37,12 @@ export function httpConditions(ctx: RequestContext): BlobRequestConditions {
 /** What an If-Match that is no ETag becomes: an ETag no blob has (`""`), so it matches nothing (412). */
 const NO_ETAG = '""';
 
+/** One ETag, `*` or a comma-separated list of them (any matches); the ETags in it that are well formed. */
 function etagHeader(value: string | string[] | undefined): string | undefined {
   if (typeof value !== "string") return undefined;
-  const text = value.trim();
-  return text === "*" || ETAG.test(text) ? text : NO_ETAG;
+  const list = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v === "*" || ETAG.test(v));
+  return list.length === 0 ? NO_ETAG : list.join(", ");
 }

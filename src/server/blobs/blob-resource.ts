@@ -10,5 +10,6 @@ export function parseBlobPath(path: string): BlobResource {
   if (slash < 0 || slash === path.length - 1) {
     return { kind: "container", container: slash < 0 ? path : path.slice(0, slash) };
   }
-  return { kind: "blob", container: path.slice(0, slash), blob: path.slice(slash + 1) };
+  // The service reads a backslash in a blob's name as a slash (as URL parsers do): `a\b` is `a/b`.
+  return { kind: "blob", container: path.slice(0, slash), blob: path.slice(slash + 1).replaceAll("\\", "/") };
 }

@@ -9,6 +9,18 @@ import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-heade
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
 import { httpConditions } from "./blob-conditions.js";
+import {
+  blobMd5,
+  getBlobMetadata,
+  httpHeadersOf,
+  leaseResource,
+  md5Headers,
+  notModified,
+  propertyHeaders,
+  rangeMd5Request,
+  setBlobMetadata,
+  setBlobProperties,
+} from "./blob-property-routes.js";
 import type { BlobContext } from "./blob-service.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
@@ -24,12 +36,6 @@ const MAX_PUT_BLOB_BYTES = 5000 * 1024 * 1024;
 
 /** Blob properties the port does not keep: refused rather than dropped. */
 const UNKEPT_HEADERS = [
-  "x-ms-blob-cache-control",
-  "x-ms-blob-content-encoding",
-  "x-ms-blob-content-language",
-  "x-ms-blob-content-disposition",
-  "x-ms-blob-content-md5",
-  "x-ms-lease-id",
   "x-ms-copy-source",
   "x-ms-tags",
   "x-ms-access-tier",
@@ -56,9 +62,9 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     etag: p.etag,
     "last-modified": httpDate(p.lastModified),
     "x-ms-blob-type": p.blobType,
-    "content-type": p.contentType ?? "application/octet-stream",
-    "x-ms-lease-state": "available",
-    "x-ms-lease-status": "unlocked",
+    // A blob whose content type was cleared (Set Blob Properties without one) answers none.
+    ...(p.contentType === undefined ? {} : { "content-type": p.contentType }),
+    ...propertyHeaders(p),
     "x-ms-server-encrypted": "true",
     "accept-ranges": "bytes",
     ...(p.blobCommittedBlockCount === undefined
@@ -159,6 +165,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "HEAD ": {
       askCore(caller, "readBlob", target);
       const range = requestedRange(ctx);
+      const rangeMd5 = rangeMd5Request(ctx, range);
       const overrides = sasOverrides(ctx, caller);
       const download = await client
         .download(range?.offset, range?.count, { conditions })
@@ -172,14 +179,21 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
           if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
           throw err;
         });
+      // The range's MD5 needs its bytes first (at most 4 MiB, checked above).
+      const rangeBytes = rangeMd5 ? await readAll(download.readableStreamBody) : undefined;
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
         ...blobHeaders(download),
+        ...md5Headers(download, range !== undefined, rangeBytes),
         "content-length": String(download.contentLength),
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
         ...overrides,
       };
       ctx.res.writeHead(range ? 206 : 200, headers);
+      if (rangeBytes) {
+        ctx.res.end(ctx.method === "HEAD" ? undefined : rangeBytes);
+        return;
+      }
       if (ctx.method === "HEAD") {
         download.readableStreamBody.destroy();
         ctx.res.end();
@@ -238,8 +252,14 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       return;
     }
     case "PUT metadata":
+      return setBlobMetadata(ctx, caller, container, name, conditions);
     case "PUT properties":
-      return rewriteProperties(ctx, caller, container, name, conditions, comp === "metadata");
+      return setBlobProperties(ctx, caller, container, name, conditions);
+    case "GET metadata":
+    case "HEAD metadata":
+      return getBlobMetadata(ctx, caller, container, name, conditions);
+    case "PUT lease":
+      return leaseResource(ctx, caller, container, name, conditions);
     default:
       if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a blob`);
@@ -260,9 +280,8 @@ function integerHeader(name: string, value: string): number {
 }
 
 export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions) {
-  const contentType = header(ctx, "x-ms-blob-content-type");
   return {
-    ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+    blobHTTPHeaders: httpHeadersOf(ctx),
     metadata: metadataFromHeaders(ctx.req),
     conditions,
   };
@@ -279,6 +298,7 @@ async function putBlob(
   conditions: BlobRequestConditions,
 ): Promise<void> {
   askCoreToWrite(caller, { container: container.containerName, blob: name });
+  blobMd5(ctx); // a malformed x-ms-blob-content-md5 is 400 InvalidMd5 before anything else
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
@@ -296,7 +316,8 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const md5 = expectedMd5(ctx);
+  // x-ms-blob-content-md5 takes precedence over Content-MD5 as the body's check.
+  const md5 = blobMd5(ctx) ?? expectedMd5(ctx);
   const blockBlob = container.getBlockBlobClient(name);
   if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
     // A small body is read whole first: one upload of bytes, without a stream's machinery.
@@ -313,42 +334,8 @@ async function putBlob(
   writeResult(ctx, 201, result);
 }
 
-/** Set Blob Metadata / Properties: the port recommits the blob with its own bytes and the new metadata or content type. */
-async function rewriteProperties(
-  ctx: BlobContext,
-  caller: StorageCaller,
-  container: BlobContainer,
-  name: string,
-  conditions: BlobRequestConditions,
-  metadata: boolean,
-): Promise<void> {
-  askCore(caller, "writeBlob", { container: container.containerName, blob: name });
-  refuseUnkeptHeaders(ctx);
-  const contentType = metadata ? undefined : header(ctx, "x-ms-blob-content-type");
-  const result = await container
-    .getBlockBlobClient(name)
-    .setProperties(
-      metadata
-        ? { metadata: metadataFromHeaders(ctx.req) }
-        : contentType === undefined
-          ? {}
-          : { blobContentType: contentType },
-      { conditions },
-    )
-    .catch((err: unknown) => {
-      if (err instanceof TableKitError && err.code === "NotSupported") {
-        throw notServed("setting the metadata or properties of an append blob");
-      }
-      throw err;
-    });
-  writeResult(ctx, 200, result);
-}
-
-/** A read whose If-None-Match or If-Modified-Since fails: 304, with the service's code. */
-function notModified(): ProtocolError {
-  return new ProtocolError(
-    304,
-    "ConditionNotMet",
-    "The condition specified using HTTP conditional header(s) is not met.",
-  );
+async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

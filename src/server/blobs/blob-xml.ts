@@ -1,4 +1,4 @@
-import type { ContainerItem, HierarchyItem } from "../../store/index.js";
+import type { BlobItem, ContainerItem, HierarchyItem } from "../../store/index.js";
 import { escapeXml, httpDate } from "../protocol/xml.js";
 
 /** The Blob service's XML bodies: container and blob listings, block lists. */
@@ -29,6 +29,25 @@ function head(listing: ListingHead): string {
   }`;
 }
 
+/** A listed blob's or container's lease, as the listings show it. */
+function leaseXml(p: { leaseState?: string; leaseStatus?: string; leaseDuration?: string }): string {
+  return `<LeaseStatus>${p.leaseStatus ?? "unlocked"}</LeaseStatus><LeaseState>${p.leaseState ?? "available"}</LeaseState>${
+    p.leaseDuration ? `<LeaseDuration>${p.leaseDuration}</LeaseDuration>` : ""
+  }`;
+}
+
+/** A listed blob's content headers and creation time (after its Content-Type). */
+function contentXml(p: BlobItem["properties"]): string {
+  const one = (tag: string, value: string | undefined) =>
+    value === undefined ? "" : `<${tag}>${escapeXml(value)}</${tag}>`;
+  return `${one("Content-Encoding", p.contentEncoding)}${one("Content-Language", p.contentLanguage)}${one(
+    "Content-MD5",
+    p.contentMD5 ? Buffer.from(p.contentMD5).toString("base64") : undefined,
+  )}${one("Content-Disposition", p.contentDisposition)}${one("Cache-Control", p.cacheControl)}${
+    p.createdOn ? `<Creation-Time>${httpDate(p.createdOn)}</Creation-Time>` : ""
+  }`;
+}
+
 export function containerListingXml(
   listing: ListingHead & {
     readonly containers: readonly (ContainerItem & {
@@ -40,7 +59,7 @@ export function containerListingXml(
   const one = (c: (typeof listing.containers)[number]) =>
     `<Container><Name>${escapeXml(c.name)}</Name><Properties><Last-Modified>${httpDate(
       c.properties.lastModified,
-    )}</Last-Modified><Etag>${escapeXml(c.properties.etag)}</Etag><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState>${
+    )}</Last-Modified><Etag>${escapeXml(c.properties.etag)}</Etag>${leaseXml(c.properties)}${
       c.publicAccess ? `<PublicAccess>${c.publicAccess}</PublicAccess>` : ""
     }<HasImmutabilityPolicy>false</HasImmutabilityPolicy><HasLegalHold>false</HasLegalHold></Properties>${metadataXml(
       c.metadata,
@@ -62,7 +81,7 @@ export function blobListingXml(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
-    )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
+    )}</Content-Type>${contentXml(p)}<BlobType>${p.blobType}</BlobType>${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
       item.metadata,
     )}</Blob>`;
   };

@@ -10,6 +10,7 @@ import { maxResults } from "../protocol/query-parameters.js";
 import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
 import { httpConditions } from "./blob-conditions.js";
+import { leaseHeaders, leaseResource } from "./blob-property-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { askCore, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
@@ -74,8 +75,8 @@ export async function answerContainerOrService(
     }
     case "DELETE ": {
       askCore(caller, "deleteContainer", { container: name });
-      if (ctx.req.headers["x-ms-lease-id"] !== undefined) throw notServed("leases");
-      await container.delete();
+      const leaseId = ctx.req.headers["x-ms-lease-id"];
+      await container.delete(typeof leaseId === "string" ? { conditions: { leaseId: leaseId.trim() } } : {});
       send(ctx, 202, {});
       return;
     }
@@ -88,8 +89,7 @@ export async function answerContainerOrService(
       send(ctx, 200, {
         etag: found.etag,
         "last-modified": httpDate(found.lastModified),
-        "x-ms-lease-state": "available",
-        "x-ms-lease-status": "unlocked",
+        ...leaseHeaders(found),
         "x-ms-has-immutability-policy": "false",
         "x-ms-has-legal-hold": "false",
         ...(found.blobPublicAccess ? { "x-ms-blob-public-access": found.blobPublicAccess } : {}),
@@ -136,8 +136,9 @@ export async function answerContainerOrService(
     }
     case "GET list":
       return listBlobs(ctx, caller, deps, name);
+    case "PUT lease":
+      return leaseResource(ctx, caller, container, undefined, httpConditions(ctx));
     default:
-      if (comp === "lease") throw notServed("leases");
       if (comp === "batch") throw notServed("blob batches");
       if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a container`);

@@ -146,7 +146,8 @@ export function sendError(ctx: RequestContext, err: unknown, xml: boolean): void
   const message = xml ? xmlServiceMessage(code, text) : text;
   const headers: OutgoingHttpHeaders = { "x-ms-error-code": code };
   if (xml) {
-    headers["content-type"] = "application/xml";
+    // A HEAD answer has no body, so no type (the SDKs check a failed HEAD carries none).
+    if (ctx.req.method !== "HEAD") headers["content-type"] = "application/xml";
     const auth = authenticationDetail(err, message);
     const body = auth
       ? xmlErrorBody(code, serviceMessage(ctx, auth.message), auth.detail)

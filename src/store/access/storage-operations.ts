@@ -47,7 +47,9 @@ export const BLOB_OPERATIONS = {
   getAccountInfo: { account: { type: "s", anyOf: "rwdlacup" }, service: "racwdl" },
   createContainer: { account: { type: "c", anyOf: "cw" } },
   deleteContainer: { account: { type: "c", anyOf: "d" } },
-  getContainerProperties: { account: { type: "c", anyOf: "r" }, service: "r", containerLevel: true },
+  // A service SAS grants no container operation but listing: the service answers 403 to a container
+  // SAS that asks for the container's properties or metadata (the service SAS documentation).
+  getContainerProperties: { account: { type: "c", anyOf: "r" } },
   setContainerMetadata: { account: { type: "c", anyOf: "w" } },
   getContainerAcl: { account: { type: "c", anyOf: "" }, keyOnly: true },
   setContainerAcl: { account: { type: "c", anyOf: "" }, keyOnly: true },

@@ -3,17 +3,17 @@ import type { OperationOptions } from "../call-options.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   checkByteCount,
-  checkContentType,
   checkRequestConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
 
 export interface AppendBlobCreateOptions extends OperationOptions {
-  blobHTTPHeaders?: { blobContentType?: string };
+  blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
   conditions?: BlobRequestConditions;
 }
@@ -46,7 +46,7 @@ export class AppendBlobClient extends BlobClient {
     const upload = {
       blobType: "AppendBlob" as const,
       body: { kind: "bytes" as const, bytes: new Uint8Array(0) },
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
     };
     const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
@@ -85,6 +85,7 @@ export class AppendBlobClient extends BlobClient {
         ...(c.ifNoneMatch === undefined ? {} : { ifNoneMatch: c.ifNoneMatch }),
         ...(c.ifModifiedSince === undefined ? {} : { ifModifiedSince: c.ifModifiedSince }),
         ...(c.ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince: c.ifUnmodifiedSince }),
+        ...(c.leaseId === undefined ? {} : { leaseId: c.leaseId }),
       },
     );
     const append = {

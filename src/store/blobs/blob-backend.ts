@@ -7,6 +7,7 @@ import type {
 } from "../access/state-backend.js";
 import type { CallOptions } from "../call-options.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
+import type { LeaseAction, LeaseOutcome, LeaseView } from "./blob-leases.js";
 
 /**
  * What a backend of the blob port implements: raw operations only. `BlobContainer` and its blob
@@ -17,7 +18,10 @@ import type { BlobCapabilities } from "./blob-capabilities.js";
 
 export type BlobType = "BlockBlob" | "AppendBlob";
 
-/** Metadata as the port carries it: names lower-cased (they compare case-insensitively), values ASCII. */
+/**
+ * Metadata as the port carries it: names in the case they were set (they compare
+ * case-insensitively: never two that differ only in case), values printable ASCII, maybe empty.
+ */
 export type Metadata = Record<string, string>;
 
 /** Checked conditions: at most one of the two, `ifNoneMatch` only ever `*`. */
@@ -25,6 +29,21 @@ export interface BackendConditions {
   /** `*` (the blob exists) or a quoted ETag. */
   readonly ifMatch?: string;
   readonly ifNoneMatch?: "*";
+  /** The caller's lease id: needed to write a leased blob, and must be the active lease's when given. */
+  readonly leaseId?: string;
+}
+
+/**
+ * The content headers a blob keeps beside its content type; each absent one is not set (Set Blob
+ * Properties replaces them all, clearing what it is not given).
+ */
+export interface ContentHeaders {
+  readonly cacheControl?: string;
+  readonly contentEncoding?: string;
+  readonly contentLanguage?: string;
+  readonly contentDisposition?: string;
+  /** The MD5 of the whole blob, base64 (16 bytes). */
+  readonly contentMD5?: string;
 }
 
 /** A body the core has checked: bytes, or chunks it counts (and stops past the size limit) as they pass. */
@@ -36,6 +55,7 @@ export interface BackendUpload {
   readonly blobType: BlobType;
   readonly body: BackendBody;
   readonly contentType?: string;
+  readonly headers?: ContentHeaders;
   readonly metadata: Metadata;
   readonly conditions: BackendConditions;
   /** Hints for backends that upload in parallel parts (the SDK's bufferSize and maxConcurrency). */
@@ -104,10 +124,31 @@ export interface StoredBlobProperties {
   readonly lastModified: Date;
   readonly contentLength: number;
   readonly contentType?: string;
+  readonly headers?: ContentHeaders;
   readonly metadata: Metadata;
   readonly blobType: BlobType;
   /** Append blobs: how many blocks were appended. */
   readonly committedBlockCount?: number;
+  /** When the blob was first created (an overwrite keeps it); absent where a backend does not know. */
+  readonly createdOn?: Date;
+  /** Where capabilities.leases: the blob's lease as of the read. */
+  readonly lease?: LeaseView;
+}
+
+/** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */
+export type BackendSetProperties =
+  | {
+      readonly kind: "headers";
+      readonly contentType?: string;
+      readonly headers: ContentHeaders;
+      readonly conditions: BackendConditions;
+    }
+  | { readonly kind: "metadata"; readonly metadata: Metadata; readonly conditions: BackendConditions };
+
+/** A lease operation's answer with the resource's ETag and time (a lease changes neither). */
+export interface BackendLeaseResult extends LeaseOutcome {
+  readonly etag: string;
+  readonly lastModified: Date;
 }
 
 export interface BackendWriteResult {
@@ -169,6 +210,8 @@ export interface StoredContainer {
   /** A backend with `state` reports the container's metadata (names as set) and public access here. */
   readonly metadata?: ResourceMetadata;
   readonly publicAccess?: PublicAccessLevel;
+  /** Where capabilities.leases: the container's lease as of the read. */
+  readonly lease?: LeaseView;
 }
 
 export interface BlobServiceBackend {
@@ -180,8 +223,11 @@ export interface BlobServiceBackend {
    * written with it, and no stored policies (`initial` is given only to a backend with `state`).
    */
   createContainer(name: string, call: CallOptions, initial?: InitialResourceState): Promise<void>;
-  /** Throws ContainerNotFound. Deletes every blob of the container and its state. */
-  deleteContainer(name: string, call: CallOptions): Promise<void>;
+  /**
+   * Throws ContainerNotFound. Deletes every blob of the container and its state. A container with an
+   * active lease needs `leaseId` (the lease codes of `checkLease`).
+   */
+  deleteContainer(name: string, call: CallOptions, leaseId?: string): Promise<void>;
   /** Containers whose names start with `prefix`, in name order. */
   listContainers(
     query: { readonly prefix: string; readonly maxPageSize: number; readonly continuation?: string },
@@ -209,6 +255,16 @@ export interface ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<StoredBlobProperties | undefined>;
+  /**
+   * Only where capabilities.setProperties: replaces the content headers or the metadata; a new
+   * ETag, the bytes and block list unchanged. BlobNotFound, ConditionNotMet, the lease codes.
+   */
+  setProperties?(name: string, change: BackendSetProperties, call: CallOptions): Promise<BackendWriteResult>;
+  /**
+   * Only where capabilities.leases: a lease operation on the blob (`blob`) or, without one, on the
+   * container itself (`applyLease` of blob-leases.ts). BlobNotFound, ContainerNotFound, the lease codes.
+   */
+  lease?(blob: string | undefined, action: LeaseAction, call: CallOptions): Promise<BackendLeaseResult>;
   /** BlobNotFound, ConditionNotMet. */
   delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void>;
   list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;

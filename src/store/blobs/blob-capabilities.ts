@@ -32,6 +32,16 @@ export interface BlobCapabilities {
   readonly maxUncommittedBlocks: number;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
+  /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
+  readonly contentHeaders: boolean;
+  /** Blobs keep a Content-MD5 (given, or computed on a single upload). */
+  readonly contentMD5: boolean;
+  /** `setHTTPHeaders` and `setMetadata` change a blob in place. */
+  readonly setProperties: boolean;
+  /** Metadata names come back in the case they were set (S3 lower-cases them). */
+  readonly metadataKeepsCase: boolean;
+  /** Leases on blobs and containers (`getBlobLeaseClient`); false: NotSupported. */
+  readonly leases: boolean;
   /** Largest listing page. */
   readonly maxListPageSize: number;
   /** How names are ordered in listings: by UTF-16 code units or by UTF-8 bytes. */
@@ -63,5 +73,10 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxCommittedBlocks: 50_000,
   maxUncommittedBlocks: 100_000,
   conditionalWrites: true,
+  contentHeaders: true,
+  contentMD5: true,
+  setProperties: true,
+  metadataKeepsCase: true,
+  leases: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

@@ -4,17 +4,22 @@ import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import type {
   BackendConditions,
+  BackendSetProperties,
   BlobType,
   ContainerBackend,
   Metadata,
   StoredBlobProperties,
 } from "./blob-backend.js";
 import { conditionNotMet, underConditions } from "./blob-conditions.js";
+import { type BlobHTTPHeaders, checkHttpHeaders, headerProperties } from "./blob-headers.js";
+import { BlobLeaseClient } from "./blob-lease-client.js";
+import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import {
   type BlobRequestConditions,
   checkConditions,
   checkRange,
   checkRequestConditions,
+  normalizeMetadata,
   validateBlobName,
   validateContainerName,
 } from "./blob-rules.js";
@@ -26,11 +31,23 @@ export interface BlobProperties {
   lastModified: Date;
   contentLength: number;
   contentType?: string;
-  /** Names lower-cased: the service compares them case-insensitively. */
+  cacheControl?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  contentDisposition?: string;
+  /** The whole blob's MD5 (on a ranged download: the range's, when asked for with rangeGetContentMD5). */
+  contentMD5?: Uint8Array;
+  /** Names in the case set where capabilities.metadataKeepsCase, else lower-cased. */
   metadata: Metadata;
   blobType: BlobType;
   /** Append blobs only. */
   blobCommittedBlockCount?: number;
+  /** When the blob was created (an overwrite keeps it), where the backend knows. */
+  createdOn?: Date;
+  /** Where capabilities.leases. */
+  leaseState?: LeaseState;
+  leaseStatus?: LeaseStatus;
+  leaseDuration?: LeaseDuration;
 }
 
 export interface BlobDownloadResponse extends BlobProperties {
@@ -43,8 +60,14 @@ export interface BlobDownloadResponse extends BlobProperties {
 export interface BlobReadOptions extends OperationOptions {
   /**
    * `ifMatch` fails the read with ConditionNotMet once the blob has changed; `ifNoneMatch` and
-   * `ifModifiedSince` fail it with ConditionNotMet whose `details.notModified` is true (HTTP 304).
+   * `ifModifiedSince` fail it with ConditionNotMet whose `details.notModified` is true (HTTP 304);
+   * `leaseId` fails it with the lease codes unless it is the blob's active lease.
    */
+  conditions?: BlobRequestConditions;
+}
+
+export interface BlobSetOptions extends OperationOptions {
+  /** The HTTP conditions, and the lease id a leased blob needs. */
   conditions?: BlobRequestConditions;
 }
 
@@ -219,6 +242,54 @@ export class BlobClient {
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("BlobNotFound", () => this.delete(options));
   }
+
+  /**
+   * Set Blob Properties: replaces the content type and headers, clearing each one not given (as the
+   * service does); a new ETag, the bytes unchanged. NotSupported where capabilities.setProperties is false.
+   */
+  async setHTTPHeaders(
+    blobHTTPHeaders?: BlobHTTPHeaders,
+    options: BlobSetOptions = {},
+  ): Promise<BlobWriteResponse> {
+    const call = this.begin(options);
+    const { contentType, headers } = checkHttpHeaders(blobHTTPHeaders, this.port.capabilities, "any");
+    // The service leaves no content type when Set Blob Properties gives none.
+    const given = blobHTTPHeaders?.blobContentType === undefined ? {} : { contentType };
+    return this.setProperties({ kind: "headers", ...given, headers, conditions: {} }, options, call);
+  }
+
+  /** Set Blob Metadata: replaces the metadata (none: clears it); a new ETag, the bytes unchanged. */
+  async setMetadata(metadata?: Metadata, options: BlobSetOptions = {}): Promise<BlobWriteResponse> {
+    const call = this.begin(options);
+    const checked = normalizeMetadata(metadata, this.port.capabilities);
+    return this.setProperties({ kind: "metadata", metadata: checked, conditions: {} }, options, call);
+  }
+
+  /** A lease on this blob (`@azure/storage-blob`'s BlobLeaseClient), with `proposeLeaseId` or a new GUID. */
+  getBlobLeaseClient(proposeLeaseId?: string): BlobLeaseClient {
+    return new BlobLeaseClient(this.port, this.containerName, this.name, proposeLeaseId);
+  }
+
+  private async setProperties(
+    change: BackendSetProperties,
+    options: BlobSetOptions,
+    call: CallOptions,
+  ): Promise<BlobWriteResponse> {
+    const caps = this.port.capabilities;
+    if (!caps.setProperties || !this.backend.setProperties) {
+      throw new TableKitError(
+        "NotSupported",
+        `${caps.backend} cannot change a blob's properties in place (see docs/blobs.md)`,
+      );
+    }
+    await this.authorize("writeBlob", call);
+    const setProperties = this.backend.setProperties.bind(this.backend);
+    const conditions = checkRequestConditions(options.conditions);
+    const result = await underConditions(conditions, caps, "write", this.current(call), (c) =>
+      setProperties(this.name, { ...change, conditions: c }, call),
+    );
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
 }
 
 /** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */
@@ -249,11 +320,20 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
     lastModified: stored.lastModified,
     contentLength: stored.contentLength,
     ...(stored.contentType === undefined ? {} : { contentType: stored.contentType }),
+    ...headerProperties(stored.headers),
     metadata: { ...stored.metadata },
     blobType: stored.blobType,
     ...(stored.committedBlockCount === undefined
       ? {}
       : { blobCommittedBlockCount: stored.committedBlockCount }),
+    ...(stored.createdOn === undefined ? {} : { createdOn: stored.createdOn }),
+    ...(stored.lease === undefined
+      ? {}
+      : {
+          leaseState: stored.lease.state,
+          leaseStatus: stored.lease.status,
+          ...(stored.lease.duration === undefined ? {} : { leaseDuration: stored.lease.duration }),
+        }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { BackendConditions, StoredBlobProperties } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
-import { type BlobRequestConditions, checkConditions } from "./blob-rules.js";
+import { type BlobRequestConditions, checkConditions, etagList } from "./blob-rules.js";
 
 /**
  * The HTTP conditions of a blob call, applied by the core after the call is authorized: those a
@@ -39,10 +39,15 @@ export function isNotModified(err: unknown): boolean {
 function direct(c: BlobRequestConditions, use: "read" | "write"): BackendConditions | undefined {
   if (c.ifModifiedSince || c.ifUnmodifiedSince) return undefined;
   if (c.ifMatch !== undefined && c.ifNoneMatch !== undefined) return undefined;
-  if (c.ifMatch !== undefined) return { ifMatch: c.ifMatch };
+  if (c.ifMatch !== undefined) {
+    const list = etagList(c.ifMatch);
+    // A list holding `*` matches any blob that exists, as `*` alone does; a longer list is evaluated.
+    if (list.includes("*")) return { ifMatch: "*" };
+    return list.length === 1 ? { ifMatch: c.ifMatch.trim() } : undefined;
+  }
   if (c.ifNoneMatch === undefined) return {};
   // Reads take only ifMatch; writes only ifNoneMatch "*".
-  return use === "write" && c.ifNoneMatch === "*" ? { ifNoneMatch: "*" } : undefined;
+  return use === "write" && c.ifNoneMatch.trim() === "*" ? { ifNoneMatch: "*" } : undefined;
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -57,13 +62,24 @@ export function evaluateConditions(
     if (c.ifMatch !== undefined) throw conditionNotMet();
     return;
   }
-  if (c.ifMatch !== undefined && c.ifMatch !== "*" && c.ifMatch !== current.etag) throw conditionNotMet();
+  if (c.ifMatch !== undefined) {
+    const list = etagList(c.ifMatch);
+    if (!list.includes("*") && !list.includes(current.etag)) throw conditionNotMet();
+  }
   if (c.ifUnmodifiedSince && seconds(current.lastModified) > seconds(c.ifUnmodifiedSince)) {
     throw conditionNotMet();
   }
-  const noneMatch = c.ifNoneMatch !== undefined && (c.ifNoneMatch === "*" || c.ifNoneMatch === current.etag);
-  const notModifiedSince = c.ifModifiedSince && seconds(current.lastModified) <= seconds(c.ifModifiedSince);
-  if (noneMatch || notModifiedSince) throw use === "read" ? notModified() : conditionNotMet();
+  const noneList = c.ifNoneMatch === undefined ? undefined : etagList(c.ifNoneMatch);
+  const noneMatch = noneList !== undefined && (noneList.includes("*") || noneList.includes(current.etag));
+  const notModifiedSince =
+    c.ifModifiedSince !== undefined && seconds(current.lastModified) <= seconds(c.ifModifiedSince);
+  // Reads evaluate If-None-Match || If-Modified-Since: with both given, a read fails only when both
+  // do ("Specifying conditional headers for Blob service operations").
+  const fails =
+    use === "read" && noneList !== undefined && c.ifModifiedSince !== undefined
+      ? noneMatch && notModifiedSince
+      : noneMatch || notModifiedSince;
+  if (fails) throw use === "read" ? notModified() : conditionNotMet();
 }
 
 /**
@@ -77,16 +93,16 @@ export async function underConditions<T>(
   current: () => Promise<StoredBlobProperties | undefined>,
   work: (conditions: BackendConditions) => Promise<T>,
 ): Promise<T> {
+  const lease: BackendConditions = c.leaseId === undefined ? {} : { leaseId: c.leaseId };
   const plain = direct(c, use);
-  if (plain) return work(checkConditions(plain, caps, use));
+  if (plain) return work(checkConditions({ ...plain, ...lease }, caps, use));
   for (let attempt = 1; ; attempt++) {
     const now = await current();
     evaluateConditions(c, now, use);
-    const pinned: BackendConditions = now
-      ? { ifMatch: now.etag }
-      : use === "read"
-        ? {}
-        : { ifNoneMatch: "*" };
+    const pinned: BackendConditions = {
+      ...(now ? { ifMatch: now.etag } : use === "read" ? {} : { ifNoneMatch: "*" as const }),
+      ...lease,
+    };
     try {
       return await work(checkConditions(pinned, caps, use));
     } catch (err) {

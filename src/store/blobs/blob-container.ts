@@ -10,8 +10,11 @@ import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blo
 import type { BlobBytes } from "./blob-body.js";
 import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
 import { conditionNotMet } from "./blob-conditions.js";
+import { headerProperties } from "./blob-headers.js";
+import { BlobLeaseClient } from "./blob-lease-client.js";
+import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
-import { validateContainerName } from "./blob-rules.js";
+import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 
@@ -23,7 +26,16 @@ export interface BlobItem {
     lastModified: Date;
     contentLength: number;
     contentType?: string;
+    cacheControl?: string;
+    contentEncoding?: string;
+    contentLanguage?: string;
+    contentDisposition?: string;
+    contentMD5?: Uint8Array;
     blobType: BlobType;
+    createdOn?: Date;
+    leaseState?: LeaseState;
+    leaseStatus?: LeaseStatus;
+    leaseDuration?: LeaseDuration;
   };
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
@@ -66,6 +78,15 @@ export interface ContainerProperties {
   lastModified: Date;
   metadata: ResourceMetadata;
   blobPublicAccess?: PublicAccessLevel;
+  /** Where capabilities.leases. */
+  leaseState?: LeaseState;
+  leaseStatus?: LeaseStatus;
+  leaseDuration?: LeaseDuration;
+}
+
+export interface ContainerDeleteOptions extends OperationOptions {
+  /** The lease a leased container needs to be deleted. */
+  conditions?: { leaseId?: string };
 }
 
 export interface ContainerGetAccessPolicyResponse {
@@ -190,12 +211,27 @@ export class BlobContainer {
     });
   }
 
-  /** Deletes the container and every blob in it; ContainerNotFound when absent. */
-  async delete(options: OperationOptions = {}): Promise<void> {
-    await this.port.service.deleteContainer(this.containerName, await this.begin(options, "deleteContainer"));
+  /**
+   * Deletes the container and every blob in it; ContainerNotFound when absent. A container with an
+   * active lease is deleted only with its id (`conditions.leaseId`): LeaseIdMissing otherwise.
+   */
+  async delete(options: ContainerDeleteOptions = {}): Promise<void> {
+    const call = await this.begin(options, "deleteContainer");
+    const leaseId = options.conditions?.leaseId;
+    if (leaseId === undefined) return this.port.service.deleteContainer(this.containerName, call);
+    await this.port.service.deleteContainer(
+      this.containerName,
+      call,
+      checkLeaseId(leaseId, this.port.capabilities),
+    );
   }
 
-  async deleteIfExists(options: OperationOptions = {}): Promise<{ succeeded: boolean }> {
+  /** A lease on this container (`@azure/storage-blob`'s BlobLeaseClient), with `proposeLeaseId` or a new GUID. */
+  getBlobLeaseClient(proposeLeaseId?: string): BlobLeaseClient {
+    return new BlobLeaseClient(this.port, this.containerName, undefined, proposeLeaseId);
+  }
+
+  async deleteIfExists(options: ContainerDeleteOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("ContainerNotFound", () => this.delete(options));
   }
 
@@ -217,6 +253,13 @@ export class BlobContainer {
       lastModified: found.lastModified,
       metadata: copyMetadata(found.metadata ?? {}),
       ...(found.publicAccess ? { blobPublicAccess: found.publicAccess } : {}),
+      ...(found.lease === undefined
+        ? {}
+        : {
+            leaseState: found.lease.state,
+            leaseStatus: found.lease.status,
+            ...(found.lease.duration === undefined ? {} : { leaseDuration: found.lease.duration }),
+          }),
     };
   }
 
@@ -348,7 +391,16 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean): BlobItem {
       lastModified: p.lastModified,
       contentLength: p.contentLength,
       ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
+      ...headerProperties(p.headers),
       blobType: p.blobType,
+      ...(p.createdOn === undefined ? {} : { createdOn: p.createdOn }),
+      ...(p.lease === undefined
+        ? {}
+        : {
+            leaseState: p.lease.state,
+            leaseStatus: p.lease.status,
+            ...(p.lease.duration === undefined ? {} : { leaseDuration: p.lease.duration }),
+          }),
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
   };

@@ -19,6 +19,8 @@ export interface BlobRequestConditions {
   ifModifiedSince?: Date;
   /** The blob must not have changed after this time (to the second). */
   ifUnmodifiedSince?: Date;
+  /** The lease the caller holds: needed to write a leased blob (capabilities.leases). */
+  leaseId?: string;
 }
 
 /** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
@@ -80,19 +82,20 @@ export function validateBlobName(name: unknown, caps: BlobCapabilities): string 
 }
 
 const METADATA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * Printable ASCII, not empty, no whitespace at either end: HTTP headers trim whitespace, and an
- * empty value does not come back from every backend (Azurite drops it from blob properties).
- */
-const METADATA_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+/** Printable ASCII, maybe empty (the service keeps an empty value), no whitespace at either end: HTTP headers trim it. */
+const METADATA_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 
-/** Checks metadata and returns it with names lower-cased (the service compares them case-insensitively). */
+/**
+ * Checks metadata and returns a copy, names in the case given (the service keeps it and compares
+ * names case-insensitively: two that differ only in case are refused).
+ */
 export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Metadata {
   if (metadata === undefined) return {};
   if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) {
     throw new TableKitError("InvalidMetadata", "metadata must be an object of name/value strings");
   }
   const out: Metadata = {};
+  const seen = new Set<string>();
   let bytes = 0;
   for (const [name, value] of Object.entries(metadata)) {
     if (!METADATA_NAME.test(name)) {
@@ -107,12 +110,12 @@ export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Me
     if (typeof value !== "string" || !METADATA_VALUE.test(value)) {
       throw new TableKitError(
         "InvalidMetadata",
-        `The metadata value of ${name} must be non-empty printable ASCII without whitespace at either end`,
+        `The metadata value of ${name} must be printable ASCII without whitespace at either end`,
         { details: { name } },
       );
     }
     const key = name.toLowerCase();
-    if (Object.hasOwn(out, key)) {
+    if (seen.has(key)) {
       throw new TableKitError(
         "InvalidMetadata",
         `The metadata name ${name} is given twice (names ignore case)`,
@@ -121,7 +124,8 @@ export function normalizeMetadata(metadata: unknown, caps: BlobCapabilities): Me
         },
       );
     }
-    out[key] = value;
+    seen.add(key);
+    out[name] = value;
     bytes += name.length + value.length;
   }
   if (bytes > caps.maxMetadataBytes) {
@@ -152,9 +156,9 @@ export function checkRequestConditions(conditions: BlobRequestConditions | undef
   if (conditions === null || typeof conditions !== "object") {
     throw new TableKitError("InvalidInput", "conditions must be an object");
   }
-  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince } = conditions;
-  if (ifMatch !== undefined) validateEtag(ifMatch);
-  if (ifNoneMatch !== undefined) validateEtag(ifNoneMatch);
+  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince, leaseId } = conditions;
+  if (ifMatch !== undefined) validateEtagList(ifMatch);
+  if (ifNoneMatch !== undefined) validateEtagList(ifNoneMatch);
   for (const [name, time] of [
     ["ifModifiedSince", ifModifiedSince],
     ["ifUnmodifiedSince", ifUnmodifiedSince],
@@ -163,24 +167,43 @@ export function checkRequestConditions(conditions: BlobRequestConditions | undef
       throw new TableKitError("InvalidInput", `${name} must be a valid Date`);
     }
   }
+  if (leaseId !== undefined) checkLeaseIdShape(leaseId);
   return {
     ...(ifMatch === undefined ? {} : { ifMatch }),
     ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }),
     ...(ifModifiedSince === undefined ? {} : { ifModifiedSince }),
     ...(ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince }),
+    ...(leaseId === undefined ? {} : { leaseId }),
   };
 }
 
+/** The ETags of an If-Match / If-None-Match list (HTTP allows several; `*` matches any blob). */
+export function etagList(value: string): string[] {
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+function validateEtagList(value: string): void {
+  const list = typeof value === "string" ? etagList(value) : [];
+  if (list.length === 0) validateEtag(value);
+  for (const etag of list) validateEtag(etag);
+}
+
 /**
- * The backend's conditions (`ifMatch`, or `ifNoneMatch: "*"`); `write` conditions need a backend
- * that applies them atomically, and a backend that cannot is NotSupported rather than silently
- * unconditional. Other conditions are evaluated by `underConditions` (blob-conditions.ts).
+ * The backend's conditions (`ifMatch`, or `ifNoneMatch: "*"`, and the lease id); `write` conditions
+ * need a backend that applies them atomically, and a backend that cannot is NotSupported rather than
+ * silently unconditional. Other conditions are evaluated by `underConditions` (blob-conditions.ts).
  */
 export function checkConditions(
   conditions: BackendConditions,
   caps: BlobCapabilities,
   use: "write" | "read",
 ): BackendConditions {
+  if (conditions.leaseId !== undefined && !caps.leases) {
+    throw new TableKitError("NotSupported", `${caps.backend} keeps no leases (see docs/blobs.md)`);
+  }
   if (
     use === "write" &&
     !caps.conditionalWrites &&
@@ -192,6 +215,23 @@ export function checkConditions(
     );
   }
   return conditions;
+}
+
+/** A lease id: a non-empty string (the service's are GUIDs). */
+function checkLeaseIdShape(leaseId: unknown): string {
+  if (typeof leaseId !== "string" || leaseId.trim() === "" || leaseId.length > 256) {
+    throw new TableKitError("InvalidInput", "leaseId must be a non-empty string (a GUID)");
+  }
+  return leaseId;
+}
+
+/** A lease id: a non-empty string (the service's are GUIDs); NotSupported where there are no leases. */
+export function checkLeaseId(leaseId: unknown, caps: BlobCapabilities): string {
+  checkLeaseIdShape(leaseId);
+  if (!caps.leases) {
+    throw new TableKitError("NotSupported", `${caps.backend} keeps no leases (see docs/blobs.md)`);
+  }
+  return leaseId as string;
 }
 
 /** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */

@@ -7,6 +7,7 @@ import type { CallOptions } from "../call-options.js";
 import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import type { BlobServiceBackend } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
+import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 
@@ -76,7 +77,15 @@ export async function checkBlobAccess(
 /** A container as `listContainers` yields it (`@azure/storage-blob`'s ContainerItem, in part). */
 export interface ContainerItem {
   name: string;
-  properties: { etag: string; lastModified: Date; publicAccess?: PublicAccessLevel };
+  properties: {
+    etag: string;
+    lastModified: Date;
+    publicAccess?: PublicAccessLevel;
+    /** Where capabilities.leases. */
+    leaseState?: LeaseState;
+    leaseStatus?: LeaseStatus;
+    leaseDuration?: LeaseDuration;
+  };
   /** Present when the listing asked for `includeMetadata` (and the backend keeps metadata). */
   metadata?: ResourceMetadata;
 }
@@ -112,6 +121,13 @@ export function listContainers(
             etag: c.etag,
             lastModified: c.lastModified,
             ...(c.publicAccess ? { publicAccess: c.publicAccess } : {}),
+            ...(c.lease
+              ? {
+                  leaseState: c.lease.state,
+                  leaseStatus: c.lease.status,
+                  ...(c.lease.duration ? { leaseDuration: c.lease.duration } : {}),
+                }
+              : {}),
           },
           ...(options.includeMetadata ? { metadata: copyMetadata(c.metadata ?? {}) } : {}),
         })),

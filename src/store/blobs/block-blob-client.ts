@@ -4,15 +4,13 @@ import type { CallOptions, OperationOptions } from "../call-options.js";
 import type { BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
-import { underConditions } from "./blob-conditions.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   type BlockListEntry,
   checkBlockId,
   checkBlockLength,
   checkBlockList,
-  checkContentType,
-  checkRequestConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
 
@@ -43,7 +41,8 @@ export interface StageBlockOptions extends OperationOptions {
 
 /** Options of every block blob upload, as `@azure/storage-blob` names them. */
 export interface BlockBlobUploadOptions extends OperationOptions {
-  blobHTTPHeaders?: { blobContentType?: string };
+  /** Content type (default application/octet-stream), Cache-Control, Content-Encoding, -Language, -Disposition, MD5. */
+  blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
   /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version. */
   conditions?: BlobRequestConditions;
@@ -139,7 +138,7 @@ export class BlockBlobClient extends BlobClient {
     this.requireBlocks();
     const checked = {
       blocks: checkBlockList(blocks, caps),
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
     };
     const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
@@ -228,7 +227,7 @@ export class BlockBlobClient extends BlobClient {
       });
     }
     const compose = {
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
       ...(options.keepBlockList ? { keepBlockList: true } : {}),
@@ -255,45 +254,6 @@ export class BlockBlobClient extends BlobClient {
     return this.uploadStream(bytes(), undefined, undefined, options);
   }
 
-  /**
-   * Set Blob Metadata or Set Blob Properties (the content type): the blob recommitted with its own
-   * bytes (linked, not copied) pinned to the ETag it is read at, under the caller's conditions.
-   * Needs `w`; the core reads the blob itself, so a write-only token needs no read right. Metadata
-   * left undefined is kept, and so is the content type. BlobNotFound when absent; NotSupported for
-   * an append blob.
-   */
-  async setProperties(
-    change: { metadata?: Record<string, string>; blobContentType?: string },
-    options: { conditions?: BlobRequestConditions } & OperationOptions = {},
-  ): Promise<BlobWriteResponse> {
-    const call = this.begin(options);
-    await this.authorize("writeBlob", call);
-    const caps = this.port.capabilities;
-    const conditions = checkRequestConditions(options.conditions);
-    const metadata = change.metadata === undefined ? undefined : normalizeMetadata(change.metadata, caps);
-    const newType =
-      change.blobContentType === undefined ? undefined : checkContentType(change.blobContentType);
-    const first = await this.backend.getProperties(this.name, {}, call);
-    if (!first) throw blobNotFound(this.containerName, this.name);
-    if (first.blobType !== "BlockBlob") {
-      throw new TableKitError("NotSupported", "Only a block blob's metadata and properties are rewritten");
-    }
-    return underConditions(conditions, caps, "write", this.current(call), async (c) => {
-      const now = await this.backend.getProperties(this.name, c.ifMatch ? { ifMatch: c.ifMatch } : {}, call);
-      if (!now) throw blobNotFound(this.containerName, this.name);
-      const contentType = newType ?? now.contentType;
-      const whole: BlobPart = { kind: "current", offset: 0, size: now.contentLength };
-      return this.commitParts([whole], {
-        ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
-        metadata: metadata ?? now.metadata,
-        conditions: { ifMatch: now.etag },
-        basedOn: now.etag,
-        // The same bytes: the committed block list still describes them.
-        keepBlockList: true,
-      });
-    });
-  }
-
   private async write(
     body: BackendBody,
     options: BlockBlobUploadOptions,
@@ -305,7 +265,7 @@ export class BlockBlobClient extends BlobClient {
     const upload = {
       blobType: "BlockBlob" as const,
       body,
-      contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
       ...(partBytes ? { partBytes } : {}),
       ...(concurrency ? { concurrency } : {}),

@@ -6,8 +6,10 @@ import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
+import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
+import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 
@@ -25,6 +27,8 @@ export const BLOB_SUITES = [
   conditionsSuite,
   listingSuite,
   appendsSuite,
+  propertiesSuite,
+  leasesSuite,
   limitsSuite,
   abortSuite,
 ] as const;

@@ -6,9 +6,11 @@ import type {
   BackendCommitBlocks,
   BackendConditions,
   BackendDownload,
+  BackendLeaseResult,
   BackendListPage,
   BackendListQuery,
   BackendRange,
+  BackendSetProperties,
   BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
@@ -19,9 +21,11 @@ import type {
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import type { LeaseAction } from "../../blobs/blob-leases.js";
 import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
+import { contentHeadersOf, leaseViewOf, sdkHttpHeaders, sdkLease } from "./blob-properties-sdk.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 import { asReadable } from "./blob-sdk.js";
 
@@ -53,7 +57,12 @@ export class AzureContainer implements ContainerBackend {
     const client = await this.client();
     try {
       const p = await sdkCall(call, (o) => client.getProperties(o));
-      return { name: "", etag: p.etag ?? "", lastModified: p.lastModified ?? new Date(0) };
+      return {
+        name: "",
+        etag: p.etag ?? "",
+        lastModified: p.lastModified ?? new Date(0),
+        lease: leaseViewOf(p),
+      };
     } catch (err) {
       if (isTableKitError(err) && err.status === 404) return undefined;
       throw err;
@@ -63,7 +72,7 @@ export class AzureContainer implements ContainerBackend {
   async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
     const client = await this.client();
     const options = {
-      blobHTTPHeaders: { blobContentType: upload.contentType },
+      blobHTTPHeaders: sdkHttpHeaders(upload.contentType, upload.headers),
       metadata: upload.metadata,
       conditions: { ...upload.conditions },
     };
@@ -132,6 +141,39 @@ export class AzureContainer implements ContainerBackend {
   async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
     const client = await this.client();
     await blobCall(call, (o) => client.getBlobClient(name).delete({ ...o, conditions: { ...conditions } }));
+  }
+
+  async setProperties(
+    name: string,
+    change: BackendSetProperties,
+    call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    const blob = (await this.client()).getBlobClient(name);
+    const options = { conditions: { ...change.conditions } };
+    const result = await blobCall(call, (o) =>
+      change.kind === "headers"
+        ? blob.setHTTPHeaders(sdkHttpHeaders(change.contentType, change.headers), { ...o, ...options })
+        : blob.setMetadata(change.metadata, { ...o, ...options }),
+    );
+    return written(result);
+  }
+
+  async lease(blob: string | undefined, action: LeaseAction, call: CallOptions): Promise<BackendLeaseResult> {
+    const client = await this.client();
+    if (action.action === "break" && action.breakPeriod === undefined) {
+      // The SDK always sends a period; the service's default is at once for an infinite lease and
+      // the time left for a fixed one (60 s caps it).
+      const p = await blobCall(call, (o) =>
+        blob === undefined ? client.getProperties(o) : client.getBlobClient(blob).getProperties(o),
+      );
+      action = { action: "break", breakPeriod: p.leaseDuration === "infinite" ? 0 : 60 };
+    }
+    if (blob === undefined) {
+      return sdkCall(call, (o) => sdkLease((id) => client.getBlobLeaseClient(id), action, o));
+    }
+    return blobCall(call, (o) =>
+      sdkLease((id) => client.getBlobClient(blob).getBlobLeaseClient(id), action, o),
+    );
   }
 
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
@@ -217,7 +259,7 @@ export class AzureContainer implements ContainerBackend {
       }
     }
     const options = {
-      blobHTTPHeaders: { blobContentType: commit.contentType },
+      blobHTTPHeaders: sdkHttpHeaders(commit.contentType, commit.headers),
       metadata: commit.metadata,
       conditions: { ...commit.conditions },
     };
@@ -292,6 +334,7 @@ function totalLength(p: SdkBlobProperties): number {
 
 function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProperties {
   const blobType: BlobType = p.blobType === "AppendBlob" ? "AppendBlob" : "BlockBlob";
+  const headers = contentHeadersOf(p);
   return {
     etag: p.etag ?? "",
     lastModified: p.lastModified ?? new Date(0),
@@ -301,6 +344,9 @@ function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProper
     metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     blobType,
     ...(blobType === "AppendBlob" ? { committedBlockCount: p.blobCommittedBlockCount ?? 0 } : {}),
+    ...(headers ? { headers } : {}),
+    ...(p.createdOn ? { createdOn: p.createdOn } : {}),
+    lease: leaseViewOf(p),
   };
 }
 

@@ -5,6 +5,7 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { CallOptions } from "../../call-options.js";
 import { AzureContainer } from "./azure-container.js";
 import { sdkCall } from "./blob-errors.js";
+import { leaseViewOf } from "./blob-properties-sdk.js";
 import { type BlobSdk, loadBlobSdk, type SdkBlobServiceClient, type SdkContainerClient } from "./blob-sdk.js";
 import { AzureBlobState, listedContainer } from "./blob-state.js";
 import { metadataOf, publicAccessOf } from "./state-codec.js";
@@ -58,9 +59,10 @@ export class AzureContainers implements BlobServiceBackend {
     await sdkCall(call, (o) => client.getContainerClient(name).create({ ...o, ...options }));
   }
 
-  async deleteContainer(name: string, call: CallOptions): Promise<void> {
+  async deleteContainer(name: string, call: CallOptions, leaseId?: string): Promise<void> {
     const client = await this.client();
-    await sdkCall(call, (o) => client.getContainerClient(name).delete(o));
+    const conditions = leaseId === undefined ? {} : { conditions: { leaseId } };
+    await sdkCall(call, (o) => client.getContainerClient(name).delete({ ...o, ...conditions }));
   }
 
   async listContainers(
@@ -87,6 +89,7 @@ export class AzureContainers implements BlobServiceBackend {
           lastModified: c.properties.lastModified ?? new Date(0),
           metadata: metadataOf(c.metadata),
           ...(publicAccess ? { publicAccess } : {}),
+          lease: leaseViewOf(c.properties),
         };
       }),
       ...(page?.continuationToken ? { continuation: page.continuationToken } : {}),

@@ -7,12 +7,45 @@ import type { SdkSignedIdentifier } from "./state-codec.js";
  * optional peer dependency, loaded by `loadBlobSdk()` on the first blob call of an `azure:` store).
  */
 
-type Conditions = { ifMatch?: string; ifNoneMatch?: string; appendPosition?: number; maxSize?: number };
+type Conditions = {
+  ifMatch?: string;
+  ifNoneMatch?: string;
+  appendPosition?: number;
+  maxSize?: number;
+  leaseId?: string;
+};
+export interface SdkHttpHeaders {
+  blobContentType?: string;
+  blobCacheControl?: string;
+  blobContentEncoding?: string;
+  blobContentLanguage?: string;
+  blobContentDisposition?: string;
+  blobContentMD5?: Uint8Array;
+}
+interface LeaseResult {
+  etag?: string;
+  lastModified?: Date;
+  leaseId?: string;
+  leaseTime?: number;
+}
+/** `BlobLeaseClient`, on a blob or a container. */
+export interface SdkLeaseClient {
+  acquireLease(duration: number, options?: CallOptions): Promise<LeaseResult>;
+  renewLease(options?: CallOptions): Promise<LeaseResult>;
+  changeLease(proposedLeaseId: string, options?: CallOptions): Promise<LeaseResult>;
+  releaseLease(options?: CallOptions): Promise<LeaseResult>;
+  breakLease(breakPeriod: number, options?: CallOptions): Promise<LeaseResult>;
+}
+interface LeaseProperties {
+  leaseState?: string;
+  leaseStatus?: string;
+  leaseDuration?: string;
+}
 interface CallOptions {
   abortSignal?: AbortSignal;
 }
 interface WriteOptions extends CallOptions {
-  blobHTTPHeaders?: { blobContentType?: string };
+  blobHTTPHeaders?: SdkHttpHeaders;
   metadata?: Record<string, string>;
   conditions?: Conditions;
 }
@@ -20,11 +53,19 @@ interface Written {
   etag?: string;
   lastModified?: Date;
 }
-export interface SdkBlobProperties {
+export interface SdkBlobProperties extends LeaseProperties {
   etag?: string;
   lastModified?: Date;
   contentLength?: number;
   contentType?: string;
+  cacheControl?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  contentDisposition?: string;
+  contentMD5?: Uint8Array;
+  /** On a ranged download: the whole blob's MD5. */
+  blobContentMD5?: Uint8Array;
+  createdOn?: Date;
   metadata?: Record<string, string>;
   blobType?: string;
   blobCommittedBlockCount?: number;
@@ -54,8 +95,9 @@ export interface SdkContainerClient {
     identifiers: SdkSignedIdentifier[],
     options?: CallOptions,
   ): Promise<unknown>;
-  delete(options?: CallOptions): Promise<unknown>;
-  getProperties(options?: CallOptions): Promise<Written>;
+  delete(options?: CallOptions & { conditions?: { leaseId?: string } }): Promise<unknown>;
+  getProperties(options?: CallOptions): Promise<Written & LeaseProperties>;
+  getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
   getBlockBlobClient(name: string): {
     uploadData(data: Uint8Array, options?: WriteOptions): Promise<Written>;
     uploadStream(
@@ -99,6 +141,15 @@ export interface SdkContainerClient {
     ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
     getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
     delete(options?: CallOptions & { conditions?: Conditions }): Promise<unknown>;
+    setHTTPHeaders(
+      headers?: SdkHttpHeaders,
+      options?: CallOptions & { conditions?: Conditions },
+    ): Promise<Written>;
+    setMetadata(
+      metadata?: Record<string, string>,
+      options?: CallOptions & { conditions?: Conditions },
+    ): Promise<Written>;
+    getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
   };
   listBlobsFlat(
     options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
@@ -116,7 +167,7 @@ export interface SdkBlobServiceClient {
     continuationToken?: string;
     containerItems: {
       name: string;
-      properties: { etag?: string; lastModified?: Date; publicAccess?: string };
+      properties: { etag?: string; lastModified?: Date; publicAccess?: string } & LeaseProperties;
       metadata?: Record<string, string>;
     }[];
   }>;

@@ -9,6 +9,7 @@ import type {
 import type { StoredContainer } from "../../blobs/blob-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
+import { leaseViewOf } from "./blob-properties-sdk.js";
 import type { SdkBlobServiceClient } from "./blob-sdk.js";
 import {
   datedSdkIdentifiers,
@@ -48,6 +49,7 @@ export async function listedContainer(
     lastModified: item.properties.lastModified ?? new Date(0),
     metadata: metadataOf(item.metadata),
     ...(publicAccess ? { publicAccess } : {}),
+    lease: leaseViewOf(item.properties),
   };
 }
 

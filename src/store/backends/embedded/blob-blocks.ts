@@ -7,7 +7,7 @@ import type {
 } from "../../blobs/blob-backend.js";
 import { checkCommittedSize, checkStagedBlock, invalidBlockList } from "../../blobs/blob-rules.js";
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
-import { type BlobRow, type CommittedBlocks, newEtag, propertiesOf } from "./blob-catalogue.js";
+import { type BlobRow, type CommittedBlocks, newEtag, propertiesOf, propsJson } from "./blob-catalogue.js";
 import { type ComposedPart, composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { blobNotFound, checkWrite, containerNotFound } from "./blob-write-checks.js";
@@ -124,7 +124,8 @@ export async function commitBlocks(
       );
       const stored = composedRow(content, parts, current, INLINE_MAX);
       made = stored.content;
-      catalogue.upsert({ ...row, ...stored, container });
+      const props = propsJson(commit.headers, current, row.modified);
+      catalogue.upsert({ ...row, ...stored, container, props }, current);
       const list: CommittedBlocks = commit.blocks.map((b, i) => [b.id, parts[i]!.size]);
       catalogue.setCommittedBlocks(container, name, list);
       freed.push(...catalogue.dropStaged(container, name));

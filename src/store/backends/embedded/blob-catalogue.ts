@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../../blobs/blob-backend.js";
+import type {
+  BlobType,
+  ContentHeaders,
+  Metadata,
+  StoredBlobProperties,
+  StoredContainer,
+} from "../../blobs/blob-backend.js";
+import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -47,6 +54,49 @@ const SCHEMA = `
   );`;
 
 /**
+ * Columns added after the first release, each by a guarded ALTER TABLE (only when missing), so a
+ * database made before keeps working: a blob's other properties (`props`: JSON of its content
+ * headers and creation time) and the leases of blobs and containers (JSON of a StoredLease).
+ */
+const ADDED_COLUMNS: readonly (readonly [table: string, column: string, type: string])[] = [
+  ["tk_blobs", "props", "TEXT"],
+  ["tk_blobs", "lease", "TEXT"],
+  ["tk_containers", "lease", "TEXT"],
+];
+
+function addMissingColumns(db: Db): void {
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+}
+
+/** What `props` holds: the content headers and the creation time (ms). */
+interface BlobProps {
+  readonly h?: ContentHeaders;
+  readonly c?: number;
+}
+
+/** The `props` of a row written now with `headers`, keeping the creation time of the row it replaces. */
+export function propsJson(
+  headers: ContentHeaders | undefined,
+  current: BlobRow | undefined,
+  now: number,
+): string {
+  const created = current ? (parseProps(current).c ?? current.modified) : now;
+  const h = headers && Object.keys(headers).length > 0 ? headers : undefined;
+  return JSON.stringify(h ? { h, c: created } : { c: created });
+}
+
+function parseProps(row: BlobRow): BlobProps {
+  return row.props ? (JSON.parse(row.props) as BlobProps) : {};
+}
+
+export function parseLease(text: string | null | undefined): StoredLease | undefined {
+  return text ? (JSON.parse(text) as StoredLease) : undefined;
+}
+
+/**
  * A staged block: its bytes in content (`content`), or inline (`data`, `content` empty) when small.
  * Rows of one blob come back in the order they were staged (restaging an id moves it last).
  */
@@ -61,7 +111,8 @@ export interface StagedBlockRow {
 export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 
 /** Every column but the inline bytes: what listings read. */
-const COLUMNS = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
+const COLUMNS =
+  "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease";
 
 export interface BlobRow {
   readonly container: number;
@@ -74,6 +125,10 @@ export interface BlobRow {
   readonly blocks: number;
   readonly content_type: string | null;
   readonly metadata: string;
+  /** JSON: content headers and creation time (null in rows written before the column existed). */
+  readonly props?: string | null;
+  /** JSON of the blob's lease (a StoredLease); null: none. A rewrite of the blob keeps it. */
+  readonly lease?: string | null;
   /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
   readonly data?: Buffer | null;
 }
@@ -84,7 +139,8 @@ export function newEtag(): string {
 }
 
 /** The properties a row describes (times at the service's one-second precision). */
-export function propertiesOf(row: BlobRow): StoredBlobProperties {
+export function propertiesOf(row: BlobRow, now = Date.now()): StoredBlobProperties {
+  const props = parseProps(row);
   return {
     etag: row.etag,
     lastModified: wholeSeconds(row.modified),
@@ -93,6 +149,9 @@ export function propertiesOf(row: BlobRow): StoredBlobProperties {
     metadata: JSON.parse(row.metadata) as Metadata,
     blobType: row.type,
     ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks } : {}),
+    ...(props.h ? { headers: props.h } : {}),
+    createdOn: wholeSeconds(props.c ?? row.modified),
+    lease: leaseView(parseLease(row.lease), now),
   };
 }
 
@@ -100,20 +159,47 @@ function wholeSeconds(ms: number): Date {
   return new Date(Math.floor(ms / 1000) * 1000);
 }
 
+interface ContainerRow {
+  readonly name: string;
+  readonly etag: string;
+  readonly modified: number;
+  readonly lease: string | null;
+}
+
+function containerOf(row: ContainerRow): StoredContainer {
+  return {
+    name: row.name,
+    etag: row.etag,
+    lastModified: wholeSeconds(row.modified),
+    lease: leaseView(parseLease(row.lease), Date.now()),
+  };
+}
+
 /** Prepared statements over the blob tables of one database. */
 export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
 
   constructor(readonly db: Db) {
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      addMissingColumns(db);
+    }).immediate();
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
-      container: prepare("SELECT name, etag, modified FROM tk_containers WHERE name = ?"),
+      container: prepare("SELECT name, etag, modified, lease FROM tk_containers WHERE name = ?"),
+      containerLease: prepare("SELECT id, etag, modified, lease FROM tk_containers WHERE name = ?"),
+      setContainerLease: prepare("UPDATE tk_containers SET lease = ? WHERE id = ?"),
+      setBlobLease: prepare("UPDATE tk_blobs SET lease = ? WHERE container = ? AND name = ?"),
+      setHeaders: prepare(`UPDATE tk_blobs SET content_type = ?, props = ?, etag = ?, modified = ?
+        WHERE container = ? AND name = ?`),
+      setMetadata: prepare(
+        "UPDATE tk_blobs SET metadata = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
+      ),
       insertContainer: prepare("INSERT OR IGNORE INTO tk_containers (name, etag, modified) VALUES (?, ?, ?)"),
       deleteContainer: prepare("DELETE FROM tk_containers WHERE id = ?"),
       containersFrom: prepare(
-        "SELECT name, etag, modified FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
+        "SELECT name, etag, modified, lease FROM tk_containers WHERE name >= ? AND name > ? ORDER BY name LIMIT ?",
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       allContents: prepare(`SELECT content FROM tk_blobs WHERE content <> ''
@@ -147,8 +233,9 @@ export class EmbeddedBlobCatalogue {
       blobIn: prepare(`SELECT c.id AS container_id, b.* FROM tk_containers c
         LEFT JOIN tk_blobs b ON b.container = c.id AND b.name = ? WHERE c.name = ?`),
       upsert: prepare(`INSERT OR REPLACE INTO tk_blobs
-        (container, name, content, length, etag, modified, type, blocks, content_type, metadata, data)
-        VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata, @data)`),
+        (container, name, content, length, etag, modified, type, blocks, content_type, metadata, data, props, lease)
+        VALUES (@container, @name, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata,
+          @data, @props, @lease)`),
       appended: prepare(
         "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
       ),
@@ -167,8 +254,42 @@ export class EmbeddedBlobCatalogue {
   }
 
   container(name: string): StoredContainer | undefined {
-    const row = this.sql.container!.get(name) as { name: string; etag: string; modified: number } | undefined;
-    return row && { name: row.name, etag: row.etag, lastModified: wholeSeconds(row.modified) };
+    const row = this.sql.container!.get(name) as ContainerRow | undefined;
+    return row && containerOf(row);
+  }
+
+  /** The container's id, times and lease, for a lease operation or a delete (in the caller's transaction). */
+  containerLease(
+    name: string,
+  ): { id: number; etag: string; modified: number; lease: StoredLease | undefined } | undefined {
+    const row = this.sql.containerLease!.get(name) as
+      | { id: number; etag: string; modified: number; lease: string | null }
+      | undefined;
+    return row && { ...row, lease: parseLease(row.lease) };
+  }
+
+  setContainerLease(id: number, lease: StoredLease | undefined): void {
+    this.sql.setContainerLease!.run(lease ? JSON.stringify(lease) : null, id);
+  }
+
+  setBlobLease(container: number, name: string, lease: StoredLease | undefined): void {
+    this.sql.setBlobLease!.run(lease ? JSON.stringify(lease) : null, container, name);
+  }
+
+  /** Set Blob Properties: the content type and headers replaced, the creation time kept. */
+  setHeaders(
+    row: BlobRow,
+    contentType: string | undefined,
+    headers: ContentHeaders,
+    etag: string,
+    modified: number,
+  ): void {
+    const props = propsJson(headers, row, modified);
+    this.sql.setHeaders!.run(contentType ?? null, props, etag, modified, row.container, row.name);
+  }
+
+  setMetadata(row: BlobRow, metadata: Metadata, etag: string, modified: number): void {
+    this.sql.setMetadata!.run(JSON.stringify(metadata), etag, modified, row.container, row.name);
   }
 
   /** False when the name is taken. */
@@ -243,9 +364,7 @@ export class EmbeddedBlobCatalogue {
 
   /** Containers named `from` or later and after `after`, in name order. */
   containers(from: string, after: string, limit: number): StoredContainer[] {
-    return (
-      this.sql.containersFrom!.all(from, after, limit) as { name: string; etag: string; modified: number }[]
-    ).map((r) => ({ name: r.name, etag: r.etag, lastModified: wholeSeconds(r.modified) }));
+    return (this.sql.containersFrom!.all(from, after, limit) as ContainerRow[]).map(containerOf);
   }
 
   /** The container's id and the blob's row, in one statement; undefined when the container does not exist. */
@@ -258,8 +377,14 @@ export class EmbeddedBlobCatalogue {
     return { container: container_id, row: row.name === null ? undefined : (row as BlobRow) };
   }
 
-  upsert(row: BlobRow): void {
-    this.sql.upsert!.run({ ...row, data: row.data ?? null });
+  /** Writes the blob's row; `current` is the row it replaces, whose lease it keeps (a lease outlives a rewrite). */
+  upsert(row: BlobRow, current?: BlobRow): void {
+    this.sql.upsert!.run({
+      ...row,
+      data: row.data ?? null,
+      props: row.props ?? propsJson(undefined, current, row.modified),
+      lease: current?.lease ?? null,
+    });
   }
 
   appended(row: BlobRow, length: number, etag: string, modified: number): void {

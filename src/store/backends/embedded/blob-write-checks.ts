@@ -1,9 +1,14 @@
 import { TableKitError } from "../../../model/index.js";
 import type { BackendConditions } from "../../blobs/blob-backend.js";
-import type { BlobRow } from "./blob-catalogue.js";
+import { checkLease } from "../../blobs/blob-leases.js";
+import { type BlobRow, parseLease } from "./blob-catalogue.js";
 
-/** The Blob service's answers to a conditional write: 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`. */
+/**
+ * The Blob service's answers to a conditional write: the lease codes (a leased blob needs its
+ * lease id), 409 for `ifNoneMatch: "*"`, 412 for `ifMatch`.
+ */
 export function checkWrite(current: BlobRow | undefined, conditions: BackendConditions): void {
+  checkLease(parseLease(current?.lease), conditions.leaseId, "write", Date.now());
   if (conditions.ifNoneMatch === "*" && current) {
     throw new TableKitError("BlobAlreadyExists", "The specified blob already exists.", {
       details: { blobName: current.name },

@@ -7,9 +7,11 @@ import type {
   BackendCompose,
   BackendConditions,
   BackendDownload,
+  BackendLeaseResult,
   BackendListPage,
   BackendListQuery,
   BackendRange,
+  BackendSetProperties,
   BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
@@ -19,13 +21,15 @@ import type {
   StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
+import { checkLease, type LeaseAction } from "../../blobs/blob-leases.js";
 import type { CallOptions } from "../../call-options.js";
 import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
-import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
+import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { isComposed, openComposed } from "./blob-extents.js";
+import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
@@ -83,7 +87,9 @@ export class EmbeddedContainer implements ContainerBackend {
           // Swept as an orphan while the stream stalled (embedded-containers.ts): nothing to name.
           throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
         }
-        catalogue.upsert({ ...row, container });
+        // A single upload keeps the MD5 of what it wrote, unless the caller gave one.
+        const headers = { contentMD5: body.md5, ...upload.headers };
+        catalogue.upsert({ ...row, container, props: propsJson(headers, current, row.modified) }, current);
         // A plain write: the blob has no committed block list, and its uncommitted blocks go.
         catalogue.setCommittedBlocks(container, name, undefined);
         freed.push(...catalogue.dropStaged(container, name));
@@ -126,7 +132,8 @@ export class EmbeddedContainer implements ContainerBackend {
         }
         const stored = composedRow(content, parts, current, INLINE_MAX);
         made = stored.content;
-        catalogue.upsert({ ...row, ...stored, container });
+        const props = propsJson(compose.headers, current, row.modified);
+        catalogue.upsert({ ...row, ...stored, container, props }, current);
         if (!compose.keepBlockList) {
           catalogue.setCommittedBlocks(container, name, undefined);
           freed.push(...catalogue.dropStaged(container, name));
@@ -189,12 +196,28 @@ export class EmbeddedContainer implements ContainerBackend {
     const { catalogue } = this.service;
     const freed = this.service.immediate(() => {
       const { container, row: found } = this.lookup(name);
-      const row = this.checkRead(found, name, conditions);
+      const row = this.checkRead(found, name, conditions, "write");
       catalogue.deleteBlob(container, name);
       catalogue.setCommittedBlocks(container, name, undefined);
       return [row.content, ...catalogue.dropStaged(container, name)];
     });
     this.service.removeContent(...freed);
+  }
+
+  async setProperties(
+    name: string,
+    change: BackendSetProperties,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    return setBlobProperties(this.service, this.name, name, change);
+  }
+
+  async lease(
+    blob: string | undefined,
+    action: LeaseAction,
+    _call: CallOptions,
+  ): Promise<BackendLeaseResult> {
+    return leaseOperation(this.service, this.name, blob, action);
   }
 
   async stageBlock(name: string, stage: BackendStageBlock, _call: CallOptions): Promise<void> {
@@ -228,7 +251,7 @@ export class EmbeddedContainer implements ContainerBackend {
   async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {
     const { catalogue, content, capabilities } = this.service;
     return this.service.immediate(() => {
-      const row = this.checkRead(this.lookup(name).row, name, append.conditions);
+      const row = this.checkRead(this.lookup(name).row, name, append.conditions, "write");
       if (row.type !== "AppendBlob") {
         throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
           details: { blobName: name, blobType: row.type },
@@ -296,12 +319,18 @@ export class EmbeddedContainer implements ContainerBackend {
     return this.checkRead(this.lookup(name).row, name, conditions);
   }
 
-  private checkRead(row: BlobRow | undefined, name: string, conditions: BackendConditions): BlobRow {
+  private checkRead(
+    row: BlobRow | undefined,
+    name: string,
+    conditions: BackendConditions,
+    use: "read" | "write" = "read",
+  ): BlobRow {
     if (!row) {
       throw new TableKitError("BlobNotFound", "The specified blob does not exist.", {
         details: { containerName: this.name, blobName: name },
       });
     }
+    checkLease(parseLease(row.lease), conditions.leaseId, use, Date.now());
     if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== row.etag) {
       throw conditionNotMet(name);
     }

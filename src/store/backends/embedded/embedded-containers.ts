@@ -3,6 +3,7 @@ import { TableKitError } from "../../../model/index.js";
 import type { InitialResourceState } from "../../access/state-backend.js";
 import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import { checkLease } from "../../blobs/blob-leases.js";
 import type { CallOptions } from "../../call-options.js";
 import { EmbeddedBlobCatalogue, newEtag } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
@@ -103,10 +104,12 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     }
   }
 
-  async deleteContainer(name: string, _call: CallOptions): Promise<void> {
+  async deleteContainer(name: string, _call: CallOptions, leaseId?: string): Promise<void> {
     const contents = this.immediate(() => {
-      const id = this.catalogue.containerId(name);
-      if (id === undefined) throw containerNotFound(name);
+      const found = this.catalogue.containerLease(name);
+      if (found === undefined) throw containerNotFound(name);
+      checkLease(found.lease, leaseId, "write", Date.now(), "Container");
+      const id = found.id;
       this.state.drop(name);
       return this.catalogue.deleteContainer(id);
     });

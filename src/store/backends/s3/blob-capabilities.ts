@@ -61,6 +61,14 @@ export function s3BlobCapabilities(options: {
     maxCommittedBlocks: 0,
     maxUncommittedBlocks: 0,
     conditionalWrites: options.conditionalWrites,
+    // Cache-Control, Content-Encoding, -Language, -Disposition are object headers; S3 keeps no
+    // Content-MD5 (its ETag is one only for single-part uploads), changes an object's headers only
+    // by copying it, knows no leases, and lower-cases metadata names.
+    contentHeaders: true,
+    contentMD5: false,
+    setProperties: false,
+    metadataKeepsCase: false,
+    leases: false,
     maxListPageSize: 1000,
     nameOrder: "utf8",
     persistent: true,

@@ -7,7 +7,14 @@ export const DEFAULT_PART = 8 * 1024 * 1024;
 export interface StreamUpload {
   readonly Bucket: string;
   readonly Key: string;
-  readonly headers: { ContentType?: string; Metadata: Record<string, string> };
+  readonly headers: {
+    ContentType?: string;
+    CacheControl?: string;
+    ContentEncoding?: string;
+    ContentLanguage?: string;
+    ContentDisposition?: string;
+    Metadata: Record<string, string>;
+  };
   readonly conditions: { IfMatch?: string; IfNoneMatch?: string };
   readonly partBytes?: number;
   readonly concurrency?: number;

@@ -27,6 +27,10 @@ export interface S3ObjectOutput {
   LastModified?: Date;
   ContentLength?: number;
   ContentType?: string;
+  CacheControl?: string;
+  ContentEncoding?: string;
+  ContentLanguage?: string;
+  ContentDisposition?: string;
   ContentRange?: string;
   Metadata?: Record<string, string>;
   Body?: NodeJS.ReadableStream;

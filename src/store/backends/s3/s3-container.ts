@@ -72,7 +72,16 @@ export class S3Container implements ContainerBackend {
 
   async upload(name: string, upload: BackendUpload, call: CallOptions): Promise<BackendWriteResult> {
     const { Bucket } = this;
-    const headers = { ContentType: upload.contentType, Metadata: upload.metadata };
+    const h = upload.headers ?? {};
+    // Object headers S3 keeps as the Blob service does (no Content-MD5: capabilities.contentMD5 is false).
+    const headers = {
+      ContentType: upload.contentType,
+      ...(h.cacheControl === undefined ? {} : { CacheControl: h.cacheControl }),
+      ...(h.contentEncoding === undefined ? {} : { ContentEncoding: h.contentEncoding }),
+      ...(h.contentLanguage === undefined ? {} : { ContentLanguage: h.contentLanguage }),
+      ...(h.contentDisposition === undefined ? {} : { ContentDisposition: h.contentDisposition }),
+      Metadata: upload.metadata,
+    };
     const conditions = {
       ...(upload.conditions.ifMatch ? { IfMatch: upload.conditions.ifMatch } : {}),
       ...(upload.conditions.ifNoneMatch ? { IfNoneMatch: "*" } : {}),
@@ -387,6 +396,13 @@ function invalidRange(offset: number, size: number): TableKitError {
 }
 
 function toStored(out: S3ObjectOutput, contentLength: number): StoredBlobProperties {
+  const kept = {
+    ...(out.CacheControl ? { cacheControl: out.CacheControl } : {}),
+    ...(out.ContentEncoding ? { contentEncoding: out.ContentEncoding } : {}),
+    ...(out.ContentLanguage ? { contentLanguage: out.ContentLanguage } : {}),
+    ...(out.ContentDisposition ? { contentDisposition: out.ContentDisposition } : {}),
+  };
+  const headers = Object.keys(kept).length > 0 ? kept : undefined;
   return {
     etag: out.ETag ?? "",
     lastModified: out.LastModified ?? new Date(0),
@@ -394,6 +410,7 @@ function toStored(out: S3ObjectOutput, contentLength: number): StoredBlobPropert
     ...(out.ContentType === undefined ? {} : { contentType: out.ContentType }),
     metadata: Object.fromEntries(Object.entries(out.Metadata ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     blobType: "BlockBlob",
+    ...(headers ? { headers } : {}),
   };
 }
 
