@@ -58,6 +58,14 @@ export const ERROR_STATUS = {
   InvalidBlobOrBlock: 400,
   AppendPositionConditionNotMet: 412,
   MaxBlobSizeConditionNotMet: 412,
+  // Blob index tags and access tiers
+  InvalidTag: 400,
+  TagsTooLarge: 400,
+  InvalidHeaderValue: 400,
+  BlobArchived: 409,
+  BlobBeingRehydrated: 409,
+  InvalidBlobTier: 400,
+  AccessTierNotSupportedForBlobType: 400,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
   AuthenticationFailed: 403,
   AuthorizationFailure: 403,

@@ -44,7 +44,14 @@ export {
   type AppendBlockOptions,
   type AppendBlockResponse,
 } from "./blobs/append-blob-client.js";
-export type { BlobPart, BlobType, Metadata } from "./blobs/blob-backend.js";
+export type {
+  AccessTier,
+  ArchiveStatus,
+  BlobPart,
+  BlobType,
+  Metadata,
+  RehydratePriority,
+} from "./blobs/blob-backend.js";
 export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {
@@ -54,8 +61,13 @@ export {
   type BlobDownloadResponse,
   type BlobProperties,
   type BlobReadOptions,
+  type BlobSetTierOptions,
+  type BlobTagOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
+export { type BlobTags, checkTags, tagsFromPairs } from "./blobs/blob-tags.js";
+export type { FilterBlobItem, FindBlobsByTagsSegment } from "./blobs/find-by-tags.js";
+export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export {
   BlobContainer,
   type BlobItem,

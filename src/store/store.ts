@@ -14,6 +14,7 @@ import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 import { BlobContainer, type ContainerCreateOptions } from "./blobs/blob-container.js";
 import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
+import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./blobs/find-by-tags.js";
 import {
   type BlobPort,
   blobPort,
@@ -230,6 +231,17 @@ export class Store {
     options?: ListContainersOptions,
   ): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
     return listContainers(this.blobs(), options);
+  }
+
+  /**
+   * Find Blobs by Tags across every container: `"key" = 'v' AND "n" > '1' AND @container = 'c'`
+   * (docs/blobs.md#blob-index-tags); `byPage()` yields `{ where, blobs, continuationToken }`.
+   */
+  findBlobsByTags(
+    expression: string,
+    options?: OperationOptions,
+  ): SegmentedAsyncIterableIterator<FilterBlobItem, FindBlobsByTagsSegment> {
+    return findBlobsByTags(this.blobs(), expression, options);
   }
 
   private blobs(): BlobPort {

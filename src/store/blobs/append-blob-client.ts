@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
+import { uploadAnnotations } from "./blob-annotations.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { asCreateOnly, BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import {
@@ -14,6 +15,8 @@ import { succeededUnless } from "./blob-service.js";
 export interface AppendBlobCreateOptions extends OperationOptions {
   blobHTTPHeaders?: { blobContentType?: string };
   metadata?: Record<string, string>;
+  /** The blob's index tags (at most 10). */
+  tags?: Record<string, string>;
   conditions?: BlobRequestConditions;
 }
 
@@ -55,6 +58,7 @@ export class AppendBlobClient extends BlobClient {
           body: { kind: "bytes", bytes: new Uint8Array(0) },
           contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
           metadata: normalizeMetadata(options.metadata, caps),
+          ...uploadAnnotations(options, caps, false),
           conditions,
         },
         call,

@@ -32,6 +32,16 @@ export interface BlobCapabilities {
   readonly maxUncommittedBlocks: number;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
+  /**
+   * Blob index tags (`setTags`, `getTags`, the upload option `tags`, `includeTags` in listings);
+   * `findByTags`: `findBlobsByTags` on the service and its containers; `tagConditions`: writes and
+   * reads honour `conditions.tagConditions` atomically (docs/blobs.md#blob-index-tags).
+   */
+  readonly tags: boolean;
+  readonly findByTags: boolean;
+  readonly tagConditions: boolean;
+  /** Access tiers (Hot, Cool, Cold, Archive) on block blobs: `setAccessTier`, the upload option `tier`. */
+  readonly accessTiers: boolean;
   /** Largest listing page. */
   readonly maxListPageSize: number;
   /** How names are ordered in listings: by UTF-16 code units or by UTF-8 bytes. */
@@ -63,5 +73,9 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxCommittedBlocks: 50_000,
   maxUncommittedBlocks: 100_000,
   conditionalWrites: true,
+  tags: true,
+  findByTags: true,
+  tagConditions: true,
+  accessTiers: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

@@ -2,6 +2,7 @@ import { validateEtag } from "../../model/etag.js";
 import { TableKitError } from "../../model/index.js";
 import type { BackendConditions, BackendRange, Metadata } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
+import { parseTagConditions } from "./tag-expression.js";
 
 /**
  * The Blob service's rules, checked once by the core before any backend call. The Azure rules apply
@@ -15,6 +16,8 @@ export interface BlobRequestConditions {
   ifMatch?: string;
   /** Only `*`: the blob must not exist (a create that loses no one's write). */
   ifNoneMatch?: string;
+  /** `x-ms-if-tags`: an expression over the blob's tags (`"k" = 'v' AND ("n" > '1' OR …)`) it must meet. */
+  tagConditions?: string;
 }
 
 /** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
@@ -155,7 +158,7 @@ export function checkConditions(
   if (conditions === null || typeof conditions !== "object") {
     throw new TableKitError("InvalidInput", "conditions must be an object");
   }
-  const { ifMatch, ifNoneMatch } = conditions;
+  const { ifMatch, ifNoneMatch, tagConditions } = conditions;
   if (ifMatch !== undefined && ifNoneMatch !== undefined) {
     throw new TableKitError("InvalidInput", "Give ifMatch or ifNoneMatch, not both");
   }
@@ -170,7 +173,12 @@ export function checkConditions(
       `${caps.backend} does not apply ifMatch/ifNoneMatch to writes atomically (see docs/blobs.md)`,
     );
   }
-  return out;
+  if (tagConditions === undefined) return out;
+  const parsed = parseTagConditions(tagConditions);
+  if (!caps.tagConditions) {
+    throw new TableKitError("NotSupported", `${caps.backend} does not apply tag conditions (see docs/blobs.md)`);
+  }
+  return { ...out, tagConditions: parsed };
 }
 
 /** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */

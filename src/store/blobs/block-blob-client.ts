@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import { TableKitError } from "../../model/index.js";
+import { uploadAnnotations } from "./blob-annotations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
-import type { BackendBody, BlobPart } from "./blob-backend.js";
+import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import {
   asCreateOnly,
@@ -50,7 +51,11 @@ export interface StageBlockOptions extends OperationOptions {
 export interface BlockBlobUploadOptions extends OperationOptions {
   blobHTTPHeaders?: { blobContentType?: string };
   metadata?: Record<string, string>;
-  /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version. */
+  /** The blob's index tags (at most 10; replacing any it had). */
+  tags?: Record<string, string>;
+  /** The blob's access tier (absent: the default, Hot, inferred). */
+  tier?: AccessTier;
+  /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version; `tagConditions`. */
   conditions?: BlobRequestConditions;
   onProgress?: (progress: { loadedBytes: number }) => void;
 }
@@ -150,6 +155,7 @@ export class BlockBlobClient extends BlobClient {
       blocks: checkBlockList(blocks, caps),
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
       conditions,
     };
     const result = await asCreateOnly(createOnly, this.backend.commitBlocks(this.name, commit, call));
@@ -242,6 +248,7 @@ export class BlockBlobClient extends BlobClient {
     const compose = {
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
       conditions,
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
       ...(options.keepBlockList ? { keepBlockList: true } : {}),
@@ -284,6 +291,7 @@ export class BlockBlobClient extends BlobClient {
       body,
       contentType: checkContentType(options.blobHTTPHeaders?.blobContentType),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
       conditions,
       ...(partBytes ? { partBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
