@@ -10,6 +10,8 @@ import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
+import { tagsSuite } from "./tags.js";
+import { tiersSuite } from "./tiers.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -27,6 +29,8 @@ export const BLOB_SUITES = [
   appendsSuite,
   limitsSuite,
   abortSuite,
+  tagsSuite,
+  tiersSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */
