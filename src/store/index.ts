@@ -65,9 +65,6 @@ export {
   type BlobTagOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
-export { type BlobTags, checkTags, tagsFromPairs } from "./blobs/blob-tags.js";
-export type { FilterBlobItem, FindBlobsByTagsSegment } from "./blobs/find-by-tags.js";
-export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export {
   BlobContainer,
   type BlobItem,
@@ -83,6 +80,7 @@ export {
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
+export { type BlobTags, checkTags, tagsFromPairs } from "./blobs/blob-tags.js";
 export {
   type BlobBlock,
   BlockBlobClient,
@@ -91,6 +89,8 @@ export {
   type BlockListResponse,
   type StageBlockOptions,
 } from "./blobs/block-blob-client.js";
+export type { FilterBlobItem, FindBlobsByTagsSegment } from "./blobs/find-by-tags.js";
+export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export type { OperationOptions } from "./call-options.js";
 export type { AccessOptions } from "./open-store.js";
 export {

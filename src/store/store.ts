@@ -14,7 +14,6 @@ import type { BackendStore } from "./backend.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 import { BlobContainer, type ContainerCreateOptions } from "./blobs/blob-container.js";
 import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
-import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./blobs/find-by-tags.js";
 import {
   type BlobPort,
   blobPort,
@@ -23,6 +22,7 @@ import {
   type ListContainersSegment,
   listContainers,
 } from "./blobs/blob-service.js";
+import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./blobs/find-by-tags.js";
 import { assertOpen, type CallOptions, callOptions, type OperationOptions } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { Queue } from "./queues/queue.js";

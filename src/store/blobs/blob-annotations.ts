@@ -11,7 +11,8 @@ import { type BlobTags, checkTags } from "./blob-tags.js";
 const TIERS: readonly AccessTier[] = ["Hot", "Cool", "Cold", "Archive"];
 
 export function requireTags(caps: BlobCapabilities, what = "blob index tags"): void {
-  if (!caps.tags) throw new TableKitError("NotSupported", `${caps.backend} keeps no ${what} (see docs/blobs.md)`);
+  if (!caps.tags)
+    throw new TableKitError("NotSupported", `${caps.backend} keeps no ${what} (see docs/blobs.md)`);
 }
 
 export function requireTiers(caps: BlobCapabilities): void {
@@ -26,17 +27,25 @@ export function checkTier(tier: unknown): AccessTier {
     const found = TIERS.find((t) => t.toLowerCase() === tier.toLowerCase());
     if (found) return found;
   }
-  throw new TableKitError("InvalidBlobTier", `The access tier is Hot, Cool, Cold or Archive, not ${JSON.stringify(tier)}.`, {
-    details: { tier },
-  });
+  throw new TableKitError(
+    "InvalidBlobTier",
+    `The access tier is Hot, Cool, Cold or Archive, not ${JSON.stringify(tier)}.`,
+    {
+      details: { tier },
+    },
+  );
 }
 
 export function checkRehydratePriority(priority: unknown): RehydratePriority | undefined {
   if (priority === undefined) return undefined;
   if (priority === "High" || priority === "Standard") return priority;
-  throw new TableKitError("InvalidBlobTier", `The rehydrate priority is High or Standard, not ${JSON.stringify(priority)}.`, {
-    details: { rehydratePriority: priority },
-  });
+  throw new TableKitError(
+    "InvalidBlobTier",
+    `The rehydrate priority is High or Standard, not ${JSON.stringify(priority)}.`,
+    {
+      details: { rehydratePriority: priority },
+    },
+  );
 }
 
 /** An upload's `tags` and `tier`, checked, as the backend takes them. */
@@ -56,7 +65,10 @@ export function uploadAnnotations(
   if (options.tier !== undefined) {
     const tier = checkTier(options.tier);
     if (!blockBlob) {
-      throw new TableKitError("AccessTierNotSupportedForBlobType", "The access tier is not supported for this blob type.");
+      throw new TableKitError(
+        "AccessTierNotSupportedForBlobType",
+        "The access tier is not supported for this blob type.",
+      );
     }
     requireTiers(caps);
     out.tier = tier;

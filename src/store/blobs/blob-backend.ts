@@ -22,7 +22,10 @@ export type BlobType = "BlockBlob" | "AppendBlob";
 /** A block blob's access tier (the online tiers and Archive, whose bytes cannot be read). */
 export type AccessTier = "Hot" | "Cool" | "Cold" | "Archive";
 export type RehydratePriority = "High" | "Standard";
-export type ArchiveStatus = "rehydrate-pending-to-hot" | "rehydrate-pending-to-cool" | "rehydrate-pending-to-cold";
+export type ArchiveStatus =
+  | "rehydrate-pending-to-hot"
+  | "rehydrate-pending-to-cool"
+  | "rehydrate-pending-to-cold";
 
 /** Metadata as the port carries it: names lower-cased (they compare case-insensitively), values ASCII. */
 export type Metadata = Record<string, string>;

@@ -254,7 +254,11 @@ export class BlobClient {
 
   private tagConditions(options: BlobTagOptions): BackendConditions {
     const given = options.conditions?.tagConditions;
-    return checkConditions(given === undefined ? undefined : { tagConditions: given }, this.port.capabilities, "read");
+    return checkConditions(
+      given === undefined ? undefined : { tagConditions: given },
+      this.port.capabilities,
+      "read",
+    );
   }
 }
 
@@ -300,7 +304,12 @@ export function tierProperties(
   stored: StoredBlobProperties,
 ): Pick<
   BlobProperties,
-  "tagCount" | "accessTier" | "accessTierInferred" | "accessTierChangedOn" | "archiveStatus" | "rehydratePriority"
+  | "tagCount"
+  | "accessTier"
+  | "accessTierInferred"
+  | "accessTierChangedOn"
+  | "archiveStatus"
+  | "rehydratePriority"
 > {
   return {
     ...(stored.tagCount ? { tagCount: stored.tagCount } : {}),

@@ -6,6 +6,7 @@ import type { BlobOperation } from "../access/storage-operations.js";
 import { datedIdentifiers, datedPolicies, type SignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
+import { requireTags } from "./blob-annotations.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
 import {
@@ -16,7 +17,6 @@ import {
   tierProperties,
 } from "./blob-client.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
-import { requireTags } from "./blob-annotations.js";
 import { validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import type { BlobTags } from "./blob-tags.js";
@@ -34,7 +34,12 @@ export interface BlobItem {
     blobType: BlobType;
   } & Pick<
     BlobProperties,
-    "tagCount" | "accessTier" | "accessTierInferred" | "accessTierChangedOn" | "archiveStatus" | "rehydratePriority"
+    | "tagCount"
+    | "accessTier"
+    | "accessTierInferred"
+    | "accessTierChangedOn"
+    | "archiveStatus"
+    | "rehydratePriority"
   >;
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
@@ -245,7 +250,9 @@ export class BlobContainer {
         const page = await this.listPage(options, maxPageSize, continuation);
         const withMetadata = options.includeMetadata === true;
         return {
-          items: page.items.map((i) => toBlobItem(i as StoredBlobItem, withMetadata, options.includeTags === true)),
+          items: page.items.map((i) =>
+            toBlobItem(i as StoredBlobItem, withMetadata, options.includeTags === true),
+          ),
           continuation: page.continuation,
         };
       },

@@ -176,7 +176,10 @@ export function checkConditions(
   if (tagConditions === undefined) return out;
   const parsed = parseTagConditions(tagConditions);
   if (!caps.tagConditions) {
-    throw new TableKitError("NotSupported", `${caps.backend} does not apply tag conditions (see docs/blobs.md)`);
+    throw new TableKitError(
+      "NotSupported",
+      `${caps.backend} does not apply tag conditions (see docs/blobs.md)`,
+    );
   }
   return { ...out, tagConditions: parsed };
 }

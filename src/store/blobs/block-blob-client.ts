@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { TableKitError } from "../../model/index.js";
-import { uploadAnnotations } from "./blob-annotations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
+import { uploadAnnotations } from "./blob-annotations.js";
 import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import {

@@ -41,7 +41,10 @@ export function findBlobsByTags(
       const caps = port.capabilities;
       requireTags(caps, "search by blob index tags");
       if (!caps.findByTags) {
-        throw new TableKitError("NotSupported", `${caps.backend} cannot find blobs by tags (see docs/blobs.md)`);
+        throw new TableKitError(
+          "NotSupported",
+          `${caps.backend} cannot find blobs by tags (see docs/blobs.md)`,
+        );
       }
       const parsed = parseTagQuery(expression);
       if (container !== undefined) {
@@ -70,6 +73,8 @@ export function findBlobsByTags(
     },
     { defaultPageSize: max, maxPageSize: max, tokenScope: `tags\n${container ?? ""}\n${expression}` },
     (blobs, continuationToken) =>
-      continuationToken === undefined ? { where: expression, blobs } : { where: expression, blobs, continuationToken },
+      continuationToken === undefined
+        ? { where: expression, blobs }
+        : { where: expression, blobs, continuationToken },
   );
 }

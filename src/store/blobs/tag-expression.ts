@@ -124,7 +124,8 @@ class Parser {
       throw this.fail(`expected a tag key ("key") or @container, found ${describe(first)}`, first.at);
     }
     const op = this.next();
-    if (op.kind !== "op") throw this.fail(`expected an operator after ${first.text}, found ${describe(op)}`, op.at);
+    if (op.kind !== "op")
+      throw this.fail(`expected an operator after ${first.text}, found ${describe(op)}`, op.at);
     const value = this.next();
     if (value.kind !== "value") {
       throw this.fail(`expected a value in single quotes, found ${describe(value)}`, value.at);
@@ -136,7 +137,8 @@ class Parser {
     if (first.text.length < 1 || first.text.length > MAX_TAG_KEY_LENGTH) {
       throw this.fail(`a tag key has 1 to ${MAX_TAG_KEY_LENGTH} characters`, first.at);
     }
-    if (this.dialect === "find" && op.text === "<>") throw this.fail("<> is not a Find Blobs by Tags operator", op.at);
+    if (this.dialect === "find" && op.text === "<>")
+      throw this.fail("<> is not a Find Blobs by Tags operator", op.at);
     if (++this.comparisons > MAX_TAG_COMPARISONS) {
       throw this.fail(`an expression holds at most ${MAX_TAG_COMPARISONS} comparisons`, first.at);
     }
@@ -187,9 +189,13 @@ function checkLength(text: unknown, code: ErrorCode, what: string): string {
     throw new TableKitError(code, `${what} is a non-empty string`, { details: { expression: text } });
   }
   if (text.length > MAX_TAG_EXPRESSION_LENGTH) {
-    throw new TableKitError(code, `${what} has at most ${MAX_TAG_EXPRESSION_LENGTH} characters (${text.length} given)`, {
-      details: { length: text.length },
-    });
+    throw new TableKitError(
+      code,
+      `${what} has at most ${MAX_TAG_EXPRESSION_LENGTH} characters (${text.length} given)`,
+      {
+        details: { length: text.length },
+      },
+    );
   }
   return text;
 }
@@ -209,7 +215,10 @@ export function parseTagQuery(text: unknown): TagQuery {
     const next = parser.next();
     if (next.kind === "end") break;
     if (next.kind !== "word" || next.text !== "AND") {
-      throw parser.fail(`expected AND or the end, found ${describe(next)} (Find Blobs by Tags joins with AND only)`, next.at);
+      throw parser.fail(
+        `expected AND or the end, found ${describe(next)} (Find Blobs by Tags joins with AND only)`,
+        next.at,
+      );
     }
   }
   if (comparisons.length === 0) throw parser.fail("a tag query compares at least one tag", checked.length);
@@ -271,7 +280,11 @@ export function tagsNamedBy(query: TagQuery, tags: BlobTags): BlobTags {
 
 /** The ConditionNotMet of an x-ms-if-tags the blob's tags do not meet. */
 export function tagConditionNotMet(name: string | undefined): TableKitError {
-  return new TableKitError("ConditionNotMet", "The condition specified using HTTP conditional header(s) is not met.", {
-    details: { blobName: name, condition: "tags" },
-  });
+  return new TableKitError(
+    "ConditionNotMet",
+    "The condition specified using HTTP conditional header(s) is not met.",
+    {
+      details: { blobName: name, condition: "tags" },
+    },
+  );
 }

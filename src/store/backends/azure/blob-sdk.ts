@@ -7,7 +7,13 @@ import type { SdkSignedIdentifier } from "./state-codec.js";
  * optional peer dependency, loaded by `loadBlobSdk()` on the first blob call of an `azure:` store).
  */
 
-type Conditions = { ifMatch?: string; ifNoneMatch?: string; appendPosition?: number; maxSize?: number };
+type Conditions = {
+  ifMatch?: string;
+  ifNoneMatch?: string;
+  appendPosition?: number;
+  maxSize?: number;
+  tagConditions?: string;
+};
 interface CallOptions {
   abortSignal?: AbortSignal;
 }
@@ -15,6 +21,8 @@ interface WriteOptions extends CallOptions {
   blobHTTPHeaders?: { blobContentType?: string };
   metadata?: Record<string, string>;
   conditions?: Conditions;
+  tags?: Record<string, string>;
+  tier?: string;
 }
 interface Written {
   etag?: string;
@@ -29,11 +37,23 @@ export interface SdkBlobProperties {
   blobType?: string;
   blobCommittedBlockCount?: number;
   contentRange?: string;
+  tagCount?: number;
+  accessTier?: string;
+  accessTierInferred?: boolean;
+  accessTierChangedOn?: Date;
+  archiveStatus?: string;
+  rehydratePriority?: string;
+}
+/** Find Blobs by Tags' page, on the service and on a container. */
+export interface SdkFindSegment {
+  continuationToken?: string;
+  blobs: { name: string; containerName: string; tags?: Record<string, string> }[];
 }
 export interface SdkBlobItem {
   name: string;
   properties: SdkBlobProperties;
   metadata?: Record<string, string>;
+  tags?: Record<string, string>;
 }
 interface Pages<S> {
   byPage(settings: { maxPageSize?: number; continuationToken?: string }): AsyncIterableIterator<S>;
@@ -99,13 +119,23 @@ export interface SdkContainerClient {
     ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
     getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
     delete(options?: CallOptions & { conditions?: Conditions }): Promise<unknown>;
+    setTags(
+      tags: Record<string, string>,
+      options?: CallOptions & { conditions?: Conditions },
+    ): Promise<unknown>;
+    getTags(options?: CallOptions & { conditions?: Conditions }): Promise<{ tags?: Record<string, string> }>;
+    setAccessTier(
+      tier: string,
+      options?: CallOptions & { conditions?: Conditions; rehydratePriority?: string },
+    ): Promise<{ _response: { status: number } }>;
   };
+  findBlobsByTags(expression: string, options?: CallOptions): Pages<SdkFindSegment>;
   listBlobsFlat(
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
     delimiter: string,
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
 }
 
@@ -122,6 +152,7 @@ export interface SdkBlobServiceClient {
   }>;
   getProperties(options?: CallOptions): Promise<object>;
   setProperties(properties: object, options?: CallOptions): Promise<unknown>;
+  findBlobsByTags(expression: string, options?: CallOptions): Pages<SdkFindSegment>;
 }
 
 export interface BlobSdk {

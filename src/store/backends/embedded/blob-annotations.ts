@@ -65,7 +65,9 @@ export class EmbeddedBlobAnnotations {
       dropTags: prepare("DELETE FROM tk_blob_tags WHERE container = ? AND blob = ?"),
       dropContainerTags: prepare("DELETE FROM tk_blob_tags WHERE container = ?"),
       tier: prepare("SELECT tier, changed FROM tk_blob_tiers WHERE container = ? AND blob = ?"),
-      setTier: prepare("INSERT OR REPLACE INTO tk_blob_tiers (container, blob, tier, changed) VALUES (?, ?, ?, ?)"),
+      setTier: prepare(
+        "INSERT OR REPLACE INTO tk_blob_tiers (container, blob, tier, changed) VALUES (?, ?, ?, ?)",
+      ),
       dropTier: prepare("DELETE FROM tk_blob_tiers WHERE container = ? AND blob = ?"),
       dropContainerTiers: prepare("DELETE FROM tk_blob_tiers WHERE container = ?"),
     };

@@ -11,12 +11,12 @@ import type {
   BackendListQuery,
   BackendRange,
   BackendStageBlock,
+  BackendTierChange,
   BackendUpload,
   BackendWriteResult,
   BlobPart,
   ContainerBackend,
   StoredBlobProperties,
-  BackendTierChange,
   StoredBlockLists,
   StoredContainer,
 } from "../../blobs/blob-backend.js";
@@ -332,7 +332,12 @@ export class EmbeddedContainer implements ContainerBackend {
     });
   }
 
-  async setTags(name: string, tags: BlobTags, conditions: BackendConditions, _call: CallOptions): Promise<void> {
+  async setTags(
+    name: string,
+    tags: BlobTags,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<void> {
     this.service.immediate(() => {
       const row = this.checkRead(this.lookup(name).row, name, conditions);
       this.service.catalogue.annotations.setTags(row.container, name, tags);

@@ -152,10 +152,15 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
     const c = request.continuation;
     const cut = c === undefined ? -1 : c.indexOf("\n");
     if (c !== undefined && cut < 0) {
-      throw new TableKitError("InvalidContinuationToken", "The continuation of a tag search is not one it gave");
+      throw new TableKitError(
+        "InvalidContinuationToken",
+        "The continuation of a tag search is not one it gave",
+      );
     }
     const after = c === undefined ? undefined : { container: c.slice(0, cut), blob: c.slice(cut + 1) };
-    const rows = this.read(() => this.catalogue.annotations.find(request.query, after, request.maxPageSize + 1));
+    const rows = this.read(() =>
+      this.catalogue.annotations.find(request.query, after, request.maxPageSize + 1),
+    );
     if (rows.length <= request.maxPageSize) return { items: rows };
     const items = rows.slice(0, request.maxPageSize);
     const last = items.at(-1)!;
