@@ -26,6 +26,12 @@ export const BLOB_OPERATIONS = {
   writeBlob: { account: { type: "o", anyOf: "w" }, service: "w" },
   appendBlock: { account: { type: "o", anyOf: "aw" }, service: "aw" },
   deleteBlob: { account: { type: "o", anyOf: "d" }, service: "d" },
+  // Blob index tags: t reads and writes a blob's tags; f finds blobs by tags.
+  readBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },
+  writeBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },
+  findBlobsByTags: { account: { type: "s", anyOf: "f" } },
+  findBlobsByTagsInContainer: { account: { type: "c", anyOf: "f" }, service: "f", containerLevel: true },
+  setBlobTier: { account: { type: "o", anyOf: "w" }, service: "w" },
 } as const satisfies Record<string, StorageOperation>;
 
 export type BlobOperation = keyof typeof BLOB_OPERATIONS;

@@ -23,6 +23,14 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import {
+  annotationHeaders,
+  answerBlobTags,
+  answerBlobTier,
+  ifTags,
+  tagsHeader,
+  tierHeader,
+} from "./tag-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -41,8 +49,6 @@ const UNKEPT_HEADERS = [
   "x-ms-blob-content-md5",
   "x-ms-lease-id",
   "x-ms-copy-source",
-  "x-ms-tags",
-  "x-ms-access-tier",
   "x-ms-encryption-scope",
   "x-ms-immutability-policy-until-date",
   "x-ms-legal-hold",
@@ -84,6 +90,7 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
     ...metadataHeaders(p.metadata),
+    ...annotationHeaders(p),
   };
 }
 
@@ -173,18 +180,33 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
   if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
   const conditions = httpConditions(ctx);
   const properties = propertiesOrNone(client);
+  const tagged = ifTags(ctx);
   switch (`${ctx.method} ${comp ?? ""}`) {
     case "GET ":
     case "HEAD ": {
       allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
       const range = requestedRange(ctx);
       const overrides = sasOverrides(ctx, caller);
+      if (ctx.method === "HEAD" && !range) {
+        // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
+        const found = await underConditions(conditions, true, properties, (c) =>
+          client.getProperties({
+            conditions: { ...(c.ifMatch === undefined ? {} : { ifMatch: c.ifMatch }), ...tagged },
+          }),
+        );
+        ctx.res.writeHead(200, {
+          ...standardHeaders(ctx),
+          ...blobHeaders(found),
+          "content-length": String(found.contentLength),
+          ...overrides,
+        });
+        ctx.res.end();
+        return;
+      }
       const download = await underConditions(conditions, true, properties, (c) =>
-        client.download(
-          range?.offset,
-          range?.count,
-          c.ifMatch === undefined ? {} : { conditions: { ifMatch: c.ifMatch } },
-        ),
+        client.download(range?.offset, range?.count, {
+          conditions: { ...(c.ifMatch === undefined ? {} : { ifMatch: c.ifMatch }), ...tagged },
+        }),
       ).catch(async (err: unknown) => {
         // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
         const size =
@@ -213,7 +235,9 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "DELETE ": {
       allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
-      await underConditions(conditions, false, properties, (c) => client.delete({ conditions: c }));
+      await underConditions(conditions, false, properties, (c) =>
+        client.delete({ conditions: { ...c, ...tagged } }),
+      );
       send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
       return;
     }
@@ -244,6 +268,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         container.getAppendBlobClient(name).appendBlock(bytes, bytes.length, {
           conditions: {
             ...c,
+            ...tagged,
             ...(position === undefined
               ? {}
               : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
@@ -259,6 +284,11 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       });
       return;
     }
+    case "PUT tags":
+    case "GET tags":
+      return answerBlobTags(ctx, caller, deps, container, name);
+    case "PUT tier":
+      return answerBlobTier(ctx, caller, deps, container, name);
     case "PUT metadata":
     case "PUT properties":
       return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");
@@ -286,7 +316,9 @@ export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions)
   return {
     ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
     metadata: metadataFromHeaders(ctx.req),
-    conditions,
+    ...tagsHeader(ctx),
+    ...tierHeader(ctx),
+    conditions: { ...conditions, ...ifTags(ctx) },
   };
 }
 
@@ -312,6 +344,12 @@ async function putBlob(
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
+    if (tierHeader(ctx).tier !== undefined) {
+      throw new TableKitError(
+        "AccessTierNotSupportedForBlobType",
+        "The access tier is not supported for this blob type.",
+      );
+    }
     const result = await underWriteConditions(grant, conditions, properties, (c) =>
       container.getAppendBlobClient(name).create(blobOptions(ctx, c)),
     );

@@ -1,5 +1,6 @@
 import type { ContainerItem, HierarchyItem } from "../../store/index.js";
 import { escapeXml, httpDate } from "../protocol/xml.js";
+import { annotationXml, tagSetXml } from "./tag-routes.js";
 
 /** The Blob service's XML bodies: container and blob listings, block lists. */
 
@@ -62,9 +63,9 @@ export function blobListingXml(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
-    )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
-      item.metadata,
-    )}</Blob>`;
+    )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted>${annotationXml(
+      p,
+    )}</Properties>${metadataXml(item.metadata)}${tagSetXml(item.tags)}</Blob>`;
   };
   return `${HEAD}<EnumerationResults ServiceEndpoint="${escapeXml(listing.serviceEndpoint)}" ContainerName="${escapeXml(
     listing.containerName,

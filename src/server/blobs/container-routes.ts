@@ -13,6 +13,7 @@ import { httpConditions } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
+import { answerFindBlobs } from "./tag-routes.js";
 
 /**
  * The Blob service's service and container operations over the blob port, which keeps container
@@ -142,6 +143,8 @@ export async function answerContainerOrService(
     }
     case "GET list":
       return listBlobs(ctx, caller, deps, name);
+    case "GET blobs":
+      return answerFindBlobs(ctx, caller, deps, name);
     default:
       if (comp === "lease") throw notServed("leases");
       if (comp === "batch") throw notServed("blob batches");
@@ -173,6 +176,8 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
     });
     return;
   }
+  if (ctx.query.get("comp") === "blobs" && !ctx.query.has("restype"))
+    return answerFindBlobs(ctx, caller, deps);
   if (ctx.query.get("comp") === "list") {
     if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
     allowBlob(caller, "listContainers", undefined, deps, ctx.account);
@@ -252,6 +257,7 @@ async function listBlobs(
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
     includeMetadata: include.includes("metadata"),
+    ...(include.includes("tags") ? { includeTags: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),
