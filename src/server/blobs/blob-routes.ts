@@ -405,7 +405,10 @@ async function rewriteProperties(
   if (current.blobType !== "BlockBlob")
     throw notServed("setting the metadata or properties of an append blob");
   const result = await underConditions(conditions, false, properties, async (c) => {
-    const now = await client.getProperties(c.ifMatch ? { conditions: { ifMatch: c.ifMatch } } : {});
+    const tagged = ifTags(ctx);
+    const now = await client.getProperties({
+      conditions: { ...(c.ifMatch ? { ifMatch: c.ifMatch } : {}), ...tagged },
+    });
     const contentType = metadata
       ? now.contentType
       : (header(ctx, "x-ms-blob-content-type") ?? now.contentType);
@@ -414,7 +417,7 @@ async function rewriteProperties(
     return container.getBlockBlobClient(name).commitParts([whole], {
       ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
       metadata: metadata ? metadataFromHeaders(ctx.req) : now.metadata,
-      conditions: { ifMatch: now.etag },
+      conditions: { ifMatch: now.etag, ...tagged },
       basedOn: now.etag,
       // The same bytes: the committed block list still describes them.
       keepBlockList: true,

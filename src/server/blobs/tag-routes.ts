@@ -92,9 +92,8 @@ export function annotationHeaders(p: BlobProperties): OutgoingHttpHeaders {
 /** The tier and tag-count elements of a listed blob's `<Properties>`. */
 export function annotationXml(p: Partial<BlobProperties>): string {
   return `${p.accessTier ? `<AccessTier>${p.accessTier}</AccessTier>` : ""}${
-    p.accessTierInferred === undefined
-      ? ""
-      : `<AccessTierInferred>${p.accessTierInferred}</AccessTierInferred>`
+    // Listings carry AccessTierInferred only when it is true, as the service writes them.
+    p.accessTierInferred ? "<AccessTierInferred>true</AccessTierInferred>" : ""
   }${p.accessTierChangedOn ? `<AccessTierChangeTime>${httpDate(p.accessTierChangedOn)}</AccessTierChangeTime>` : ""}${
     p.archiveStatus ? `<ArchiveStatus>${p.archiveStatus}</ArchiveStatus>` : ""
   }${p.rehydratePriority ? `<RehydratePriority>${p.rehydratePriority}</RehydratePriority>` : ""}${

@@ -92,7 +92,11 @@ export class AppendBlobClient extends BlobClient {
     const appendPosition = checkByteCount("appendPosition", c?.appendPosition);
     const maxSize = checkByteCount("maxSize", c?.maxSize);
     const conditions = {
-      ...checkConditions(c && { ifMatch: c.ifMatch, ifNoneMatch: c.ifNoneMatch }, caps, "write"),
+      ...checkConditions(
+        c && { ifMatch: c.ifMatch, ifNoneMatch: c.ifNoneMatch, tagConditions: c.tagConditions },
+        caps,
+        "write",
+      ),
       ...(appendPosition === undefined ? {} : { appendPosition }),
       ...(maxSize === undefined ? {} : { maxSize }),
     };

@@ -13,6 +13,12 @@ export const MAX_TAG_KEY_LENGTH = 128;
 export const MAX_TAG_VALUE_LENGTH = 256;
 const TAG_TEXT = /^[A-Za-z0-9 +\-./:=_]*$/;
 
+/** The first character a tag key or value may not hold, or undefined when it holds none. */
+export function forbiddenTagCharacter(text: string): string | undefined {
+  if (TAG_TEXT.test(text)) return undefined;
+  return [...text].find((c) => !TAG_TEXT.test(c));
+}
+
 function invalidTag(why: string, details: Record<string, unknown>): TableKitError {
   return new TableKitError("InvalidTag", `The tags specified are invalid: ${why}`, { details });
 }

@@ -1,14 +1,16 @@
 import { type ErrorCode, TableKitError } from "../../model/index.js";
 import type { BlobTags } from "./blob-tags.js";
-import { MAX_TAG_KEY_LENGTH } from "./blob-tags.js";
+import { forbiddenTagCharacter, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, MAX_TAGS } from "./blob-tags.js";
 
 /**
  * The Blob service's tag expressions, in its two dialects:
  * - `find` (Find Blobs by Tags, `where=`): comparisons `"key" op 'value'` with `=`, `>`, `>=`, `<`,
  *   `<=`, joined by AND only, and at most one `@container = 'name'`;
  * - `condition` (`x-ms-if-tags`): the same comparisons and `<>`, with AND, OR and parentheses.
- * Keys are double-quoted (or bare letters, digits and `_`), values single-quoted; values compare
- * as strings, code unit by code unit. A comparison on a key the blob lacks is false.
+ * Keys are double-quoted (or bare letters, digits and `_`), values single-quoted, both from the
+ * tags' characters; values compare as strings, code unit by code unit. A comparison on a key the
+ * blob lacks is false. A query names at most 10 distinct keys of 1–128 characters and values of at
+ * most 256, as the service checks them; a condition is only parsed (a key no blob can have is false).
  */
 
 export type TagOperator = "=" | "<>" | ">" | ">=" | "<" | "<=";
@@ -36,9 +38,18 @@ export interface TagConditions {
   readonly condition: TagCondition;
 }
 
-/** Bounds on what the parser reads (tablekit's: the service documents none beyond the URL's length). */
-export const MAX_TAG_EXPRESSION_LENGTH = 4096;
+/**
+ * Bounds on what the parser reads (tablekit's own: the service documents none beyond the header's
+ * and URL's lengths; it takes conditions of 700 comparisons and more).
+ */
+export const MAX_TAG_EXPRESSION_LENGTH = 16 * 1024;
+/** Comparisons in one query (each is one seek or join on the embedded engine). */
 export const MAX_TAG_COMPARISONS = 20;
+/** Comparisons in one x-ms-if-tags condition. */
+export const MAX_CONDITION_COMPARISONS = 1000;
+
+/** A bare key, AND, OR or @container, read in place (sticky: no copy of the rest of the text). */
+const WORD = /@?[A-Za-z0-9_]+/y;
 
 type Token =
   | { kind: "key" | "value" | "op" | "word" | "container"; text: string; at: number }
@@ -57,12 +68,13 @@ class Parser {
     this.tokens = this.tokenize();
   }
 
+  /** The service's wording first (clients look for it), then where and why. */
   fail(why: string, at: number): TableKitError {
-    const what = this.dialect === "find" ? "The tag query (where)" : "The x-ms-if-tags expression";
-    return new TableKitError(this.code, `${what} is invalid at position ${at}: ${why}`, {
-      position: at,
-      details: { expression: this.text },
-    });
+    const message =
+      this.dialect === "find"
+        ? `Error parsing query at or near character position ${at}: ${why}`
+        : `The value for one of the HTTP headers is not in the correct format. x-ms-if-tags, at position ${at}: ${why}`;
+    return new TableKitError(this.code, message, { position: at, details: { expression: this.text } });
   }
 
   private tokenize(): Token[] {
@@ -94,7 +106,8 @@ class Parser {
         i += op[1]!.length;
         continue;
       }
-      const word = /^@?[A-Za-z0-9_]+/.exec(s.slice(i, i + MAX_TAG_KEY_LENGTH + 2));
+      WORD.lastIndex = i;
+      const word = WORD.exec(s);
       if (!word) throw this.fail(`unexpected character ${JSON.stringify(c)}`, at);
       const text = word[0];
       const upper = text.toUpperCase();
@@ -134,14 +147,32 @@ class Parser {
       if (op.text !== "=") throw this.fail("@container takes = only", op.at);
       return { kind: "container", name: value.text, at: first.at };
     }
-    if (first.text.length < 1 || first.text.length > MAX_TAG_KEY_LENGTH) {
-      throw this.fail(`a tag key has 1 to ${MAX_TAG_KEY_LENGTH} characters`, first.at);
+    for (const [token, what] of [
+      [first, "name"],
+      [value, "value"],
+    ] as const) {
+      const bad = forbiddenTagCharacter(token.text);
+      if (bad !== undefined) {
+        throw this.fail(
+          `the character ${JSON.stringify(bad)} is not permitted in tag name or value (${what})`,
+          token.at,
+        );
+      }
     }
-    if (this.dialect === "find" && op.text === "<>")
-      throw this.fail("<> is not a Find Blobs by Tags operator", op.at);
-    if (++this.comparisons > MAX_TAG_COMPARISONS) {
-      throw this.fail(`an expression holds at most ${MAX_TAG_COMPARISONS} comparisons`, first.at);
+    const find = this.dialect === "find";
+    if (find && (first.text.length < 1 || first.text.length > MAX_TAG_KEY_LENGTH)) {
+      throw this.fail(`tag must be between 1 and ${MAX_TAG_KEY_LENGTH} characters in length`, first.at);
     }
+    if (find && value.text.length > MAX_TAG_VALUE_LENGTH) {
+      throw this.fail(
+        `tag value must be between 0 and ${MAX_TAG_VALUE_LENGTH} characters in length`,
+        value.at,
+      );
+    }
+    if (find && op.text === "<>") throw this.fail("<> is not a Find Blobs by Tags operator", op.at);
+    const most = find ? MAX_TAG_COMPARISONS : MAX_CONDITION_COMPARISONS;
+    if (++this.comparisons > most)
+      throw this.fail(`an expression holds at most ${most} comparisons`, first.at);
     return { kind: "compare", key: first.text, op: op.text as TagOperator, value: value.text };
   }
 
@@ -222,6 +253,14 @@ export function parseTagQuery(text: unknown): TagQuery {
     }
   }
   if (comparisons.length === 0) throw parser.fail("a tag query compares at least one tag", checked.length);
+  const keys = new Set(comparisons.map((c) => c.key)).size;
+  if (keys > MAX_TAGS) {
+    throw new TableKitError(
+      "InvalidQueryParameterValue",
+      `Error parsing query: there can be at most ${MAX_TAGS} unique tags in a query (${keys} given)`,
+      { details: { expression: checked } },
+    );
+  }
   return { text: checked, ...(container === undefined ? {} : { container }), comparisons };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkTags, tagsFromPairs } from "../../../src/store/blobs/blob-tags.js";
 import {
   evaluateTagCondition,
+  MAX_CONDITION_COMPARISONS,
   MAX_TAG_COMPARISONS,
   MAX_TAG_EXPRESSION_LENGTH,
   matchesTagQuery,
@@ -67,16 +68,58 @@ describe("Find Blobs by Tags expressions", () => {
   it("bounds its input: length and comparisons, each crossed by one", () => {
     const padded = (n: number) => `"a" = '${"v".repeat(n - 8)}'`;
     expect(padded(MAX_TAG_EXPRESSION_LENGTH)).toHaveLength(MAX_TAG_EXPRESSION_LENGTH);
-    expect(parseTagQuery(padded(MAX_TAG_EXPRESSION_LENGTH)).comparisons).toHaveLength(1);
+    expect(codeOf(() => parseTagConditions(padded(MAX_TAG_EXPRESSION_LENGTH)))).toBeUndefined();
+    expect(codeOf(() => parseTagConditions(padded(MAX_TAG_EXPRESSION_LENGTH + 1)))).toBe(
+      "InvalidHeaderValue",
+    );
     expect(codeOf(() => parseTagQuery(padded(MAX_TAG_EXPRESSION_LENGTH + 1)))).toBe(
       "InvalidQueryParameterValue",
     );
-    const many = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}" = 'v'`).join(" AND ");
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `"k${i % 10}" >= 'v'`).join(" AND ");
     expect(parseTagQuery(many(MAX_TAG_COMPARISONS)).comparisons).toHaveLength(MAX_TAG_COMPARISONS);
     expect(codeOf(() => parseTagQuery(many(MAX_TAG_COMPARISONS + 1)))).toBe("InvalidQueryParameterValue");
     const deep = (n: number) => `${"(".repeat(n)}"a" = 'b'${")".repeat(n)}`;
     expect(codeOf(() => parseTagConditions(deep(16)))).toBeUndefined();
     expect(codeOf(() => parseTagConditions(deep(17)))).toBe("InvalidHeaderValue");
+    const keys = (n: number) =>
+      Array.from({ length: n }, (_, i) => `"k${i}" >= 'v' AND "k${i}" < 'w'`).join(" AND ");
+    expect(parseTagQuery(keys(10)).comparisons).toHaveLength(20);
+    expect(codeOf(() => parseTagQuery(keys(11)))).toBe("InvalidQueryParameterValue");
+    const conditions = (n: number) => Array.from({ length: n }, (_, i) => `t<>'${i}'`).join(" and ");
+    expect(codeOf(() => parseTagConditions(conditions(MAX_CONDITION_COMPARISONS)))).toBeUndefined();
+    expect(codeOf(() => parseTagConditions(conditions(MAX_CONDITION_COMPARISONS + 1)))).toBe(
+      "InvalidHeaderValue",
+    );
+  });
+
+  it("checks a query's keys and values as tags are checked; a condition's only for their characters", () => {
+    const key = (n: number) => `"${"k".repeat(n)}" = 'v'`;
+    expect(codeOf(() => parseTagQuery(key(128)))).toBeUndefined();
+    expect(codeOf(() => parseTagQuery(key(129)))).toBe("InvalidQueryParameterValue");
+    expect(codeOf(() => parseTagQuery(`k${"1".repeat(140)} = 'v'`))).toBe("InvalidQueryParameterValue");
+    const value = (n: number) => `"k" = '${"v".repeat(n)}'`;
+    expect(codeOf(() => parseTagQuery(value(256)))).toBeUndefined();
+    expect(codeOf(() => parseTagQuery(value(257)))).toBe("InvalidQueryParameterValue");
+    expect(codeOf(() => parseTagQuery(`"k" = 'v @'`))).toBe("InvalidQueryParameterValue");
+    expect(codeOf(() => parseTagQuery(`"k#" = 'v'`))).toBe("InvalidQueryParameterValue");
+    expect(codeOf(() => parseTagQuery(`" key 1 +-.:=_/" = 'value +-.:=_/'`))).toBeUndefined();
+    // A condition on a key or value longer than any tag is no error: it is simply not met.
+    const long = parseTagConditions(`k${"1".repeat(140)} <> 'v'`).condition;
+    expect(evaluateTagCondition(long, { k: "v" })).toBe(false);
+    expect(codeOf(() => parseTagConditions(`"k" = 'value$$##'`))).toBe("InvalidHeaderValue");
+    expect(codeOf(() => parseTagConditions(`key+1 = 'v'`))).toBe("InvalidHeaderValue");
+    try {
+      parseTagQuery(`"a" <> 'b'`);
+    } catch (err) {
+      expect((err as Error).message).toMatch(/^Error parsing query at or near character position 4: /);
+    }
+    try {
+      parseTagConditions(`"a" == 'b'`);
+    } catch (err) {
+      expect((err as Error).message).toMatch(
+        /^The value for one of the HTTP headers is not in the correct format\./,
+      );
+    }
   });
 
   it("property: a printed query parses back to itself and matches exactly the tags that meet every comparison", () => {

@@ -147,41 +147,20 @@ export class EmbeddedBlobAnnotations {
   /**
    * Blobs whose tags meet the query, by container name then blob name, after `after`. The first
    * comparison that is an equality (else the first) drives the seek on (key, value); every other
-   * comparison joins on the blob's primary key.
+   * comparison joins on the blob's primary key. CROSS JOIN keeps that order: SQLite would
+   * otherwise drive a range comparison's many rows (measured: 28 ms instead of 0.7 for 50 of 100,000).
    */
   find(
     query: TagQuery,
     after: { container: string; blob: string } | undefined,
     limit: number,
   ): StoredTaggedBlob[] {
-    const ordered = [...query.comparisons].sort((a, b) => Number(b.op === "=") - Number(a.op === "="));
-    const [lead, ...rest] = ordered;
-    const joins = rest
-      .map(
-        (c, i) =>
-          ` JOIN tk_blob_tags t${i + 1} ON t${i + 1}.container = t0.container AND t${i + 1}.blob = t0.blob` +
-          ` AND t${i + 1}.key = ? AND t${i + 1}.value ${SQL_OPERATORS[c.op]} ?`,
-      )
-      .join("");
-    const text =
-      "SELECT t0.container AS id, c.name AS container, t0.blob AS blob FROM tk_blob_tags t0" +
-      " JOIN tk_containers c ON c.id = t0.container" +
-      joins +
-      ` WHERE t0.key = ? AND t0.value ${SQL_OPERATORS[lead!.op]} ?` +
-      (query.container === undefined ? "" : " AND c.name = ?") +
-      (after ? " AND (c.name > ? OR (c.name = ? AND t0.blob > ?))" : "") +
-      " ORDER BY c.name, t0.blob LIMIT ?";
+    const { text, params } = findStatement(query, after, limit);
     let statement = this.finds.get(text);
     if (!statement) {
       statement = this.db.prepare(text);
       if (this.finds.size < 256) this.finds.set(text, statement);
     }
-    const params: unknown[] = [];
-    for (const c of rest) params.push(c.key, c.value);
-    params.push(lead!.key, lead!.value);
-    if (query.container !== undefined) params.push(query.container);
-    if (after) params.push(after.container, after.container, after.blob);
-    params.push(limit);
     const rows = statement.all(...params) as { id: number; container: string; blob: string }[];
     return rows.map((r) => ({
       containerName: r.container,
@@ -189,4 +168,40 @@ export class EmbeddedBlobAnnotations {
       tags: tagsNamedBy(query, this.tags(r.id, r.blob)),
     }));
   }
+}
+
+/**
+ * The statement of one Find Blobs by Tags page and its parameters (exported for the plan test):
+ * the first equality (else the first comparison) seeks tk_blob_tags_by_value, each other
+ * comparison is one primary-key lookup of the same blob.
+ */
+export function findStatement(
+  query: TagQuery,
+  after: { container: string; blob: string } | undefined,
+  limit: number,
+): { text: string; params: unknown[] } {
+  const ordered = [...query.comparisons].sort((a, b) => Number(b.op === "=") - Number(a.op === "="));
+  const [lead, ...rest] = ordered;
+  const joins = rest
+    .map(
+      (c, i) =>
+        ` CROSS JOIN tk_blob_tags t${i + 1} ON t${i + 1}.container = t0.container AND t${i + 1}.blob = t0.blob` +
+        ` AND t${i + 1}.key = ? AND t${i + 1}.value ${SQL_OPERATORS[c.op]} ?`,
+    )
+    .join("");
+  const text =
+    "SELECT t0.container AS id, c.name AS container, t0.blob AS blob FROM tk_blob_tags t0" +
+    joins +
+    " CROSS JOIN tk_containers c ON c.id = t0.container" +
+    ` WHERE t0.key = ? AND t0.value ${SQL_OPERATORS[lead!.op]} ?` +
+    (query.container === undefined ? "" : " AND c.name = ?") +
+    (after ? " AND (c.name > ? OR (c.name = ? AND t0.blob > ?))" : "") +
+    " ORDER BY c.name, t0.blob LIMIT ?";
+  const params: unknown[] = [];
+  for (const c of rest) params.push(c.key, c.value);
+  params.push(lead!.key, lead!.value);
+  if (query.container !== undefined) params.push(query.container);
+  if (after) params.push(after.container, after.container, after.blob);
+  params.push(limit);
+  return { text, params };
 }
