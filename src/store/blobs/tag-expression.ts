@@ -112,7 +112,7 @@ class Parser {
       const text = word[0];
       const upper = text.toUpperCase();
       if (text.startsWith("@")) {
-        if (text !== "@container") throw this.fail(`unknown name ${text} (only @container)`, at);
+        if (text !== "@container") throw this.fail(`unsupported parameter ${text} (only @container)`, at);
         out.push({ kind: "container", text, at });
       } else if (upper === "AND" || upper === "OR") out.push({ kind: "word", text: upper, at });
       else out.push({ kind: "key", text, at });
