@@ -23,14 +23,8 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
-import {
-  annotationHeaders,
-  answerBlobTags,
-  answerBlobTier,
-  ifTags,
-  tagsHeader,
-  tierHeader,
-} from "./tag-routes.js";
+import { annotationHeaders, ifTags, tagsHeader, tierHeader } from "./tag-headers.js";
+import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -286,9 +280,19 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     }
     case "PUT tags":
     case "GET tags":
-      return answerBlobTags(ctx, caller, deps, container, name);
+      return answerBlobTags(
+        ctx,
+        (op) => allowBlob(caller, op, containerName, deps, ctx.account),
+        container,
+        name,
+      );
     case "PUT tier":
-      return answerBlobTier(ctx, caller, deps, container, name);
+      return answerBlobTier(
+        ctx,
+        (op) => allowBlob(caller, op, containerName, deps, ctx.account),
+        container,
+        name,
+      );
     case "PUT metadata":
     case "PUT properties":
       return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");

@@ -1,6 +1,6 @@
 import type { ContainerItem, HierarchyItem } from "../../store/index.js";
 import { escapeXml, httpDate } from "../protocol/xml.js";
-import { annotationXml, tagSetXml } from "./tag-routes.js";
+import { annotationXml, tagSetXml } from "./tag-headers.js";
 
 /** The Blob service's XML bodies: container and blob listings, block lists. */
 

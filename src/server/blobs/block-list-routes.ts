@@ -12,7 +12,7 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
 import { checkedBody, expectedMd5, writeChecked } from "./content-checksum.js";
-import { ifTags } from "./tag-routes.js";
+import { ifTags } from "./tag-headers.js";
 
 /**
  * Put Block, Put Block List and Get Block List: each one call of the blob port, which checks the

@@ -144,7 +144,7 @@ export async function answerContainerOrService(
     case "GET list":
       return listBlobs(ctx, caller, deps, name);
     case "GET blobs":
-      return answerFindBlobs(ctx, caller, deps, name);
+      return answerFindBlobs(ctx, (op) => allowBlob(caller, op, name, deps, ctx.account), deps, name);
     default:
       if (comp === "lease") throw notServed("leases");
       if (comp === "batch") throw notServed("blob batches");
@@ -177,7 +177,7 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
     return;
   }
   if (ctx.query.get("comp") === "blobs" && !ctx.query.has("restype"))
-    return answerFindBlobs(ctx, caller, deps);
+    return answerFindBlobs(ctx, (op) => allowBlob(caller, op, undefined, deps, ctx.account), deps);
   if (ctx.query.get("comp") === "list") {
     if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
     allowBlob(caller, "listContainers", undefined, deps, ctx.account);
