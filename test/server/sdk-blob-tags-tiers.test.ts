@@ -193,6 +193,7 @@ describe("access tiers through @azure/storage-blob", () => {
     }
     await blob.setAccessTier("Archive");
     expect(await failure(blob.download())).toEqual({ status: 409, code: "BlobArchived" });
+    expect(await failure(blob.setMetadata({ a: "b" }))).toEqual({ status: 409, code: "BlobArchived" });
     expect((await blob.getProperties()).accessTier).toBe("Archive");
     expect((await blob.setAccessTier("Hot", { rehydratePriority: "High" }))._response.status).toBe(202);
     expect((await blob.downloadToBuffer()).toString()).toBe("bytes");

@@ -42,6 +42,16 @@ export const tiersSuite: BlobSuite = (target) => {
         await blob.upload("bytes", 5, { tier: "Archive" });
         expect((await blob.getProperties()).accessTier).toBe("Archive");
         expect(await codeOf(blob.downloadToBuffer())).toBe("BlobArchived");
+        // Its bytes are offline: a new blob cannot be made of them (serve's Set Blob Metadata does this).
+        const { etag } = await blob.getProperties();
+        expect(
+          await codeOf(
+            blob.commitParts([{ kind: "current", offset: 0, size: 5 }], {
+              basedOn: etag,
+              keepBlockList: true,
+            }),
+          ),
+        ).toBe("BlobArchived");
         if (target().capabilities.tags) await blob.setTags({ still: "works" });
         expect((await blob.setAccessTier("Hot", { rehydratePriority: "High" })).status).toBe(202);
         let p = await blob.getProperties();

@@ -116,7 +116,10 @@ export async function commitBlocks(
               };
         }
         const kept = list === "uncommitted" ? undefined : committed.get(id);
-        if (kept) return { kind: "current", offset: kept.offset, size: kept.size };
+        if (kept) {
+          catalogue.annotations.checkOnline(container, name);
+          return { kind: "current", offset: kept.offset, size: kept.size };
+        }
         throw invalidBlockList(`The block ${id} is not in the ${list} block list of ${name}`);
       });
       checkCommittedSize(

@@ -126,8 +126,10 @@ export class EmbeddedContainer implements ContainerBackend {
         const { container, row: current } = this.lookup(name);
         checkWrite(current, compose.conditions);
         catalogue.annotations.checkTagConditions(container, name, current !== undefined, compose.conditions);
-        if (parts.some((p) => p.kind === "current") && current?.etag !== compose.basedOn) {
-          throw conditionNotMet(name);
+        if (parts.some((p) => p.kind === "current")) {
+          if (current?.etag !== compose.basedOn) throw conditionNotMet(name);
+          // Its bytes are offline: kept ranges of an archived blob cannot be read into a new one.
+          catalogue.annotations.checkOnline(container, name);
         }
         const stored = composedRow(content, parts, current, INLINE_MAX);
         made = stored.content;
