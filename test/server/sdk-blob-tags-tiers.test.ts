@@ -76,6 +76,16 @@ describe("blob index tags through @azure/storage-blob", () => {
     });
     expect((await blob.getTags()).tags).toEqual({ keep: "me" });
     expect(await container.getBlobClient("c").exists()).toBe(false);
+    // x-ms-tags carries at most 2 KiB (encoded); the same tags go through Set Blob Tags.
+    const big = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`${i}${"k".repeat(109)}`, "v".repeat(110)]),
+    );
+    expect(await failure(container.getBlockBlobClient("d").upload("x", 1, { tags: big }))).toEqual({
+      status: 400,
+      code: "TagsTooLarge",
+    });
+    await blob.setTags(big);
+    expect((await blob.getProperties()).tagCount).toBe(10);
   });
 
   it("x-ms-if-tags guards reads and writes: 412 ConditionNotMet", async () => {
