@@ -70,6 +70,14 @@ export const ERROR_STATUS = {
   LeaseIsBrokenAndCannotBeRenewed: 409,
   LeaseIsBreakingAndCannotBeAcquired: 409,
   LeaseIsBreakingAndCannotBeChanged: 409,
+  // Blob index tags and access tiers
+  InvalidTag: 400,
+  TagsTooLarge: 400,
+  InvalidHeaderValue: 400,
+  BlobArchived: 409,
+  BlobBeingRehydrated: 409,
+  InvalidBlobTier: 400,
+  AccessTierNotSupportedForBlobType: 400,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
   AuthenticationFailed: 403,
   AuthorizationFailure: 403,

@@ -54,7 +54,14 @@ export {
   type AppendBlockOptions,
   type AppendBlockResponse,
 } from "./blobs/append-blob-client.js";
-export type { BlobPart, BlobType, Metadata } from "./blobs/blob-backend.js";
+export type {
+  AccessTier,
+  ArchiveStatus,
+  BlobPart,
+  BlobType,
+  Metadata,
+  RehydratePriority,
+} from "./blobs/blob-backend.js";
 export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {
@@ -65,6 +72,8 @@ export {
   type BlobProperties,
   type BlobReadOptions,
   type BlobSetOptions,
+  type BlobSetTierOptions,
+  type BlobTagOptions,
   type BlobWriteResponse,
 } from "./blobs/blob-client.js";
 export { isNotModified } from "./blobs/blob-conditions.js";
@@ -87,6 +96,7 @@ export type { LeaseDuration, LeaseState, LeaseStatus } from "./blobs/blob-leases
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
+export { type BlobTags, checkTags, tagsFromPairs } from "./blobs/blob-tags.js";
 export {
   type BlobBlock,
   BlockBlobClient,
@@ -95,6 +105,8 @@ export {
   type BlockListResponse,
   type StageBlockOptions,
 } from "./blobs/block-blob-client.js";
+export type { FilterBlobItem, FindBlobsByTagsSegment } from "./blobs/find-by-tags.js";
+export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export type { OperationOptions } from "./call-options.js";
 export type { AccessOptions } from "./open-store.js";
 export {

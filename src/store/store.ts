@@ -22,6 +22,7 @@ import {
   type ListContainersSegment,
   listContainers,
 } from "./blobs/blob-service.js";
+import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./blobs/find-by-tags.js";
 import { assertOpen, type CallOptions, callOptions, type OperationOptions } from "./call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "./paging.js";
 import { Queue } from "./queues/queue.js";
@@ -230,6 +231,17 @@ export class Store {
     options?: ListContainersOptions,
   ): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
     return listContainers(this.blobs(), options);
+  }
+
+  /**
+   * Find Blobs by Tags across every container: `"key" = 'v' AND "n" > '1' AND @container = 'c'`
+   * (docs/blobs.md#blob-index-tags); `byPage()` yields `{ where, blobs, continuationToken }`.
+   */
+  findBlobsByTags(
+    expression: string,
+    options?: OperationOptions,
+  ): SegmentedAsyncIterableIterator<FilterBlobItem, FindBlobsByTagsSegment> {
+    return findBlobsByTags(this.blobs(), expression, options);
   }
 
   private blobs(): BlobPort {

@@ -23,7 +23,10 @@ export function httpConditions(ctx: RequestContext): BlobRequestConditions {
   const ifModifiedSince = date(ctx, "if-modified-since");
   const ifUnmodifiedSince = date(ctx, "if-unmodified-since");
   const leaseId = ctx.req.headers["x-ms-lease-id"];
+  const ifTags = ctx.req.headers["x-ms-if-tags"];
   return {
+    // x-ms-if-tags: parsed, and refused when malformed, by the port.
+    ...(typeof ifTags === "string" ? { tagConditions: ifTags } : {}),
     // x-ms-lease-id: handed to every port call the request makes.
     ...(typeof leaseId === "string" ? { leaseId: leaseId.trim() } : {}),
     ...(ifMatch === undefined ? {} : { ifMatch }),

@@ -25,6 +25,8 @@ import type { BlobContext } from "./blob-service.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import { annotationHeaders, tagsHeader, tierHeader } from "./tag-headers.js";
+import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -37,8 +39,6 @@ const MAX_PUT_BLOB_BYTES = 5000 * 1024 * 1024;
 /** Blob properties the port does not keep: refused rather than dropped. */
 const UNKEPT_HEADERS = [
   "x-ms-copy-source",
-  "x-ms-tags",
-  "x-ms-access-tier",
   "x-ms-encryption-scope",
   "x-ms-immutability-policy-until-date",
   "x-ms-legal-hold",
@@ -71,6 +71,7 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
     ...metadataHeaders(p.metadata),
+    ...annotationHeaders(p),
   };
 }
 
@@ -167,6 +168,22 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       const range = requestedRange(ctx);
       const rangeMd5 = rangeMd5Request(ctx, range);
       const overrides = sasOverrides(ctx, caller);
+      if (ctx.method === "HEAD" && !range) {
+        // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
+        const found = await client.getProperties({ conditions }).catch((err: unknown) => {
+          if (isNotModified(err)) throw notModified();
+          throw err;
+        });
+        ctx.res.writeHead(200, {
+          ...standardHeaders(ctx),
+          ...blobHeaders(found),
+          ...md5Headers(found, false),
+          "content-length": String(found.contentLength),
+          ...overrides,
+        });
+        ctx.res.end();
+        return;
+      }
       const download = await client
         .download(range?.offset, range?.count, { conditions })
         .catch(async (err: unknown) => {
@@ -251,6 +268,11 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       });
       return;
     }
+    case "PUT tags":
+    case "GET tags":
+      return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, name);
+    case "PUT tier":
+      return answerBlobTier(ctx, (op) => askCore(caller, op, target), container, name);
     case "PUT metadata":
       return setBlobMetadata(ctx, caller, container, name, conditions);
     case "PUT properties":
@@ -283,6 +305,8 @@ export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions)
   return {
     blobHTTPHeaders: httpHeadersOf(ctx),
     metadata: metadataFromHeaders(ctx.req),
+    ...tagsHeader(ctx),
+    ...tierHeader(ctx),
     conditions,
   };
 }
@@ -302,6 +326,12 @@ async function putBlob(
   refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
   if (type === "AppendBlob") {
+    if (tierHeader(ctx).tier !== undefined) {
+      throw new TableKitError(
+        "AccessTierNotSupportedForBlobType",
+        "The access tier is not supported for this blob type.",
+      );
+    }
     const result = await container.getAppendBlobClient(name).create(blobOptions(ctx, conditions));
     writeResult(ctx, 201, result);
     return;

@@ -1,5 +1,6 @@
 import type { BlobItem, ContainerItem, HierarchyItem } from "../../store/index.js";
 import { escapeXml, httpDate } from "../protocol/xml.js";
+import { annotationXml, tagSetXml } from "./tag-headers.js";
 
 /** The Blob service's XML bodies: container and blob listings, block lists. */
 
@@ -81,9 +82,9 @@ export function blobListingXml(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
-    )}</Content-Type>${contentXml(p)}<BlobType>${p.blobType}</BlobType>${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
-      item.metadata,
-    )}</Blob>`;
+    )}</Content-Type>${contentXml(p)}<BlobType>${p.blobType}</BlobType>${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
+      p,
+    )}</Properties>${metadataXml(item.metadata)}${tagSetXml(item.tags)}</Blob>`;
   };
   return `${HEAD}<EnumerationResults ServiceEndpoint="${escapeXml(listing.serviceEndpoint)}" ContainerName="${escapeXml(
     listing.containerName,

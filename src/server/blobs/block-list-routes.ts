@@ -10,6 +10,7 @@ import type { BlobContext } from "./blob-service.js";
 import { askCore, askCoreToWrite } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
 import { checkedBody, expectedMd5, writeChecked } from "./content-checksum.js";
+import { ifTags } from "./tag-headers.js";
 
 /**
  * Put Block, Put Block List and Get Block List: each one call of the blob port, which checks the
@@ -81,6 +82,11 @@ export async function getBlockList(
       "InvalidQueryParameterValue",
       `blocklisttype=${type} is not committed, uncommitted or all.`,
     );
+  }
+  // x-ms-if-tags: checked against the blob's tags first (a read: nothing changes in between that matters).
+  const tagged = ifTags(ctx);
+  if (tagged.tagConditions !== undefined) {
+    await container.getBlobClient(name).getProperties({ conditions: tagged });
   }
   // An anonymous caller (a public container) sees committed blocks only, of a blob that exists.
   const anonymous = caller.anonymous;

@@ -14,6 +14,7 @@ import { leaseHeaders, leaseResource } from "./blob-property-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { askCore, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
+import { answerFindBlobs } from "./tag-routes.js";
 
 /**
  * The Blob service's service and container operations over the blob port, which keeps container
@@ -138,6 +139,8 @@ export async function answerContainerOrService(
       return listBlobs(ctx, caller, deps, name);
     case "PUT lease":
       return leaseResource(ctx, caller, container, undefined, httpConditions(ctx));
+    case "GET blobs":
+      return answerFindBlobs(ctx, (op) => askCore(caller, op, { container: name }), caller, name);
     default:
       if (comp === "batch") throw notServed("blob batches");
       if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
@@ -168,6 +171,8 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
     });
     return;
   }
+  if (ctx.query.get("comp") === "blobs" && !ctx.query.has("restype"))
+    return answerFindBlobs(ctx, (op) => askCore(caller, op), caller);
   if (ctx.query.get("comp") === "list") {
     if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
     askCore(caller, "listContainers");
@@ -246,6 +251,7 @@ async function listBlobs(
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
     includeMetadata: include.includes("metadata"),
+    ...(include.includes("tags") ? { includeTags: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

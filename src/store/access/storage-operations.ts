@@ -59,6 +59,12 @@ export const BLOB_OPERATIONS = {
   writeBlob: { account: { type: "o", anyOf: "w" }, service: "w" },
   appendBlock: { account: { type: "o", anyOf: "aw" }, service: "aw" },
   deleteBlob: { account: { type: "o", anyOf: "d" }, service: "d" },
+  // Blob index tags: t reads and writes a blob's tags; f finds blobs by tags (account or container).
+  readBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },
+  writeBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },
+  findBlobsByTags: { account: { type: "s", anyOf: "f" } },
+  findBlobsByTagsInContainer: { account: { type: "c", anyOf: "f" }, service: "f", containerLevel: true },
+  setBlobTier: { account: { type: "o", anyOf: "w" }, service: "w" },
 } as const satisfies Record<string, StorageOperationNeeds>;
 
 export type QueueOperation = keyof typeof QUEUE_OPERATIONS;

@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
+import { uploadAnnotations } from "./blob-annotations.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
@@ -15,6 +16,8 @@ import { succeededUnless } from "./blob-service.js";
 export interface AppendBlobCreateOptions extends OperationOptions {
   blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
+  /** The blob's index tags (at most 10). */
+  tags?: Record<string, string>;
   conditions?: BlobRequestConditions;
 }
 
@@ -48,6 +51,7 @@ export class AppendBlobClient extends BlobClient {
       body: { kind: "bytes" as const, bytes: new Uint8Array(0) },
       ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, false),
     };
     const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
       this.backend.upload(this.name, { ...upload, conditions }, call),
@@ -86,6 +90,7 @@ export class AppendBlobClient extends BlobClient {
         ...(c.ifModifiedSince === undefined ? {} : { ifModifiedSince: c.ifModifiedSince }),
         ...(c.ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince: c.ifUnmodifiedSince }),
         ...(c.leaseId === undefined ? {} : { leaseId: c.leaseId }),
+        ...(c.tagConditions === undefined ? {} : { tagConditions: c.tagConditions }),
       },
     );
     const append = {

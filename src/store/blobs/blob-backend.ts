@@ -8,6 +8,8 @@ import type {
 import type { CallOptions } from "../call-options.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
 import type { LeaseAction, LeaseOutcome, LeaseView } from "./blob-leases.js";
+import type { BlobTags } from "./blob-tags.js";
+import type { TagConditions, TagQuery } from "./tag-expression.js";
 
 /**
  * What a backend of the blob port implements: raw operations only. `BlobContainer` and its blob
@@ -17,6 +19,14 @@ import type { LeaseAction, LeaseOutcome, LeaseView } from "./blob-leases.js";
  */
 
 export type BlobType = "BlockBlob" | "AppendBlob";
+
+/** A block blob's access tier (the online tiers and Archive, whose bytes cannot be read). */
+export type AccessTier = "Hot" | "Cool" | "Cold" | "Archive";
+export type RehydratePriority = "High" | "Standard";
+export type ArchiveStatus =
+  | "rehydrate-pending-to-hot"
+  | "rehydrate-pending-to-cool"
+  | "rehydrate-pending-to-cold";
 
 /**
  * Metadata as the port carries it: names in the case they were set (they compare
@@ -31,6 +41,8 @@ export interface BackendConditions {
   readonly ifNoneMatch?: "*";
   /** The caller's lease id: needed to write a leased blob, and must be the active lease's when given. */
   readonly leaseId?: string;
+  /** `x-ms-if-tags`: the blob's tags must meet it (ConditionNotMet), checked in the same write or read. */
+  readonly tagConditions?: TagConditions;
 }
 
 /**
@@ -58,6 +70,10 @@ export interface BackendUpload {
   readonly headers?: ContentHeaders;
   readonly metadata: Metadata;
   readonly conditions: BackendConditions;
+  /** The new blob's tags (replacing any the blob had); only given when capabilities.tags. */
+  readonly tags?: BlobTags;
+  /** A block blob's tier; absent: the account's default (Hot, inferred). Only when capabilities.accessTiers. */
+  readonly tier?: AccessTier;
   /** Hints for backends that upload in parallel parts (the SDK's bufferSize and maxConcurrency). */
   readonly partBytes?: number;
   readonly concurrency?: number;
@@ -133,6 +149,15 @@ export interface StoredBlobProperties {
   readonly createdOn?: Date;
   /** Where capabilities.leases: the blob's lease as of the read. */
   readonly lease?: LeaseView;
+  /** How many index tags the blob has (absent: none, or a backend without tags). */
+  readonly tagCount?: number;
+  /** Block blobs on a backend with tiers: the tier, whether it is the default (never set), when it was set. */
+  readonly accessTier?: AccessTier;
+  readonly accessTierInferred?: boolean;
+  readonly accessTierChangedOn?: Date;
+  /** A rehydration from Archive under way. */
+  readonly archiveStatus?: ArchiveStatus;
+  readonly rehydratePriority?: RehydratePriority;
 }
 
 /** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */
@@ -189,12 +214,16 @@ export interface BackendListQuery {
   readonly maxPageSize: number;
   readonly continuation?: string;
   readonly includeMetadata: boolean;
+  /** Each blob's tags in `StoredBlobItem.tags` (only asked when capabilities.tags). */
+  readonly includeTags?: boolean;
 }
 
 export interface StoredBlobItem {
   readonly kind: "blob";
   readonly name: string;
   readonly properties: StoredBlobProperties;
+  /** When the query asked for `includeTags`. */
+  readonly tags?: BlobTags;
 }
 
 export interface BackendListPage {
@@ -212,6 +241,26 @@ export interface StoredContainer {
   readonly publicAccess?: PublicAccessLevel;
   /** Where capabilities.leases: the container's lease as of the read. */
   readonly lease?: LeaseView;
+}
+
+/** Find Blobs by Tags: the parsed query (its `container`, if any, scopes it), a page of at most `maxPageSize`. */
+export interface BackendTagQuery {
+  readonly query: TagQuery;
+  readonly maxPageSize: number;
+  readonly continuation?: string;
+}
+
+/** A blob found by its tags: with the tags the query names (as the service returns them). */
+export interface StoredTaggedBlob {
+  readonly containerName: string;
+  readonly name: string;
+  readonly tags: BlobTags;
+}
+
+/** A tier change: 200 when done, 202 when a rehydration from Archive was started. */
+export interface BackendTierChange {
+  readonly tier: AccessTier;
+  readonly rehydratePriority?: RehydratePriority;
 }
 
 export interface BlobServiceBackend {
@@ -235,6 +284,14 @@ export interface BlobServiceBackend {
   ): Promise<{ items: StoredContainer[]; continuation?: string }>;
   /** A handle on a container; no I/O. */
   container(name: string): ContainerBackend;
+  /**
+   * Blobs of every container (or of `query.container`) whose tags meet the query, ordered by
+   * container then blob name. Only called when capabilities.findByTags.
+   */
+  findBlobsByTags?(
+    query: BackendTagQuery,
+    call: CallOptions,
+  ): Promise<{ items: StoredTaggedBlob[]; continuation?: string }>;
 }
 
 export interface ContainerBackend {
@@ -292,6 +349,20 @@ export interface ContainerBackend {
   commitBlocks(name: string, commit: BackendCommitBlocks, call: CallOptions): Promise<BackendWriteResult>;
   /** The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged blocks. */
   listBlocks(name: string, call: CallOptions): Promise<StoredBlockLists>;
+  /** The blob's tags; BlobNotFound, ConditionNotMet (tagConditions). Only called when capabilities.tags. */
+  getTags?(name: string, conditions: BackendConditions, call: CallOptions): Promise<BlobTags>;
+  /** Replaces the blob's tags; its ETag and Last-Modified stay. BlobNotFound, ConditionNotMet. */
+  setTags?(name: string, tags: BlobTags, conditions: BackendConditions, call: CallOptions): Promise<void>;
+  /**
+   * Sets a block blob's tier (Set Blob Tier); ETag and Last-Modified stay. BlobNotFound,
+   * AccessTierNotSupportedForBlobType, ConditionNotMet. Only called when capabilities.accessTiers.
+   */
+  setTier?(
+    name: string,
+    change: BackendTierChange,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<{ readonly status: 200 | 202 }>;
   /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
   appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
 }

@@ -42,6 +42,16 @@ export interface BlobCapabilities {
   readonly metadataKeepsCase: boolean;
   /** Leases on blobs and containers (`getBlobLeaseClient`); false: NotSupported. */
   readonly leases: boolean;
+  /**
+   * Blob index tags (`setTags`, `getTags`, the upload option `tags`, `includeTags` in listings);
+   * `findByTags`: `findBlobsByTags` on the service and its containers; `tagConditions`: writes and
+   * reads honour `conditions.tagConditions` atomically (docs/blobs.md#blob-index-tags).
+   */
+  readonly tags: boolean;
+  readonly findByTags: boolean;
+  readonly tagConditions: boolean;
+  /** Access tiers (Hot, Cool, Cold, Archive) on block blobs: `setAccessTier`, the upload option `tier`. */
+  readonly accessTiers: boolean;
   /** Largest listing page. */
   readonly maxListPageSize: number;
   /** How names are ordered in listings: by UTF-16 code units or by UTF-8 bytes. */
@@ -78,5 +88,9 @@ export const AZURE_BLOB_RULES = Object.freeze({
   setProperties: true,
   metadataKeepsCase: true,
   leases: true,
+  tags: true,
+  findByTags: true,
+  tagConditions: true,
+  accessTiers: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

@@ -2,12 +2,16 @@ import { type Readable, Transform } from "node:stream";
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { BlobOperation } from "../access/storage-operations.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
+import { checkRehydratePriority, checkTier, requireTags, requireTiers } from "./blob-annotations.js";
 import type {
+  AccessTier,
+  ArchiveStatus,
   BackendConditions,
   BackendSetProperties,
   BlobType,
   ContainerBackend,
   Metadata,
+  RehydratePriority,
   StoredBlobProperties,
 } from "./blob-backend.js";
 import { conditionNotMet, underConditions } from "./blob-conditions.js";
@@ -16,6 +20,7 @@ import { BlobLeaseClient } from "./blob-lease-client.js";
 import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import {
   type BlobRequestConditions,
+  backendExtras,
   checkConditions,
   checkRange,
   checkRequestConditions,
@@ -24,6 +29,7 @@ import {
   validateContainerName,
 } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import { type BlobTags, checkTags } from "./blob-tags.js";
 
 /** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
 export interface BlobProperties {
@@ -48,6 +54,25 @@ export interface BlobProperties {
   leaseState?: LeaseState;
   leaseStatus?: LeaseStatus;
   leaseDuration?: LeaseDuration;
+  /** How many index tags the blob has (absent when none). */
+  tagCount?: number;
+  /** Block blobs, where the store has tiers: the tier, whether it is the default, when it was last set. */
+  accessTier?: AccessTier;
+  accessTierInferred?: boolean;
+  accessTierChangedOn?: Date;
+  /** `rehydrate-pending-to-…` while a blob leaves Archive. */
+  archiveStatus?: ArchiveStatus;
+  rehydratePriority?: RehydratePriority;
+}
+
+/** Conditions on the tag and tier calls: only `tagConditions` (`x-ms-if-tags`). */
+export interface BlobTagOptions extends OperationOptions {
+  conditions?: Pick<BlobRequestConditions, "tagConditions">;
+}
+
+export interface BlobSetTierOptions extends BlobTagOptions {
+  /** How soon a blob leaving Archive is rehydrated: High or Standard. */
+  rehydratePriority?: RehydratePriority;
 }
 
 export interface BlobDownloadResponse extends BlobProperties {
@@ -290,6 +315,48 @@ export class BlobClient {
     );
     return { etag: result.etag, lastModified: result.lastModified };
   }
+
+  /**
+   * Replaces the blob's index tags (Set Blob Tags; `{}` removes them): at most 10, keys of 1–128
+   * characters, values of 0–256 (InvalidTag, TagsTooLarge). The ETag and Last-Modified stay.
+   */
+  async setTags(tags: BlobTags, options: BlobTagOptions = {}): Promise<void> {
+    const call = this.begin(options);
+    requireTags(this.port.capabilities);
+    await this.authorize("writeBlobTags", call);
+    const checked = checkTags(tags);
+    const conditions = this.tagConditions(options);
+    await this.backend.setTags!(this.name, checked, conditions, call);
+  }
+
+  /** The blob's index tags (Get Blob Tags); BlobNotFound when absent. */
+  async getTags(options: BlobTagOptions = {}): Promise<{ tags: BlobTags }> {
+    const call = this.begin(options);
+    requireTags(this.port.capabilities);
+    await this.authorize("readBlobTags", call);
+    const conditions = this.tagConditions(options);
+    return { tags: { ...(await this.backend.getTags!(this.name, conditions, call)) } };
+  }
+
+  /**
+   * Moves a block blob to another tier (Set Blob Tier). Leaving Archive starts a rehydration:
+   * `status` 202, and docs/blobs.md says when it completes on each backend; otherwise 200.
+   */
+  async setAccessTier(tier: AccessTier, options: BlobSetTierOptions = {}): Promise<{ status: 200 | 202 }> {
+    const call = this.begin(options);
+    requireTiers(this.port.capabilities);
+    await this.authorize("setBlobTier", call);
+    const checked = checkTier(tier);
+    const rehydratePriority = checkRehydratePriority(options.rehydratePriority);
+    const conditions = this.tagConditions(options);
+    const change = { tier: checked, ...(rehydratePriority ? { rehydratePriority } : {}) };
+    return { status: (await this.backend.setTier!(this.name, change, conditions, call)).status };
+  }
+
+  private tagConditions(options: BlobTagOptions): BackendConditions {
+    const given = options.conditions?.tagConditions;
+    return given === undefined ? {} : backendExtras({ tagConditions: given }, this.port.capabilities);
+  }
 }
 
 /** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */
@@ -334,6 +401,29 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
           leaseStatus: stored.lease.status,
           ...(stored.lease.duration === undefined ? {} : { leaseDuration: stored.lease.duration }),
         }),
+    ...tierProperties(stored),
+  };
+}
+
+/** The tag count and tier fields a backend reported, under the SDK's names. */
+export function tierProperties(
+  stored: StoredBlobProperties,
+): Pick<
+  BlobProperties,
+  | "tagCount"
+  | "accessTier"
+  | "accessTierInferred"
+  | "accessTierChangedOn"
+  | "archiveStatus"
+  | "rehydratePriority"
+> {
+  return {
+    ...(stored.tagCount ? { tagCount: stored.tagCount } : {}),
+    ...(stored.accessTier === undefined ? {} : { accessTier: stored.accessTier }),
+    ...(stored.accessTierInferred === undefined ? {} : { accessTierInferred: stored.accessTierInferred }),
+    ...(stored.accessTierChangedOn === undefined ? {} : { accessTierChangedOn: stored.accessTierChangedOn }),
+    ...(stored.archiveStatus === undefined ? {} : { archiveStatus: stored.archiveStatus }),
+    ...(stored.rehydratePriority === undefined ? {} : { rehydratePriority: stored.rehydratePriority }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { BackendConditions, StoredBlobProperties } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
-import { type BlobRequestConditions, checkConditions, etagList } from "./blob-rules.js";
+import { type BlobRequestConditions, backendExtras, checkConditions, etagList } from "./blob-rules.js";
 
 /**
  * The HTTP conditions of a blob call, applied by the core after the call is authorized: those a
@@ -93,7 +93,7 @@ export async function underConditions<T>(
   current: () => Promise<StoredBlobProperties | undefined>,
   work: (conditions: BackendConditions) => Promise<T>,
 ): Promise<T> {
-  const lease: BackendConditions = c.leaseId === undefined ? {} : { leaseId: c.leaseId };
+  const lease = backendExtras(c, caps);
   const plain = direct(c, use);
   if (plain) return work(checkConditions({ ...plain, ...lease }, caps, use));
   for (let attempt = 1; ; attempt++) {

@@ -6,9 +6,16 @@ import type { BlobOperation } from "../access/storage-operations.js";
 import { datedIdentifiers, datedPolicies, type SignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
+import { requireTags } from "./blob-annotations.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
 import type { BlobBytes } from "./blob-body.js";
-import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
+import {
+  BlobClient,
+  type BlobDeleteOptions,
+  type BlobProperties,
+  type BlobWriteResponse,
+  tierProperties,
+} from "./blob-client.js";
 import { conditionNotMet } from "./blob-conditions.js";
 import { headerProperties } from "./blob-headers.js";
 import { BlobLeaseClient } from "./blob-lease-client.js";
@@ -16,7 +23,9 @@ import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import type { BlobTags } from "./blob-tags.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
+import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./find-by-tags.js";
 
 /** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
 export interface BlobItem {
@@ -36,9 +45,19 @@ export interface BlobItem {
     leaseState?: LeaseState;
     leaseStatus?: LeaseStatus;
     leaseDuration?: LeaseDuration;
-  };
+  } & Pick<
+    BlobProperties,
+    | "tagCount"
+    | "accessTier"
+    | "accessTierInferred"
+    | "accessTierChangedOn"
+    | "archiveStatus"
+    | "rehydratePriority"
+  >;
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
+  /** Present when the listing asked for `includeTags` (and the blob has tags). */
+  tags?: BlobTags;
 }
 
 /** A virtual directory of a hierarchical listing: every name that continues `name`. */
@@ -50,6 +69,8 @@ export interface ListBlobsOptions extends OperationOptions {
   /** Only blobs whose names start with this. */
   prefix?: string;
   includeMetadata?: boolean;
+  /** Each blob's index tags, in `tags` (NotSupported where the store keeps none). */
+  includeTags?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -299,7 +320,9 @@ export class BlobContainer {
         const page = await this.listPage(options, maxPageSize, continuation);
         const withMetadata = options.includeMetadata === true;
         return {
-          items: page.items.map((i) => toBlobItem(i as StoredBlobItem, withMetadata)),
+          items: page.items.map((i) =>
+            toBlobItem(i as StoredBlobItem, withMetadata, options.includeTags === true),
+          ),
           continuation: page.continuation,
         };
       },
@@ -329,7 +352,10 @@ export class BlobContainer {
             (i): HierarchyItem =>
               i.kind === "prefix"
                 ? { kind: "prefix", name: i.name }
-                : { kind: "blob", ...toBlobItem(i, options.includeMetadata === true) },
+                : {
+                    kind: "blob",
+                    ...toBlobItem(i, options.includeMetadata === true, options.includeTags === true),
+                  },
           ),
           continuation: page.continuation,
         };
@@ -357,6 +383,7 @@ export class BlobContainer {
     delimiter?: string,
   ) {
     const call = await this.begin(options, "listBlobs");
+    if (options.includeTags === true) requireTags(this.port.capabilities);
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
     return this.backend.list(
@@ -366,9 +393,21 @@ export class BlobContainer {
         maxPageSize,
         ...(continuation === undefined ? {} : { continuation }),
         includeMetadata: options.includeMetadata === true,
+        ...(options.includeTags === true ? { includeTags: true } : {}),
       },
       call,
     );
+  }
+
+  /**
+   * Find Blobs by Tags within this container (`"key" = 'v' AND …`, docs/blobs.md#blob-index-tags);
+   * `byPage()` yields `{ where, blobs, continuationToken }`.
+   */
+  findBlobsByTags(
+    expression: string,
+    options: OperationOptions = {},
+  ): SegmentedAsyncIterableIterator<FilterBlobItem, FindBlobsByTagsSegment> {
+    return findBlobsByTags(this.port, expression, options, this.containerName);
   }
 
   /** Page sizes, and what the listing's tokens are bound to. */
@@ -382,7 +421,7 @@ export class BlobContainer {
   }
 }
 
-function toBlobItem(item: StoredBlobItem, includeMetadata: boolean): BlobItem {
+function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags: boolean): BlobItem {
   const p = item.properties;
   return {
     name: item.name,
@@ -401,8 +440,10 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean): BlobItem {
             leaseStatus: p.lease.status,
             ...(p.lease.duration === undefined ? {} : { leaseDuration: p.lease.duration }),
           }),
+      ...tierProperties(p),
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
+    ...(includeTags && item.tags && Object.keys(item.tags).length > 0 ? { tags: { ...item.tags } } : {}),
   };
 }
 

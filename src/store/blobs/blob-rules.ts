@@ -2,6 +2,7 @@ import { validateEtag } from "../../model/etag.js";
 import { TableKitError } from "../../model/index.js";
 import type { BackendConditions, BackendRange, Metadata } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
+import { parseTagConditions } from "./tag-expression.js";
 
 /**
  * The Blob service's rules, checked once by the core before any backend call. The Azure rules apply
@@ -21,6 +22,8 @@ export interface BlobRequestConditions {
   ifUnmodifiedSince?: Date;
   /** The lease the caller holds: needed to write a leased blob (capabilities.leases). */
   leaseId?: string;
+  /** `x-ms-if-tags`: an expression over the blob's tags (`"k" = 'v' AND ("n" > '1' OR …)`) it must meet. */
+  tagConditions?: string;
 }
 
 /** Azure: 3–63 lowercase letters, digits and hyphens; starts with a letter or digit; every hyphen between two of them. */
@@ -156,7 +159,7 @@ export function checkRequestConditions(conditions: BlobRequestConditions | undef
   if (conditions === null || typeof conditions !== "object") {
     throw new TableKitError("InvalidInput", "conditions must be an object");
   }
-  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince, leaseId } = conditions;
+  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince, leaseId, tagConditions } = conditions;
   if (ifMatch !== undefined) validateEtagList(ifMatch);
   if (ifNoneMatch !== undefined) validateEtagList(ifNoneMatch);
   for (const [name, time] of [
@@ -168,12 +171,14 @@ export function checkRequestConditions(conditions: BlobRequestConditions | undef
     }
   }
   if (leaseId !== undefined) checkLeaseIdShape(leaseId);
+  if (tagConditions !== undefined) parseTagConditions(tagConditions);
   return {
     ...(ifMatch === undefined ? {} : { ifMatch }),
     ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }),
     ...(ifModifiedSince === undefined ? {} : { ifModifiedSince }),
     ...(ifUnmodifiedSince === undefined ? {} : { ifUnmodifiedSince }),
     ...(leaseId === undefined ? {} : { leaseId }),
+    ...(tagConditions === undefined ? {} : { tagConditions }),
   };
 }
 
@@ -232,6 +237,24 @@ export function checkLeaseId(leaseId: unknown, caps: BlobCapabilities): string {
     throw new TableKitError("NotSupported", `${caps.backend} keeps no leases (see docs/blobs.md)`);
   }
   return leaseId as string;
+}
+
+/**
+ * What a backend applies inside its own call beside the ETag conditions: the lease id and the
+ * parsed `x-ms-if-tags` expression (InvalidHeaderValue when it does not parse; NotSupported where
+ * the backend has no leases or no tag conditions).
+ */
+export function backendExtras(c: BlobRequestConditions, caps: BlobCapabilities): BackendConditions {
+  const lease = c.leaseId === undefined ? {} : { leaseId: checkLeaseId(c.leaseId, caps) };
+  if (c.tagConditions === undefined) return lease;
+  const parsed = parseTagConditions(c.tagConditions);
+  if (!caps.tagConditions) {
+    throw new TableKitError(
+      "NotSupported",
+      `${caps.backend} does not apply tag conditions (see docs/blobs.md)`,
+    );
+  }
+  return { ...lease, tagConditions: parsed };
 }
 
 /** `download(offset, count)`: offset 0 and no count is the whole blob (no range). */

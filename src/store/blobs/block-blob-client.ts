@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import { TableKitError } from "../../model/index.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
-import type { BackendBody, BlobPart } from "./blob-backend.js";
+import { uploadAnnotations } from "./blob-annotations.js";
+import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
@@ -44,7 +45,11 @@ export interface BlockBlobUploadOptions extends OperationOptions {
   /** Content type (default application/octet-stream), Cache-Control, Content-Encoding, -Language, -Disposition, MD5. */
   blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
-  /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version. */
+  /** The blob's index tags (at most 10; replacing any it had). */
+  tags?: Record<string, string>;
+  /** The blob's access tier (absent: the default, Hot, inferred). */
+  tier?: AccessTier;
+  /** `{ ifNoneMatch: "*" }`: create only; `{ ifMatch: etag }`: replace only that version; `tagConditions`. */
   conditions?: BlobRequestConditions;
   onProgress?: (progress: { loadedBytes: number }) => void;
 }
@@ -140,6 +145,7 @@ export class BlockBlobClient extends BlobClient {
       blocks: checkBlockList(blocks, caps),
       ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
     };
     const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
       this.backend.commitBlocks(this.name, { ...checked, conditions }, call),
@@ -229,6 +235,7 @@ export class BlockBlobClient extends BlobClient {
     const compose = {
       ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
       ...(options.basedOn === undefined ? {} : { basedOn: options.basedOn }),
       ...(options.keepBlockList ? { keepBlockList: true } : {}),
     };
@@ -267,6 +274,7 @@ export class BlockBlobClient extends BlobClient {
       body,
       ...checkHttpHeaders(options.blobHTTPHeaders, caps),
       metadata: normalizeMetadata(options.metadata, caps),
+      ...uploadAnnotations(options, caps, true),
       ...(partBytes ? { partBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
     };

@@ -12,6 +12,8 @@ import { listingSuite } from "./listing.js";
 import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
+import { tagsSuite } from "./tags.js";
+import { tiersSuite } from "./tiers.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -31,6 +33,8 @@ export const BLOB_SUITES = [
   leasesSuite,
   limitsSuite,
   abortSuite,
+  tagsSuite,
+  tiersSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { isTableKitError, TableKitError } from "../../../model/index.js";
 import type {
+  AccessTier,
+  ArchiveStatus,
   BackendAppend,
   BackendAppendResult,
   BackendCommitBlocks,
@@ -12,10 +14,12 @@ import type {
   BackendRange,
   BackendSetProperties,
   BackendStageBlock,
+  BackendTierChange,
   BackendUpload,
   BackendWriteResult,
   BlobType,
   ContainerBackend,
+  RehydratePriority,
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
@@ -23,6 +27,7 @@ import type {
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { LeaseAction } from "../../blobs/blob-leases.js";
 import { invalidBlockList } from "../../blobs/blob-rules.js";
+import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
 import { contentHeadersOf, leaseViewOf, sdkHttpHeaders, sdkLease } from "./blob-properties-sdk.js";
@@ -74,7 +79,8 @@ export class AzureContainer implements ContainerBackend {
     const options = {
       blobHTTPHeaders: sdkHttpHeaders(upload.contentType, upload.headers),
       metadata: upload.metadata,
-      conditions: { ...upload.conditions },
+      conditions: sdkConditions(upload.conditions),
+      ...annotations(upload),
     };
     const result = await blobCall(call, async (o) => {
       if (upload.blobType === "AppendBlob")
@@ -101,7 +107,7 @@ export class AzureContainer implements ContainerBackend {
     const response = await blobCall(call, (o) =>
       client
         .getBlobClient(name)
-        .download(range?.offset ?? 0, range?.count, { ...o, conditions: { ...conditions } }),
+        .download(range?.offset ?? 0, range?.count, { ...o, conditions: sdkConditions(conditions) }),
     );
     const total = totalLength(response);
     const properties = toStored(response, total);
@@ -129,18 +135,20 @@ export class AzureContainer implements ContainerBackend {
     const client = await this.client();
     try {
       const p = await blobCall(call, (o) =>
-        client.getBlobClient(name).getProperties({ ...o, conditions: { ...conditions } }),
+        client.getBlobClient(name).getProperties({ ...o, conditions: sdkConditions(conditions) }),
       );
       return toStored(p, p.contentLength ?? 0);
     } catch (err) {
-      if (isTableKitError(err, "BlobNotFound")) return undefined;
+      if (isTableKitError(err, "BlobNotFound") && !conditions.tagConditions) return undefined;
       throw err;
     }
   }
 
   async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
     const client = await this.client();
-    await blobCall(call, (o) => client.getBlobClient(name).delete({ ...o, conditions: { ...conditions } }));
+    await blobCall(call, (o) =>
+      client.getBlobClient(name).delete({ ...o, conditions: sdkConditions(conditions) }),
+    );
   }
 
   async setProperties(
@@ -149,7 +157,7 @@ export class AzureContainer implements ContainerBackend {
     call: CallOptions,
   ): Promise<BackendWriteResult> {
     const blob = (await this.client()).getBlobClient(name);
-    const options = { conditions: { ...change.conditions } };
+    const options = { conditions: sdkConditions(change.conditions) };
     const result = await blobCall(call, (o) =>
       change.kind === "headers"
         ? blob.setHTTPHeaders(sdkHttpHeaders(change.contentType, change.headers), { ...o, ...options })
@@ -179,7 +187,12 @@ export class AzureContainer implements ContainerBackend {
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
     const client = await this.client();
     const page = await blobCall(call, async (o) => {
-      const options = { ...o, prefix: query.prefix, includeMetadata: query.includeMetadata };
+      const options = {
+        ...o,
+        prefix: query.prefix,
+        includeMetadata: query.includeMetadata,
+        ...(query.includeTags ? { includeTags: true } : {}),
+      };
       const listing =
         query.delimiter === undefined
           ? client.listBlobsFlat(options)
@@ -197,6 +210,7 @@ export class AzureContainer implements ContainerBackend {
         kind: "blob" as const,
         name: b.name,
         properties: toStored({ ...b.properties, metadata: b.metadata }, b.properties.contentLength ?? 0),
+        ...(query.includeTags && b.tags && Object.keys(b.tags).length > 0 ? { tags: { ...b.tags } } : {}),
       })),
     ];
     items.sort((a, b) => compareNames(a.name, b.name, this.capabilities.nameOrder));
@@ -261,7 +275,8 @@ export class AzureContainer implements ContainerBackend {
     const options = {
       blobHTTPHeaders: sdkHttpHeaders(commit.contentType, commit.headers),
       metadata: commit.metadata,
-      conditions: { ...commit.conditions },
+      conditions: sdkConditions(commit.conditions),
+      ...annotations(commit),
     };
     const result = await blobCall(call, (o) =>
       client.commitBlockList(
@@ -300,7 +315,7 @@ export class AzureContainer implements ContainerBackend {
     const r = await blobCall(call, (o) =>
       client.getAppendBlobClient(name).appendBlock(append.bytes, append.bytes.byteLength, {
         ...o,
-        conditions: { ...append.conditions },
+        conditions: sdkConditions(append.conditions),
       }),
     );
     return {
@@ -309,6 +324,57 @@ export class AzureContainer implements ContainerBackend {
       committedBlockCount: r.blobCommittedBlockCount ?? 0,
     };
   }
+  async getTags(name: string, conditions: BackendConditions, call: CallOptions): Promise<BlobTags> {
+    const client = await this.client();
+    const r = await blobCall(call, (o) =>
+      client.getBlobClient(name).getTags({ ...o, conditions: sdkConditions(conditions) }),
+    );
+    return { ...(r.tags ?? {}) };
+  }
+
+  async setTags(
+    name: string,
+    tags: BlobTags,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<void> {
+    const client = await this.client();
+    await blobCall(call, (o) =>
+      client.getBlobClient(name).setTags(tags, { ...o, conditions: sdkConditions(conditions) }),
+    );
+  }
+
+  async setTier(
+    name: string,
+    change: BackendTierChange,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<{ status: 200 | 202 }> {
+    const client = await this.client();
+    const r = await blobCall(call, (o) =>
+      client.getBlobClient(name).setAccessTier(change.tier, {
+        ...o,
+        conditions: sdkConditions(conditions),
+        ...(change.rehydratePriority ? { rehydratePriority: change.rehydratePriority } : {}),
+      }),
+    );
+    return { status: r._response.status === 202 ? 202 : 200 };
+  }
+}
+
+/** The SDK's conditions: `tagConditions` as the expression's text. */
+function sdkConditions<C extends BackendConditions>(
+  c: C,
+): Omit<C, "tagConditions"> & { tagConditions?: string } {
+  const { tagConditions, ...rest } = c;
+  return tagConditions ? { ...rest, tagConditions: tagConditions.text } : rest;
+}
+
+function annotations(upload: { tags?: BlobTags; tier?: string }): { tags?: BlobTags; tier?: string } {
+  return {
+    ...(upload.tags && Object.keys(upload.tags).length > 0 ? { tags: upload.tags } : {}),
+    ...(upload.tier ? { tier: upload.tier } : {}),
+  };
 }
 
 async function gather(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
@@ -347,6 +413,16 @@ function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProper
     ...(headers ? { headers } : {}),
     ...(p.createdOn ? { createdOn: p.createdOn } : {}),
     lease: leaseViewOf(p),
+    ...(p.tagCount ? { tagCount: p.tagCount } : {}),
+    ...(p.accessTier && blobType === "BlockBlob" ? { accessTier: p.accessTier as AccessTier } : {}),
+    ...(p.accessTierInferred !== undefined && blobType === "BlockBlob"
+      ? { accessTierInferred: p.accessTierInferred }
+      : p.accessTier && blobType === "BlockBlob"
+        ? { accessTierInferred: false }
+        : {}),
+    ...(p.accessTierChangedOn ? { accessTierChangedOn: p.accessTierChangedOn } : {}),
+    ...(p.archiveStatus ? { archiveStatus: p.archiveStatus as ArchiveStatus } : {}),
+    ...(p.rehydratePriority ? { rehydratePriority: p.rehydratePriority as RehydratePriority } : {}),
   };
 }
 

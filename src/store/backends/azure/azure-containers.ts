@@ -1,7 +1,14 @@
 import { TableKitError } from "../../../model/index.js";
 import type { InitialResourceState } from "../../access/state-backend.js";
-import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
+import type {
+  BackendTagQuery,
+  BlobServiceBackend,
+  ContainerBackend,
+  StoredContainer,
+  StoredTaggedBlob,
+} from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
+import { tagsNamedBy } from "../../blobs/tag-expression.js";
 import type { CallOptions } from "../../call-options.js";
 import { AzureContainer } from "./azure-container.js";
 import { sdkCall } from "./blob-errors.js";
@@ -49,6 +56,32 @@ export class AzureContainers implements BlobServiceBackend {
       }
     });
     return this.clientPromise;
+  }
+
+  /** Find Blobs by Tags on the account; a container scope the expression does not name is added to it. */
+  async findBlobsByTags(
+    request: BackendTagQuery,
+    call: CallOptions,
+  ): Promise<{ items: StoredTaggedBlob[]; continuation?: string }> {
+    const client = await this.client();
+    const { query } = request;
+    // A container's search (the core scoped it) goes to the container's own operation.
+    const scoped = query.container !== undefined && !/@container/i.test(query.text);
+    const source = scoped ? client.getContainerClient(query.container!) : client;
+    const page = await sdkCall(call, async (o) => {
+      const pages = source.findBlobsByTags(query.text, o).byPage({
+        maxPageSize: request.maxPageSize,
+        ...(request.continuation ? { continuationToken: request.continuation } : {}),
+      });
+      const next = await pages.next();
+      return next.done ? undefined : next.value;
+    });
+    const items = (page?.blobs ?? []).map((b) => ({
+      containerName: b.containerName,
+      name: b.name,
+      tags: tagsNamedBy(query, b.tags ?? {}),
+    }));
+    return { items, ...(page?.continuationToken ? { continuation: page.continuationToken } : {}) };
   }
 
   async createContainer(name: string, call: CallOptions, initial?: InitialResourceState): Promise<void> {

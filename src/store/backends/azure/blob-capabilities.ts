@@ -33,6 +33,26 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Renew or release where there is no lease answers LeaseIdMismatchWithLeaseOperation; the service's code for a lease operation with no lease is LeaseNotPresentWithLeaseOperation. Not worked around.",
   },
   {
+    id: "tag-empty-value-refused",
+    description:
+      "Set Blob Tags refuses a tag whose value is empty (400 without a code); the service takes values of 0 to 256 characters. Not worked around.",
+  },
+  {
+    id: "set-tags-ignores-if-tags",
+    description:
+      "Set Blob Tags ignores x-ms-if-tags (the tags are replaced whatever they were); the service answers 412. Not worked around.",
+  },
+  {
+    id: "archived-blob-not-overwritten",
+    description:
+      "Put Blob and Put Block List over a blob in the Archive tier answer 409 BlobArchived; the service overwrites it (a new blob, on the default tier). Not worked around.",
+  },
+  {
+    id: "find-by-tags-pages-skip",
+    description:
+      "Find Blobs by Tags on the account limits each page before filtering and marks pages by blob name alone: with maxresults, a page can come back empty without a marker while blobs match, and blobs of one name in two containers are skipped. A container's search is exact.",
+  },
+  {
     id: "staged-blocks-outlive-delete",
     description:
       "After Delete Blob, Get Block List answers BlobNotFound but Put Block List still commits the deleted blob's uncommitted blocks; the service discards them with the blob. Not worked around.",

@@ -13,6 +13,7 @@ type Conditions = {
   appendPosition?: number;
   maxSize?: number;
   leaseId?: string;
+  tagConditions?: string;
 };
 export interface SdkHttpHeaders {
   blobContentType?: string;
@@ -48,6 +49,8 @@ interface WriteOptions extends CallOptions {
   blobHTTPHeaders?: SdkHttpHeaders;
   metadata?: Record<string, string>;
   conditions?: Conditions;
+  tags?: Record<string, string>;
+  tier?: string;
 }
 interface Written {
   etag?: string;
@@ -70,11 +73,23 @@ export interface SdkBlobProperties extends LeaseProperties {
   blobType?: string;
   blobCommittedBlockCount?: number;
   contentRange?: string;
+  tagCount?: number;
+  accessTier?: string;
+  accessTierInferred?: boolean;
+  accessTierChangedOn?: Date;
+  archiveStatus?: string;
+  rehydratePriority?: string;
+}
+/** Find Blobs by Tags' page, on the service and on a container. */
+export interface SdkFindSegment {
+  continuationToken?: string;
+  blobs: { name: string; containerName: string; tags?: Record<string, string> }[];
 }
 export interface SdkBlobItem {
   name: string;
   properties: SdkBlobProperties;
   metadata?: Record<string, string>;
+  tags?: Record<string, string>;
 }
 interface Pages<S> {
   byPage(settings: { maxPageSize?: number; continuationToken?: string }): AsyncIterableIterator<S>;
@@ -150,13 +165,23 @@ export interface SdkContainerClient {
       options?: CallOptions & { conditions?: Conditions },
     ): Promise<Written>;
     getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
+    setTags(
+      tags: Record<string, string>,
+      options?: CallOptions & { conditions?: Conditions },
+    ): Promise<unknown>;
+    getTags(options?: CallOptions & { conditions?: Conditions }): Promise<{ tags?: Record<string, string> }>;
+    setAccessTier(
+      tier: string,
+      options?: CallOptions & { conditions?: Conditions; rehydratePriority?: string },
+    ): Promise<{ _response: { status: number } }>;
   };
+  findBlobsByTags(expression: string, options?: CallOptions): Pages<SdkFindSegment>;
   listBlobsFlat(
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
     delimiter: string,
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
 }
 
@@ -173,6 +198,7 @@ export interface SdkBlobServiceClient {
   }>;
   getProperties(options?: CallOptions): Promise<object>;
   setProperties(properties: object, options?: CallOptions): Promise<unknown>;
+  findBlobsByTags(expression: string, options?: CallOptions): Pages<SdkFindSegment>;
 }
 
 export interface BlobSdk {

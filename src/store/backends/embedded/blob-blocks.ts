@@ -101,6 +101,7 @@ export async function commitBlocks(
       if (!found) throw containerNotFound(containerName);
       const { container, row: current } = found;
       checkWrite(current, commit.conditions);
+      catalogue.annotations.checkTagConditions(container, name, current !== undefined, commit.conditions);
       const staged = new Map(catalogue.stagedBlocks(container, name).map((b) => [b.id, b]));
       const committed = committedOffsets(current, catalogue.committedBlocks(container, name));
       const parts = commit.blocks.map(({ id, list }): ComposedPart => {
@@ -115,7 +116,10 @@ export async function commitBlocks(
               };
         }
         const kept = list === "uncommitted" ? undefined : committed.get(id);
-        if (kept) return { kind: "current", offset: kept.offset, size: kept.size };
+        if (kept) {
+          catalogue.annotations.checkOnline(container, name);
+          return { kind: "current", offset: kept.offset, size: kept.size };
+        }
         throw invalidBlockList(`The block ${id} is not in the ${list} block list of ${name}`);
       });
       checkCommittedSize(
@@ -128,6 +132,7 @@ export async function commitBlocks(
       catalogue.upsert({ ...row, ...stored, container, props }, current);
       const list: CommittedBlocks = commit.blocks.map((b, i) => [b.id, parts[i]!.size]);
       catalogue.setCommittedBlocks(container, name, list);
+      catalogue.annotations.replace(container, name, commit);
       freed.push(...catalogue.dropStaged(container, name));
       if (current?.content) freed.push(current.content);
     });

@@ -7,6 +7,7 @@ import type {
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
+import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -178,12 +179,15 @@ function containerOf(row: ContainerRow): StoredContainer {
 /** Prepared statements over the blob tables of one database. */
 export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
+  /** Index tags and access tiers (blob-annotations.ts). */
+  readonly annotations: EmbeddedBlobAnnotations;
 
   constructor(readonly db: Db) {
     db.transaction(() => {
       db.exec(SCHEMA);
       addMissingColumns(db);
     }).immediate();
+    this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -306,6 +310,7 @@ export class EmbeddedBlobCatalogue {
     this.sql.deleteBlobsOf!.run(id);
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
+    this.annotations.dropContainer(id);
     this.sql.deleteContainer!.run(id);
     return contents;
   }
@@ -393,6 +398,7 @@ export class EmbeddedBlobCatalogue {
 
   deleteBlob(container: number, name: string): void {
     this.sql.deleteBlob!.run(container, name);
+    this.annotations.drop(container, name);
   }
 
   /** Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`). */

@@ -27,6 +27,9 @@ export function setBlobProperties(
     const row = found.row;
     if (!row) throw blobNotFound(containerName, name);
     checkWrite(row, change.conditions);
+    catalogue.annotations.checkTagConditions(row.container, name, true, change.conditions);
+    // An archived blob's properties and metadata stay as they are until it is rehydrated.
+    catalogue.annotations.checkOnline(row.container, name);
     const etag = newEtag();
     const modified = Date.now();
     if (change.kind === "headers")

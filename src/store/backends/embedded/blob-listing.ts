@@ -103,7 +103,7 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         sought = true;
         break;
       }
-      s.items.push(blobItem(row));
+      s.items.push(blobItem(row, catalogue, s.query.includeTags === true));
       s.cursor = { from: row.name, inclusive: false };
     }
     if (sought) continue;
@@ -144,6 +144,13 @@ function continuationOf(item: BackendListPage["items"][number]): string {
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
 }
 
-function blobItem(row: BlobRow): StoredBlobItem {
-  return { kind: "blob", name: row.name, properties: propertiesOf(row) };
+function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, includeTags: boolean): StoredBlobItem {
+  const { annotations } = catalogue;
+  const properties = annotations.describe(row.container, row.name, propertiesOf(row));
+  return {
+    kind: "blob",
+    name: row.name,
+    properties,
+    ...(includeTags && properties.tagCount ? { tags: annotations.tags(row.container, row.name) } : {}),
+  };
 }

@@ -13,6 +13,7 @@ import type {
   BackendRange,
   BackendSetProperties,
   BackendStageBlock,
+  BackendTierChange,
   BackendUpload,
   BackendWriteResult,
   BlobPart,
@@ -22,6 +23,7 @@ import type {
   StoredContainer,
 } from "../../blobs/blob-backend.js";
 import { checkLease, type LeaseAction } from "../../blobs/blob-leases.js";
+import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { CallOptions } from "../../call-options.js";
 import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
@@ -83,6 +85,7 @@ export class EmbeddedContainer implements ContainerBackend {
       this.service.immediate(() => {
         const { container, row: current } = this.lookup(name);
         checkWrite(current, upload.conditions);
+        catalogue.annotations.checkTagConditions(container, name, current !== undefined, upload.conditions);
         if (body.writer && !this.service.content.exists(body.writer.id)) {
           // Swept as an orphan while the stream stalled (embedded-containers.ts): nothing to name.
           throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
@@ -90,6 +93,7 @@ export class EmbeddedContainer implements ContainerBackend {
         // A single upload keeps the MD5 of what it wrote, unless the caller gave one.
         const headers = { contentMD5: body.md5, ...upload.headers };
         catalogue.upsert({ ...row, container, props: propsJson(headers, current, row.modified) }, current);
+        catalogue.annotations.replace(container, name, upload);
         // A plain write: the blob has no committed block list, and its uncommitted blocks go.
         catalogue.setCommittedBlocks(container, name, undefined);
         freed.push(...catalogue.dropStaged(container, name));
@@ -127,14 +131,19 @@ export class EmbeddedContainer implements ContainerBackend {
       this.service.immediate(() => {
         const { container, row: current } = this.lookup(name);
         checkWrite(current, compose.conditions);
-        if (parts.some((p) => p.kind === "current") && current?.etag !== compose.basedOn) {
-          throw conditionNotMet(name);
+        catalogue.annotations.checkTagConditions(container, name, current !== undefined, compose.conditions);
+        if (parts.some((p) => p.kind === "current")) {
+          if (current?.etag !== compose.basedOn) throw conditionNotMet(name);
+          // Its bytes are offline: kept ranges of an archived blob cannot be read into a new one.
+          catalogue.annotations.checkOnline(container, name);
         }
         const stored = composedRow(content, parts, current, INLINE_MAX);
         made = stored.content;
         const props = propsJson(compose.headers, current, row.modified);
         catalogue.upsert({ ...row, ...stored, container, props }, current);
         if (!compose.keepBlockList) {
+          // A new blob, not the same bytes with new properties: its tags and tier start again.
+          catalogue.annotations.replace(container, name, compose);
           catalogue.setCommittedBlocks(container, name, undefined);
           freed.push(...catalogue.dropStaged(container, name));
         }
@@ -155,7 +164,11 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<BackendDownload> {
     for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
-      const row = this.service.guard(() => this.readable(name, conditions));
+      const row = this.service.guard(() => {
+        const found = this.readable(name, conditions);
+        this.service.catalogue.annotations.checkOnline(found.container, name);
+        return found;
+      });
       const size = row.length;
       if (range && range.offset >= size) {
         throw new TableKitError(
@@ -175,7 +188,7 @@ export class EmbeddedContainer implements ContainerBackend {
           ? openComposed(content, row.content, offset, count)
           : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
-      return { properties: propertiesOf(row), body, ...(range ? { range: { offset, count } } : {}) };
+      return { properties: this.describe(row), body, ...(range ? { range: { offset, count } } : {}) };
     }
     throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
   }
@@ -187,8 +200,8 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<StoredBlobProperties | undefined> {
     return this.service.guard(() => {
       const { row } = this.lookup(name);
-      if (!row && !conditions.ifMatch) return undefined;
-      return propertiesOf(this.checkRead(row, name, conditions));
+      if (!row && !conditions.ifMatch && !conditions.tagConditions) return undefined;
+      return this.describe(this.checkRead(row, name, conditions));
     });
   }
 
@@ -334,7 +347,59 @@ export class EmbeddedContainer implements ContainerBackend {
     if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== row.etag) {
       throw conditionNotMet(name);
     }
+    this.service.catalogue.annotations.checkTagConditions(row.container, name, true, conditions);
     return row;
+  }
+
+  /** The row's properties with its tag count and tier; inside the caller's transaction. */
+  private describe(row: BlobRow): StoredBlobProperties {
+    return this.service.catalogue.annotations.describe(row.container, row.name, propertiesOf(row));
+  }
+
+  async getTags(name: string, conditions: BackendConditions, _call: CallOptions): Promise<BlobTags> {
+    return this.service.guard(() => {
+      const row = this.checkRead(this.lookup(name).row, name, conditions);
+      return this.service.catalogue.annotations.tags(row.container, name);
+    });
+  }
+
+  async setTags(
+    name: string,
+    tags: BlobTags,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<void> {
+    this.service.immediate(() => {
+      const row = this.checkRead(this.lookup(name).row, name, conditions);
+      this.service.catalogue.annotations.setTags(row.container, name, tags);
+    });
+  }
+
+  /**
+   * Set Blob Tier. Leaving Archive rehydrates at once (202, as the service answers a rehydration it
+   * starts): the embedded engine has no slow storage to wait for (docs/blobs.md#access-tiers).
+   */
+  async setTier(
+    name: string,
+    change: BackendTierChange,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<{ status: 200 | 202 }> {
+    return this.service.immediate(() => {
+      const row = this.checkRead(this.lookup(name).row, name, conditions);
+      if (row.type !== "BlockBlob") {
+        throw new TableKitError(
+          "AccessTierNotSupportedForBlobType",
+          "The access tier is not supported for this blob type.",
+          { details: { blobName: name, blobType: row.type } },
+        );
+      }
+      const annotations = this.service.catalogue.annotations;
+      const was = annotations.tier(row.container, name)?.tier ?? "Hot";
+      if (was === change.tier) return { status: 200 };
+      annotations.setTier(row.container, name, change.tier, Date.now());
+      return { status: was === "Archive" ? 202 : 200 };
+    });
   }
 }
 

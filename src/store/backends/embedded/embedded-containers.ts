@@ -1,7 +1,13 @@
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { TableKitError } from "../../../model/index.js";
 import type { InitialResourceState } from "../../access/state-backend.js";
-import type { BlobServiceBackend, ContainerBackend, StoredContainer } from "../../blobs/blob-backend.js";
+import type {
+  BackendTagQuery,
+  BlobServiceBackend,
+  ContainerBackend,
+  StoredContainer,
+  StoredTaggedBlob,
+} from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import { checkLease } from "../../blobs/blob-leases.js";
 import type { CallOptions } from "../../call-options.js";
@@ -139,6 +145,29 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
 
   container(name: string): ContainerBackend {
     return new EmbeddedContainer(this, name);
+  }
+
+  /** One read of the tag index (blob-annotations.ts); the continuation is the last blob's container and name. */
+  async findBlobsByTags(
+    request: BackendTagQuery,
+    _call: CallOptions,
+  ): Promise<{ items: StoredTaggedBlob[]; continuation?: string }> {
+    const c = request.continuation;
+    const cut = c === undefined ? -1 : c.indexOf("\n");
+    if (c !== undefined && cut < 0) {
+      throw new TableKitError(
+        "InvalidContinuationToken",
+        "The continuation of a tag search is not one it gave",
+      );
+    }
+    const after = c === undefined ? undefined : { container: c.slice(0, cut), blob: c.slice(cut + 1) };
+    const rows = this.read(() =>
+      this.catalogue.annotations.find(request.query, after, request.maxPageSize + 1),
+    );
+    if (rows.length <= request.maxPageSize) return { items: rows };
+    const items = rows.slice(0, request.maxPageSize);
+    const last = items.at(-1)!;
+    return { items, continuation: `${last.containerName}\n${last.name}` };
   }
 
   /** Runs `work` holding the write lock (IMMEDIATE), turning SQLite's errors into TableKitErrors. */

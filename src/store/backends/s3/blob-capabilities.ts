@@ -69,6 +69,12 @@ export function s3BlobCapabilities(options: {
     setProperties: false,
     metadataKeepsCase: false,
     leases: false,
+    // S3 object tagging has no search by tag and no conditional write on tags; storage classes are
+    // not the Blob service's tiers (an archived object has no Archive → Hot answer on the same key).
+    tags: false,
+    findByTags: false,
+    tagConditions: false,
+    accessTiers: false,
     maxListPageSize: 1000,
     nameOrder: "utf8",
     persistent: true,
