@@ -58,6 +58,9 @@ export const ERROR_STATUS = {
   InvalidBlobOrBlock: 400,
   AppendPositionConditionNotMet: 412,
   MaxBlobSizeConditionNotMet: 412,
+  BlobIsSealed: 409,
+  SequenceNumberConditionNotMet: 412,
+  InvalidPageRange: 416,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
   AuthenticationFailed: 403,
   AuthorizationFailure: 403,

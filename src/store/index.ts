@@ -79,6 +79,14 @@ export {
   type BlockListResponse,
   type StageBlockOptions,
 } from "./blobs/block-blob-client.js";
+export {
+  PageBlobClient,
+  type PageBlobCreateOptions,
+  type PageBlobRequestConditions,
+  type PageRangesResponse,
+  type PageWriteOptions,
+  type PageWriteResponse,
+} from "./blobs/page-blob-client.js";
 export type { OperationOptions } from "./call-options.js";
 export type { AccessOptions } from "./open-store.js";
 export {

@@ -29,6 +29,10 @@ export interface BlobProperties {
   blobType: BlobType;
   /** Append blobs only. */
   blobCommittedBlockCount?: number;
+  /** Append blobs only: sealed (appends refused with BlobIsSealed). */
+  isSealed?: boolean;
+  /** Page blobs only. */
+  blobSequenceNumber?: number;
 }
 
 export interface BlobDownloadResponse extends BlobProperties {
@@ -225,6 +229,8 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
     ...(stored.committedBlockCount === undefined
       ? {}
       : { blobCommittedBlockCount: stored.committedBlockCount }),
+    ...(stored.blobType === "AppendBlob" ? { isSealed: stored.sealed === true } : {}),
+    ...(stored.sequenceNumber === undefined ? {} : { blobSequenceNumber: stored.sequenceNumber }),
   };
 }
 

@@ -13,6 +13,7 @@ import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } fro
 import { validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
+import { PageBlobClient } from "./page-blob-client.js";
 
 /** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
 export interface BlobItem {
@@ -203,6 +204,10 @@ export class BlobContainer {
 
   getAppendBlobClient(name: string): AppendBlobClient {
     return new AppendBlobClient(this.port, this.containerName, name);
+  }
+
+  getPageBlobClient(name: string): PageBlobClient {
+    return new PageBlobClient(this.port, this.containerName, name);
   }
 
   async uploadBlockBlob(

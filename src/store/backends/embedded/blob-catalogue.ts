@@ -39,6 +39,14 @@ const SCHEMA = `
     data BLOB,
     PRIMARY KEY (container, blob, id)
   );
+  CREATE TABLE IF NOT EXISTS tk_pages (
+    container INTEGER NOT NULL,
+    blob TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (container, blob, start)
+  );
   CREATE TABLE IF NOT EXISTS tk_block_lists (
     container INTEGER NOT NULL,
     blob TEXT NOT NULL,
@@ -61,7 +69,8 @@ export interface StagedBlockRow {
 export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 
 /** Every column but the inline bytes: what listings read. */
-const COLUMNS = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
+const COLUMNS =
+  "container, name, content, length, etag, modified, type, blocks, content_type, metadata, sealed";
 
 export interface BlobRow {
   readonly container: number;
@@ -71,7 +80,10 @@ export interface BlobRow {
   readonly etag: string;
   readonly modified: number;
   readonly type: BlobType;
+  /** Append blobs: the block count; page blobs: the sequence number. */
   readonly blocks: number;
+  /** Append blobs: 1 once sealed (absent in a row being written: 0). */
+  readonly sealed?: number;
   readonly content_type: string | null;
   readonly metadata: string;
   /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
@@ -92,7 +104,8 @@ export function propertiesOf(row: BlobRow): StoredBlobProperties {
     ...(row.content_type === null ? {} : { contentType: row.content_type }),
     metadata: JSON.parse(row.metadata) as Metadata,
     blobType: row.type,
-    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks } : {}),
+    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks, sealed: row.sealed === 1 } : {}),
+    ...(row.type === "PageBlob" ? { sequenceNumber: row.blocks } : {}),
   };
 }
 
@@ -105,7 +118,13 @@ export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
 
   constructor(readonly db: Db) {
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      // Databases made before append blobs could be sealed gain the column (0: not sealed).
+      const columns = db.prepare("SELECT name FROM pragma_table_info('tk_blobs')").pluck().all() as string[];
+      if (!columns.includes("sealed"))
+        db.exec("ALTER TABLE tk_blobs ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0");
+    }).immediate();
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -124,6 +143,8 @@ export class EmbeddedBlobCatalogue {
       ).pluck(),
       deleteStagedOf: prepare("DELETE FROM tk_staged_blocks WHERE container = ?"),
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
+      deletePagesOf: prepare("DELETE FROM tk_pages WHERE container = ?"),
+      deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
@@ -153,6 +174,9 @@ export class EmbeddedBlobCatalogue {
         "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
       ),
       deleteBlob: prepare("DELETE FROM tk_blobs WHERE container = ? AND name = ?"),
+      sealed: prepare(
+        "UPDATE tk_blobs SET sealed = 1, etag = ?, modified = ? WHERE container = ? AND name = ?",
+      ),
       blobsAfter: prepare(
         `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
       ),
@@ -185,6 +209,7 @@ export class EmbeddedBlobCatalogue {
     this.sql.deleteBlobsOf!.run(id);
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
+    this.sql.deletePagesOf!.run(id);
     this.sql.deleteContainer!.run(id);
     return contents;
   }
@@ -258,7 +283,9 @@ export class EmbeddedBlobCatalogue {
     return { container: container_id, row: row.name === null ? undefined : (row as BlobRow) };
   }
 
+  /** Writes the row (a new version: not sealed, no pages of the version it replaces). */
   upsert(row: BlobRow): void {
+    this.sql.deletePages!.run(row.container, row.name);
     this.sql.upsert!.run({ ...row, data: row.data ?? null });
   }
 
@@ -266,7 +293,12 @@ export class EmbeddedBlobCatalogue {
     this.sql.appended!.run(length, row.blocks + 1, etag, modified, row.container, row.name);
   }
 
+  sealed(container: number, name: string, etag: string, modified: number): void {
+    this.sql.sealed!.run(etag, modified, container, name);
+  }
+
   deleteBlob(container: number, name: string): void {
+    this.sql.deletePages!.run(container, name);
     this.sql.deleteBlob!.run(container, name);
   }
 
