@@ -17,7 +17,7 @@ export const PAGE_BYTES = 512;
 
 /** The SDK's PageBlobRequestConditions: an ETag condition and the sequence-number ones. */
 export interface PageBlobRequestConditions extends BlobRequestConditions {
-  ifSequenceNumberLessThanOrEqual?: number;
+  ifSequenceNumberLessThanOrEqualTo?: number;
   ifSequenceNumberLessThan?: number;
   ifSequenceNumberEqualTo?: number;
 }
@@ -263,11 +263,11 @@ export class PageBlobClient extends BlobClient {
     const sequence: {
       -readonly [K in keyof SequenceConditions]: SequenceConditions[K];
     } = {};
-    const le = conditions?.ifSequenceNumberLessThanOrEqual;
+    const le = conditions?.ifSequenceNumberLessThanOrEqualTo;
     const lt = conditions?.ifSequenceNumberLessThan;
     const eq = conditions?.ifSequenceNumberEqualTo;
     if (le !== undefined)
-      sequence.ifSequenceNumberLessThanOrEqual = checkSequenceNumber("ifSequenceNumberLessThanOrEqual", le);
+      sequence.ifSequenceNumberLessThanOrEqual = checkSequenceNumber("ifSequenceNumberLessThanOrEqualTo", le);
     if (lt !== undefined)
       sequence.ifSequenceNumberLessThan = checkSequenceNumber("ifSequenceNumberLessThan", lt);
     if (eq !== undefined) sequence.ifSequenceNumberEqual = checkSequenceNumber("ifSequenceNumberEqualTo", eq);

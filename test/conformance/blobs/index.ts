@@ -8,8 +8,10 @@ import { containersSuite } from "./containers.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
+import { pagesSuite } from "./pages.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
+import { sealSuite } from "./seal.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -25,6 +27,8 @@ export const BLOB_SUITES = [
   conditionsSuite,
   listingSuite,
   appendsSuite,
+  sealSuite,
+  pagesSuite,
   limitsSuite,
   abortSuite,
 ] as const;

@@ -22,6 +22,7 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
+import { AzurePageBlobs } from "./blob-pages.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 import { asReadable } from "./blob-sdk.js";
 
@@ -31,12 +32,16 @@ const CONCURRENCY = 4;
 
 /** One container of an Azure account, through `@azure/storage-blob`'s ContainerClient. */
 export class AzureContainer implements ContainerBackend {
+  readonly pages: AzurePageBlobs;
+
   constructor(
     private readonly client: () => Promise<SdkContainerClient>,
     private readonly capabilities: BlobCapabilities,
     /** The container as the listing reports it (its metadata names keep their case). */
     private readonly listed?: (call: CallOptions) => Promise<StoredContainer | undefined>,
-  ) {}
+  ) {
+    this.pages = new AzurePageBlobs(client);
+  }
 
   /**
    * From the listing (one call, metadata names in their case); a credential that may not list
@@ -267,6 +272,18 @@ export class AzureContainer implements ContainerBackend {
       committedBlockCount: r.blobCommittedBlockCount ?? 0,
     };
   }
+
+  async sealAppendBlob(
+    name: string,
+    conditions: BackendAppend["conditions"],
+    call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    const client = await this.client();
+    const r = await blobCall(call, (o) =>
+      client.getAppendBlobClient(name).seal({ ...o, conditions: { ...conditions } }),
+    );
+    return written(r);
+  }
 }
 
 async function gather(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
@@ -291,7 +308,8 @@ function totalLength(p: SdkBlobProperties): number {
 }
 
 function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProperties {
-  const blobType: BlobType = p.blobType === "AppendBlob" ? "AppendBlob" : "BlockBlob";
+  const blobType: BlobType =
+    p.blobType === "AppendBlob" || p.blobType === "PageBlob" ? p.blobType : "BlockBlob";
   return {
     etag: p.etag ?? "",
     lastModified: p.lastModified ?? new Date(0),
@@ -300,7 +318,10 @@ function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProper
     // The service compares metadata names case-insensitively; the port reports them lower-cased.
     metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     blobType,
-    ...(blobType === "AppendBlob" ? { committedBlockCount: p.blobCommittedBlockCount ?? 0 } : {}),
+    ...(blobType === "AppendBlob"
+      ? { committedBlockCount: p.blobCommittedBlockCount ?? 0, sealed: p.isSealed === true }
+      : {}),
+    ...(blobType === "PageBlob" ? { sequenceNumber: p.blobSequenceNumber ?? 0 } : {}),
   };
 }
 

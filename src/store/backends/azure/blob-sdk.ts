@@ -29,6 +29,8 @@ export interface SdkBlobProperties {
   blobType?: string;
   blobCommittedBlockCount?: number;
   contentRange?: string;
+  blobSequenceNumber?: number;
+  isSealed?: boolean;
 }
 export interface SdkBlobItem {
   name: string;
@@ -90,7 +92,9 @@ export interface SdkContainerClient {
       length: number,
       options?: CallOptions & { conditions?: Conditions },
     ): Promise<Written & { blobAppendOffset?: string; blobCommittedBlockCount?: number }>;
+    seal(options?: CallOptions & { conditions?: Conditions }): Promise<Written>;
   };
+  getPageBlobClient(name: string): SdkPageBlobClient;
   getBlobClient(name: string): {
     download(
       offset?: number,
@@ -107,6 +111,39 @@ export interface SdkContainerClient {
     delimiter: string,
     options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
+}
+
+type PageConditions = Conditions & {
+  ifSequenceNumberLessThanOrEqualTo?: number;
+  ifSequenceNumberLessThan?: number;
+  ifSequenceNumberEqualTo?: number;
+};
+type Sequenced = Written & { blobSequenceNumber?: number };
+
+export interface SdkPageBlobClient {
+  create(size: number, options?: WriteOptions & { blobSequenceNumber?: number }): Promise<Written>;
+  uploadPages(
+    body: Uint8Array,
+    offset: number,
+    count: number,
+    options?: CallOptions & { conditions?: PageConditions },
+  ): Promise<Sequenced>;
+  clearPages(
+    offset: number,
+    count: number,
+    options?: CallOptions & { conditions?: PageConditions },
+  ): Promise<Sequenced>;
+  getPageRanges(
+    offset?: number,
+    count?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Written & { blobContentLength?: number; pageRange?: { start: number; end: number }[] }>;
+  resize(size: number, options?: CallOptions & { conditions?: Conditions }): Promise<Sequenced>;
+  updateSequenceNumber(
+    action: "max" | "update" | "increment",
+    sequenceNumber?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Sequenced>;
 }
 
 export interface SdkBlobServiceClient {
