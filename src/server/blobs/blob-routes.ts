@@ -22,7 +22,22 @@ import {
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
-import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import {
+  checkChecksums,
+  checkedBody,
+  expectedChecksums,
+  rangeChecksumHeader,
+  rangeChecksumWanted,
+  writeChecked,
+} from "./content-checksum.js";
+import {
+  asksPageProperties,
+  getPageRanges,
+  putPage,
+  putPageBlob,
+  sealBlob,
+  setPageProperties,
+} from "./page-blob-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -83,6 +98,10 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     ...(p.blobCommittedBlockCount === undefined
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
+    ...(p.isSealed ? { "x-ms-blob-sealed": "true" } : {}),
+    ...(p.blobSequenceNumber === undefined
+      ? {}
+      : { "x-ms-blob-sequence-number": String(p.blobSequenceNumber) }),
     ...metadataHeaders(p.metadata),
   };
 }
@@ -178,6 +197,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "HEAD ": {
       allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
       const range = requestedRange(ctx);
+      const checksum = rangeChecksumWanted(ctx, range);
       const overrides = sasOverrides(ctx, caller);
       const download = await underConditions(conditions, true, properties, (c) =>
         client.download(
@@ -199,6 +219,13 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
         ...overrides,
       };
+      if (checksum) {
+        // At most 4 MiB: read whole, so its checksum can go in a header before the body.
+        const bytes = await readStream(download.readableStreamBody);
+        ctx.res.writeHead(206, { ...headers, ...rangeChecksumHeader(checksum, bytes) });
+        ctx.res.end(ctx.method === "HEAD" ? undefined : bytes);
+        return;
+      }
       ctx.res.writeHead(range ? 206 : 200, headers);
       if (ctx.method === "HEAD") {
         download.readableStreamBody.destroy();
@@ -227,9 +254,9 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       allowBlob(caller, "appendBlock", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
       const caps = deps.store(ctx.account).blobCapabilities!;
-      const md5 = expectedMd5(ctx);
+      const expected = expectedChecksums(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
-      checkMd5(md5, bytes);
+      const verified = checkChecksums(expected, bytes);
       // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
       if (bytes.length === 0) {
         throw new ProtocolError(
@@ -256,11 +283,36 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       writeResult(ctx, 201, result, {
         "x-ms-blob-append-offset": result.blobAppendOffset,
         "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
+        ...verified,
       });
       return;
     }
-    case "PUT metadata":
+    case "PUT page":
+      allowBlob(caller, "writeBlob", containerName, deps, ctx.account);
+      refuseUnkeptHeaders(ctx);
+      return putPage(
+        ctx,
+        container,
+        name,
+        conditions,
+        deps.store(ctx.account).blobCapabilities!.maxPageWriteBytes,
+      );
+    case "GET pagelist":
+    case "HEAD pagelist":
+      allowBlob(caller, "readBlob", containerName, deps, ctx.account, ctx.method);
+      return getPageRanges(ctx, container, name, conditions, requestedRange(ctx));
+    case "PUT seal":
+      allowBlob(caller, "writeBlob", containerName, deps, ctx.account);
+      refuseUnkeptHeaders(ctx);
+      return sealBlob(ctx, container, name, conditions);
     case "PUT properties":
+      if (asksPageProperties(ctx)) {
+        allowBlob(caller, "writeBlob", containerName, deps, ctx.account);
+        refuseUnkeptHeaders(ctx);
+        return setPageProperties(ctx, container, name, conditions);
+      }
+      return rewriteProperties(ctx, caller, deps, container, name, conditions, false);
+    case "PUT metadata":
       return rewriteProperties(ctx, caller, deps, container, name, conditions, comp === "metadata");
     default:
       if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
@@ -268,6 +320,12 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       }
       throw unsupportedVerb(ctx.method);
   }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 function integerHeader(name: string, value: string): number {
@@ -318,7 +376,7 @@ async function putBlob(
     writeResult(ctx, 201, result);
     return;
   }
-  if (type === "PageBlob") throw notServed("page blobs");
+  if (type === "PageBlob") return putPageBlob(ctx, grant, container, name, conditions);
   if (type !== "BlockBlob") {
     throw new ProtocolError(
       400,
@@ -328,19 +386,19 @@ async function putBlob(
   }
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
-  const md5 = expectedMd5(ctx);
+  const expected = expectedChecksums(ctx);
   const blockBlob = container.getBlockBlobClient(name);
   if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
     // A small body is read whole first: one upload of bytes, without a stream's machinery.
     const bytes = await readBodyBytes(ctx.req, SMALL_PUT_BYTES);
-    checkMd5(md5, bytes);
+    const verified = checkChecksums(expected, bytes);
     const result = await underWriteConditions(grant, conditions, properties, (c) =>
       blockBlob.upload(bytes, bytes.length, blobOptions(ctx, c)),
     );
-    writeResult(ctx, 201, result);
+    writeResult(ctx, 201, result, verified);
     return;
   }
-  const checked = checkedBody(md5, ctx.req);
+  const checked = checkedBody(expected, ctx.req);
   const result = await writeChecked(checked, () =>
     underWriteConditions(grant, conditions, properties, (c) =>
       blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, c)),

@@ -62,7 +62,11 @@ export function blobListingXml(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
-    )}</Content-Type><BlobType>${p.blobType}</BlobType><LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
+    )}</Content-Type><BlobType>${p.blobType}</BlobType>${
+      p.blobSequenceNumber === undefined
+        ? ""
+        : `<x-ms-blob-sequence-number>${p.blobSequenceNumber}</x-ms-blob-sequence-number>`
+    }${p.isSealed ? "<Sealed>true</Sealed>" : ""}<LeaseStatus>unlocked</LeaseStatus><LeaseState>available</LeaseState><ServerEncrypted>true</ServerEncrypted></Properties>${metadataXml(
       item.metadata,
     )}</Blob>`;
   };

@@ -24,6 +24,10 @@ export interface BlobItem {
     contentLength: number;
     contentType?: string;
     blobType: BlobType;
+    /** Append blobs: sealed. */
+    isSealed?: boolean;
+    /** Page blobs: the sequence number. */
+    blobSequenceNumber?: number;
   };
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
@@ -327,6 +331,8 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean): BlobItem {
       contentLength: p.contentLength,
       ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
       blobType: p.blobType,
+      ...(p.blobType === "AppendBlob" ? { isSealed: p.sealed === true } : {}),
+      ...(p.sequenceNumber === undefined ? {} : { blobSequenceNumber: p.sequenceNumber }),
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
   };

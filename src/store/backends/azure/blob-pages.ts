@@ -43,10 +43,11 @@ export class AzurePageBlobs implements PageBlobBackend {
     call: CallOptions,
   ): Promise<BackendPageWriteResult> {
     const client = (await this.client()).getPageBlobClient(name);
-    const { ifSequenceNumberEqual, ...rest } = write.conditions;
+    const { ifSequenceNumberEqual: eq, ifSequenceNumberLessThanOrEqual: le, ...rest } = write.conditions;
     const conditions = {
       ...rest,
-      ...(ifSequenceNumberEqual === undefined ? {} : { ifSequenceNumberEqualTo: ifSequenceNumberEqual }),
+      ...(eq === undefined ? {} : { ifSequenceNumberEqualTo: eq }),
+      ...(le === undefined ? {} : { ifSequenceNumberLessThanOrEqualTo: le }),
     };
     const r = await pageCall(call, (o) =>
       write.bytes
