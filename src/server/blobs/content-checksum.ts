@@ -95,8 +95,13 @@ function checker(expected: ExpectedChecksums) {
 }
 
 /** Checks bytes already read against the request's checksums; the headers to answer with. */
-export function checkChecksums(expected: ExpectedChecksums | undefined, bytes: Buffer): OutgoingHttpHeaders {
-  if (!expected) return {};
+export function checkChecksums(
+  expected: ExpectedChecksums | undefined,
+  bytes: Buffer,
+  /** Answer with this checksum when the request carries none. */
+  echo?: "crc64",
+): OutgoingHttpHeaders {
+  if (!expected) return echo ? rangeChecksumHeader(echo, bytes) : {};
   const check = checker(expected);
   check.update(bytes);
   const result = check.finish();

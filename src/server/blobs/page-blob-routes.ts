@@ -157,7 +157,8 @@ export async function putPage(
     // A body of another length than the range: the service's answer (Azurite's too) is InvalidPageRange.
     if (bytes.length !== count)
       throw new TableKitError("InvalidPageRange", "The page range specified is invalid.");
-    verified = checkChecksums(expected, bytes);
+    // The service answers every Put Page with the body's checksum: the MD5 asked for, else the CRC-64.
+    verified = checkChecksums(expected, bytes, "crc64");
   } else if (Number(header(ctx, "content-length") ?? "0") !== 0) {
     throw invalidHeader("Content-Length");
   }

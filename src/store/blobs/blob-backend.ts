@@ -227,7 +227,10 @@ export interface BackendPageBlobChange {
 export interface PageBlobBackend {
   createPageBlob(name: string, create: BackendCreatePageBlob, call: CallOptions): Promise<BackendWriteResult>;
   writePages(name: string, write: BackendPageWrite, call: CallOptions): Promise<BackendPageWriteResult>;
-  /** The written ranges within `range` (the whole blob without it), merged where adjacent, in order. */
+  /**
+   * The written ranges within `range` (the whole blob without it), in order, as the backend keeps
+   * them (adjacent ranges may or may not be merged). InvalidRange when `range` starts past the end.
+   */
   getPageRanges(
     name: string,
     range: BackendRange | undefined,

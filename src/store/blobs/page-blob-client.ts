@@ -38,7 +38,7 @@ export interface PageWriteResponse extends BlobWriteResponse {
 }
 
 export interface PageRangesResponse extends BlobWriteResponse {
-  /** Written ranges, `start` and `end` inclusive, merged where adjacent, in order. */
+  /** Written ranges, `start` and `end` inclusive, in order; adjacent ranges may stay apart (docs/blobs.md). */
   pageRange: StoredPageRange[];
   /** Cleared ranges: only a diff against a snapshot has them (none here). */
   clearRange: StoredPageRange[];

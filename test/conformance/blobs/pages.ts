@@ -6,6 +6,16 @@ import { type BlobSuite, codeOf, patternBytes } from "./factory.js";
 const NO_PAGES = "the blob backend has no page blobs (pageBlobs: false; S3 objects are written whole)";
 const pages = (c: BlobCapabilities) => c.pageBlobs;
 const MiB = 1024 * 1024;
+/** The bytes the ranges cover, adjacent ranges merged: backends may keep a write's boundaries or not. */
+function covered(ranges: readonly { start: number; end: number }[]) {
+  const out: { start: number; end: number }[] = [];
+  for (const r of ranges) {
+    const last = out[out.length - 1];
+    if (last && last.end + 1 === r.start) out[out.length - 1] = { start: last.start, end: r.end };
+    else out.push({ ...r });
+  }
+  return out;
+}
 const diverges = (c: BlobCapabilities, id: string) => c.divergences.some((d) => d.id === id);
 
 export const pagesSuite: BlobSuite = (target) => {
@@ -32,19 +42,19 @@ export const pagesSuite: BlobSuite = (target) => {
         expect(written.blobSequenceNumber).toBe(7);
         await disk.uploadPages(b, 3072, 512);
         await disk.uploadPages(patternBytes(512, 3), 1536, 512); // adjacent: one range in the list
-        expect((await disk.getPageRanges()).pageRange).toEqual([
+        expect(covered((await disk.getPageRanges()).pageRange)).toEqual([
           { start: 512, end: 2047 },
           { start: 3072, end: 3583 },
         ]);
         await disk.clearPages(1024, 512);
         const ranges = await disk.getPageRanges();
-        expect(ranges.pageRange).toEqual([
+        expect(covered(ranges.pageRange)).toEqual([
           { start: 512, end: 1023 },
           { start: 1536, end: 2047 },
           { start: 3072, end: 3583 },
         ]);
         expect(ranges.blobContentLength).toBe(4096);
-        expect((await disk.getPageRanges(600, 1000)).pageRange).toEqual([
+        expect(covered((await disk.getPageRanges(600, 1000)).pageRange)).toEqual([
           { start: 600, end: 1023 },
           { start: 1536, end: 1599 },
         ]);
@@ -66,7 +76,7 @@ export const pagesSuite: BlobSuite = (target) => {
       const expected = patternBytes(2048, 1);
       patternBytes(512, 9).copy(expected, 1024);
       expect((await disk.downloadToBuffer()).equals(expected)).toBe(true);
-      expect((await disk.getPageRanges()).pageRange).toEqual([{ start: 0, end: 2047 }]);
+      expect(covered((await disk.getPageRanges()).pageRange)).toEqual([{ start: 0, end: 2047 }]);
     });
 
     itWhen(target, pages, NO_PAGES, "resizes and runs the sequence-number actions", async () => {
@@ -75,7 +85,7 @@ export const pagesSuite: BlobSuite = (target) => {
       await disk.create(2048);
       await disk.uploadPages(patternBytes(2048, 4), 0, 2048);
       await disk.resize(1024);
-      expect((await disk.getPageRanges()).pageRange).toEqual([{ start: 0, end: 1023 }]);
+      expect(covered((await disk.getPageRanges()).pageRange)).toEqual([{ start: 0, end: 1023 }]);
       await disk.resize(4096);
       const grown = await disk.downloadToBuffer();
       expect(grown.subarray(0, 1024).equals(patternBytes(2048, 4).subarray(0, 1024))).toBe(true);
@@ -108,7 +118,7 @@ export const pagesSuite: BlobSuite = (target) => {
             "SequenceNumberConditionNotMet",
           );
         }
-        expect((await disk.getPageRanges()).pageRange).toEqual([]);
+        expect(covered((await disk.getPageRanges()).pageRange)).toEqual([]);
         await disk.uploadPages(page, 0, 512, {
           conditions: {
             ifSequenceNumberLessThanOrEqualTo: 5,
@@ -119,7 +129,7 @@ export const pagesSuite: BlobSuite = (target) => {
         expect(await codeOf(disk.clearPages(0, 512, { conditions: { ifMatch: created.etag } }))).toBe(
           "ConditionNotMet",
         );
-        expect((await disk.getPageRanges()).pageRange).toEqual([{ start: 0, end: 511 }]);
+        expect(covered((await disk.getPageRanges()).pageRange)).toEqual([{ start: 0, end: 511 }]);
       },
     );
 
@@ -148,6 +158,7 @@ export const pagesSuite: BlobSuite = (target) => {
             "InvalidPageRange",
           );
         }
+        expect(await codeOf(disk.getPageRanges(16 * MiB, 512))).toBe("InvalidRange");
         await c.getBlockBlobClient("b").upload("x", 1);
         expect(await codeOf(c.getPageBlobClient("b").uploadPages(patternBytes(512), 0, 512))).toBe(
           "InvalidBlobType",
@@ -174,7 +185,7 @@ export const pagesSuite: BlobSuite = (target) => {
         await c.getBlockBlobClient("d").upload("abc", 3);
         expect((await c.getBlobClient("d").downloadToBuffer()).toString()).toBe("abc");
         await disk.create(1024);
-        expect((await disk.getPageRanges()).pageRange).toEqual([]);
+        expect(covered((await disk.getPageRanges()).pageRange)).toEqual([]);
       },
     );
 

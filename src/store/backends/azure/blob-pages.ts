@@ -73,17 +73,12 @@ export class AzurePageBlobs implements PageBlobBackend {
       ),
       blobCall(call, (o) => client.getBlobClient(name).getProperties(o)),
     ]);
-    const ranges: StoredPageRange[] = [];
     // The SDK's typings say { start, end }; at run time it hands { offset, count } with count = end - start.
-    for (const { offset: start, count } of (r.pageRange ?? []) as unknown as {
-      offset: number;
-      count: number;
-    }[]) {
-      const end = start + count;
-      const last = ranges[ranges.length - 1];
-      if (last && last.end + 1 === start) ranges[ranges.length - 1] = { start: last.start, end };
-      else ranges.push({ start, end });
-    }
+    const listed = (r.pageRange ?? []) as unknown as { offset: number; count: number }[];
+    const ranges: StoredPageRange[] = listed.map(({ offset, count }) => ({
+      start: offset,
+      end: offset + count,
+    }));
     return {
       ranges,
       properties: { ...pageProperties(p), etag: r.etag ?? "", contentLength: r.blobContentLength ?? 0 },
