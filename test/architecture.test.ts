@@ -319,7 +319,6 @@ const TEMPORARY_CIRCLES: readonly (readonly string[])[] = [
     "server/blobs/blob-service.ts",
     "server/blobs/block-list-routes.ts",
     "server/blobs/container-routes.ts",
-    "server/blobs/content-checksum.ts",
   ],
 ];
 

@@ -78,6 +78,9 @@ export const ERROR_STATUS = {
   BlobBeingRehydrated: 409,
   InvalidBlobTier: 400,
   AccessTierNotSupportedForBlobType: 400,
+  BlobIsSealed: 409,
+  SequenceNumberConditionNotMet: 412,
+  InvalidPageRange: 416,
   // Authorization (shared keys and shared access signatures; docs/patterns/scoped-access.md)
   AuthenticationFailed: 403,
   AuthorizationFailure: 403,

@@ -106,6 +106,14 @@ export {
   type StageBlockOptions,
 } from "./blobs/block-blob-client.js";
 export type { FilterBlobItem, FindBlobsByTagsSegment } from "./blobs/find-by-tags.js";
+export {
+  PageBlobClient,
+  type PageBlobCreateOptions,
+  type PageBlobRequestConditions,
+  type PageRangesResponse,
+  type PageWriteOptions,
+  type PageWriteResponse,
+} from "./blobs/page-blob-client.js";
 export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export type { OperationOptions } from "./call-options.js";
 export type { AccessOptions } from "./open-store.js";

@@ -181,10 +181,7 @@ describe("@azure/storage-blob against tablekit serve", () => {
       status: 403,
       code: "AuthenticationFailed",
     });
-    expect(await failure(container.getPageBlobClient("p").create(512))).toEqual({
-      status: 501,
-      code: "NotImplemented",
-    });
+    // Page blobs are served (test/server/sdk-page-blobs.test.ts).
     expect(await failure(blob.createSnapshot())).toEqual({ status: 501, code: "NotImplemented" });
     // Leases are served (test/server/blob-properties-leases.test.ts).
     const lease = blob.getBlobLeaseClient();

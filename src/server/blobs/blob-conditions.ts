@@ -1,5 +1,6 @@
 import type { BlobRequestConditions } from "../../store/index.js";
 import type { RequestContext } from "../http/request-context.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
 
 /**
  * The Blob service's conditional headers (If-Match, If-None-Match, If-Modified-Since,
@@ -48,4 +49,13 @@ function etagHeader(value: string | string[] | undefined): string | undefined {
     .map((v) => v.trim())
     .filter((v) => v === "*" || ETAG.test(v));
   return list.length === 0 ? NO_ETAG : list.join(", ");
+}
+
+/** A read whose If-None-Match or If-Modified-Since fails: 304, with the service's code. */
+export function notModified(): ProtocolError {
+  return new ProtocolError(
+    304,
+    "ConditionNotMet",
+    "The condition specified using HTTP conditional header(s) is not met.",
+  );
 }

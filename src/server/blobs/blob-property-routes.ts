@@ -13,6 +13,7 @@ import { send } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
+import { notModified } from "./blob-conditions.js";
 import type { BlobContext } from "./blob-service.js";
 import { askCore } from "./blob-service.js";
 
@@ -107,21 +108,8 @@ export function leaseHeaders(p: BlobProperties | ContainerProperties): OutgoingH
 /**
  * The MD5 headers of a read: the whole blob's as Content-MD5; on a range, the blob's as
  * x-ms-blob-content-md5, and the range's as Content-MD5 when x-ms-range-get-content-md5 asks
- * (ranges up to 4 MiB; more, or no range, is 400 as the service answers).
+ * (content-checksum.ts checks the range).
  */
-export function rangeMd5Request(ctx: BlobContext, range: { count?: number } | undefined): boolean {
-  if (header(ctx, "x-ms-range-get-content-md5") !== "true") return false;
-  if (!range) throw invalidHeader("x-ms-range-get-content-md5 (it needs a range)");
-  if (range.count === undefined || range.count > 4 * 1024 * 1024) {
-    throw new ProtocolError(
-      400,
-      "OutOfRangeInput",
-      "x-ms-range-get-content-md5 is served for ranges of at most 4 MiB.",
-    );
-  }
-  return true;
-}
-
 export function md5Headers(p: BlobProperties, ranged: boolean, rangeBytes?: Buffer): OutgoingHttpHeaders {
   const whole = p.contentMD5 ? Buffer.from(p.contentMD5).toString("base64") : undefined;
   if (rangeBytes) {
@@ -191,15 +179,6 @@ export async function getBlobMetadata(
     "last-modified": httpDate(p.lastModified),
     ...metadataHeaders(p.metadata),
   });
-}
-
-/** A read whose If-None-Match or If-Modified-Since fails: 304, with the service's code. */
-export function notModified(): ProtocolError {
-  return new ProtocolError(
-    304,
-    "ConditionNotMet",
-    "The condition specified using HTTP conditional header(s) is not met.",
-  );
 }
 
 /**

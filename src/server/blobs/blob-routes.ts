@@ -8,23 +8,36 @@ import { send, standardHeaders, streamResponse } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
-import { httpConditions } from "./blob-conditions.js";
+import { httpConditions, notModified } from "./blob-conditions.js";
 import {
   blobMd5,
   getBlobMetadata,
   httpHeadersOf,
   leaseResource,
   md5Headers,
-  notModified,
   propertyHeaders,
-  rangeMd5Request,
   setBlobMetadata,
   setBlobProperties,
 } from "./blob-property-routes.js";
 import type { BlobContext } from "./blob-service.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
-import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import {
+  checkChecksums,
+  checkedBody,
+  expectedChecksums,
+  rangeChecksumHeader,
+  rangeChecksumWanted,
+  writeChecked,
+} from "./content-checksum.js";
+import {
+  asksPageProperties,
+  getPageRanges,
+  putPage,
+  putPageBlob,
+  sealBlob,
+  setPageProperties,
+} from "./page-blob-routes.js";
 import { annotationHeaders, tagsHeader, tierHeader } from "./tag-headers.js";
 import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
@@ -70,6 +83,10 @@ function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     ...(p.blobCommittedBlockCount === undefined
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
+    ...(p.isSealed ? { "x-ms-blob-sealed": "true" } : {}),
+    ...(p.blobSequenceNumber === undefined
+      ? {}
+      : { "x-ms-blob-sequence-number": String(p.blobSequenceNumber) }),
     ...metadataHeaders(p.metadata),
     ...annotationHeaders(p),
   };
@@ -166,7 +183,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "HEAD ": {
       askCore(caller, "readBlob", target);
       const range = requestedRange(ctx);
-      const rangeMd5 = rangeMd5Request(ctx, range);
+      const checksum = rangeChecksumWanted(ctx, range);
       const overrides = sasOverrides(ctx, caller);
       if (ctx.method === "HEAD" && !range) {
         // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
@@ -196,12 +213,13 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
           if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
           throw err;
         });
-      // The range's MD5 needs its bytes first (at most 4 MiB, checked above).
-      const rangeBytes = rangeMd5 ? await readAll(download.readableStreamBody) : undefined;
+      // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
+      const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
         ...blobHeaders(download),
-        ...md5Headers(download, range !== undefined, rangeBytes),
+        ...md5Headers(download, range !== undefined, checksum === "md5" ? rangeBytes : undefined),
+        ...(checksum === "crc64" && rangeBytes ? rangeChecksumHeader("crc64", rangeBytes) : {}),
         "content-length": String(download.contentLength),
         ...(download.contentRange ? { "content-range": download.contentRange } : {}),
         ...overrides,
@@ -238,9 +256,9 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       askCore(caller, "appendBlock", target);
       refuseUnkeptHeaders(ctx);
       const caps = caller.store.blobCapabilities!;
-      const md5 = expectedMd5(ctx);
+      const expected = expectedChecksums(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
-      checkMd5(md5, bytes);
+      const verified = checkChecksums(expected, bytes);
       // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
       if (bytes.length === 0) {
         throw new ProtocolError(
@@ -265,6 +283,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       writeResult(ctx, 201, result, {
         "x-ms-blob-append-offset": result.blobAppendOffset,
         "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
+        ...verified,
       });
       return;
     }
@@ -273,9 +292,26 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, name);
     case "PUT tier":
       return answerBlobTier(ctx, (op) => askCore(caller, op, target), container, name);
+    case "PUT page":
+      askCore(caller, "writeBlob", target);
+      refuseUnkeptHeaders(ctx);
+      return putPage(ctx, container, name, conditions, caller.store.blobCapabilities!.maxPageWriteBytes);
+    case "GET pagelist":
+    case "HEAD pagelist":
+      askCore(caller, "readBlob", target);
+      return getPageRanges(ctx, container, name, conditions, requestedRange(ctx));
+    case "PUT seal":
+      askCore(caller, "writeBlob", target);
+      refuseUnkeptHeaders(ctx);
+      return sealBlob(ctx, container, name, conditions);
     case "PUT metadata":
       return setBlobMetadata(ctx, caller, container, name, conditions);
     case "PUT properties":
+      if (asksPageProperties(ctx)) {
+        askCore(caller, "writeBlob", target);
+        refuseUnkeptHeaders(ctx);
+        return setPageProperties(ctx, container, name, conditions);
+      }
       return setBlobProperties(ctx, caller, container, name, conditions);
     case "GET metadata":
     case "HEAD metadata":
@@ -336,7 +372,7 @@ async function putBlob(
     writeResult(ctx, 201, result);
     return;
   }
-  if (type === "PageBlob") throw notServed("page blobs");
+  if (type === "PageBlob") return putPageBlob(ctx, container, name, conditions);
   if (type !== "BlockBlob") {
     throw new ProtocolError(
       400,
@@ -347,17 +383,18 @@ async function putBlob(
   const length = Number(header(ctx, "content-length") ?? "0");
   if (length > MAX_PUT_BLOB_BYTES) throw tooLarge(MAX_PUT_BLOB_BYTES);
   // x-ms-blob-content-md5 takes precedence over Content-MD5 as the body's check.
-  const md5 = blobMd5(ctx) ?? expectedMd5(ctx);
+  const blobDigest = blobMd5(ctx);
+  const expected = blobDigest ? { md5: blobDigest } : expectedChecksums(ctx);
   const blockBlob = container.getBlockBlobClient(name);
   if (header(ctx, "content-length") !== undefined && length <= SMALL_PUT_BYTES) {
     // A small body is read whole first: one upload of bytes, without a stream's machinery.
     const bytes = await readBodyBytes(ctx.req, SMALL_PUT_BYTES);
-    checkMd5(md5, bytes);
+    const verified = checkChecksums(expected, bytes);
     const result = await blockBlob.upload(bytes, bytes.length, blobOptions(ctx, conditions));
-    writeResult(ctx, 201, result);
+    writeResult(ctx, 201, result, verified);
     return;
   }
-  const checked = checkedBody(md5, ctx.req);
+  const checked = checkedBody(expected, ctx.req);
   const result = await writeChecked(checked, () =>
     blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, conditions)),
   );

@@ -82,7 +82,11 @@ export function blobListingXml(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
-    )}</Content-Type>${contentXml(p)}<BlobType>${p.blobType}</BlobType>${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
+    )}</Content-Type>${contentXml(p)}<BlobType>${p.blobType}</BlobType>${
+      p.blobSequenceNumber === undefined
+        ? ""
+        : `<x-ms-blob-sequence-number>${p.blobSequenceNumber}</x-ms-blob-sequence-number>`
+    }${p.isSealed ? "<Sealed>true</Sealed>" : ""}${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
       p,
     )}</Properties>${metadataXml(item.metadata)}${tagSetXml(item.tags)}</Blob>`;
   };

@@ -9,7 +9,7 @@ import { blobOptions, header, refuseUnkeptHeaders, writeResult } from "./blob-ro
 import type { BlobContext } from "./blob-service.js";
 import { askCore, askCoreToWrite } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
-import { checkedBody, expectedMd5, writeChecked } from "./content-checksum.js";
+import { checkedBody, expectedChecksums, writeChecked } from "./content-checksum.js";
 import { ifTags } from "./tag-headers.js";
 
 /**
@@ -44,12 +44,11 @@ export async function putBlock(
   const declared = header(ctx, "content-length");
   // The port refuses a declared length past the block limit (413) before a byte is read.
   const length = declared === undefined ? undefined : Number(declared);
-  const md5 = expectedMd5(ctx);
-  const checked = checkedBody(md5, ctx.req);
+  const checked = checkedBody(expectedChecksums(ctx), ctx.req);
   await writeChecked(checked, () =>
     container.getBlockBlobClient(name).stageBlock(ctx.query.get("blockid") ?? "", checked.body, length),
   );
-  send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
+  send(ctx, 201, { "x-ms-request-server-encrypted": "true", ...checked.headers() });
 }
 
 export async function putBlockList(

@@ -108,6 +108,35 @@ export class AppendBlobClient extends BlobClient {
     };
   }
 
+  /**
+   * Seals the blob: later appends fail with BlobIsSealed, and the seal cannot be undone (sealing a
+   * sealed blob succeeds). `appendPosition` seals only a blob of that length. Where
+   * `blobCapabilities.sealAppendBlobs`.
+   */
+  async seal(
+    options: OperationOptions & { conditions?: BlobRequestConditions & { appendPosition?: number } } = {},
+  ): Promise<BlobWriteResponse> {
+    const call = this.beginAppend(options);
+    const caps = this.port.capabilities;
+    const seal = this.backend.sealAppendBlob;
+    if (!caps.sealAppendBlobs || !seal) {
+      throw new TableKitError("NotSupported", `${caps.backend} cannot seal append blobs`);
+    }
+    await this.authorize("writeBlob", call);
+    const c = options.conditions;
+    const appendPosition = checkByteCount("appendPosition", c?.appendPosition);
+    const { appendPosition: _position, ...http } = c ?? {};
+    const position = appendPosition === undefined ? {} : { appendPosition };
+    const result = await underConditions(
+      checkRequestConditions(c === undefined ? undefined : http),
+      caps,
+      "write",
+      this.current(call),
+      (conditions) => seal.call(this.backend, this.name, { ...conditions, ...position }, call),
+    );
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
+
   private beginAppend(options: OperationOptions | undefined) {
     const call = this.begin(options);
     if (!this.port.capabilities.appendBlobs) {

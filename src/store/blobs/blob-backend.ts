@@ -18,7 +18,7 @@ import type { TagConditions, TagQuery } from "./tag-expression.js";
  * codes (ContainerNotFound, BlobNotFound, ConditionNotMet, …) with the original error as `cause`.
  */
 
-export type BlobType = "BlockBlob" | "AppendBlob";
+export type BlobType = "BlockBlob" | "AppendBlob" | "PageBlob";
 
 /** A block blob's access tier (the online tiers and Archive, whose bytes cannot be read). */
 export type AccessTier = "Hot" | "Cool" | "Cold" | "Archive";
@@ -158,6 +158,10 @@ export interface StoredBlobProperties {
   /** A rehydration from Archive under way. */
   readonly archiveStatus?: ArchiveStatus;
   readonly rehydratePriority?: RehydratePriority;
+  /** Append blobs: sealed (no more appends). Absent: not sealed. */
+  readonly sealed?: boolean;
+  /** Page blobs: the sequence number. */
+  readonly sequenceNumber?: number;
 }
 
 /** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */
@@ -263,6 +267,75 @@ export interface BackendTierChange {
   readonly rehydratePriority?: RehydratePriority;
 }
 
+/** Page blob sequence-number conditions (`x-ms-if-sequence-number-le/lt/eq`): SequenceNumberConditionNotMet. */
+export interface SequenceConditions {
+  readonly ifSequenceNumberLessThanOrEqual?: number;
+  readonly ifSequenceNumberLessThan?: number;
+  readonly ifSequenceNumberEqual?: number;
+}
+
+/** A new (empty, all zeros) page blob of `size` bytes, a multiple of 512. */
+export interface BackendCreatePageBlob {
+  readonly size: number;
+  readonly sequenceNumber: number;
+  readonly contentType?: string;
+  readonly metadata: Metadata;
+  readonly conditions: BackendConditions;
+}
+
+/** Pages written (`bytes`, `count` long) or cleared (no `bytes`): 512-aligned, inside the blob. */
+export interface BackendPageWrite {
+  readonly offset: number;
+  readonly count: number;
+  readonly bytes?: Uint8Array;
+  readonly conditions: BackendConditions & SequenceConditions;
+}
+
+export interface BackendPageWriteResult extends BackendWriteResult {
+  readonly sequenceNumber: number;
+}
+
+/** A range of written pages: `start` and `end` inclusive, as Get Page Ranges and the SDK give them. */
+export interface StoredPageRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A page blob's resize and sequence-number actions (Set Blob Properties). */
+export interface BackendPageBlobChange {
+  /** A new size, a multiple of 512: pages past it are dropped. */
+  readonly size?: number;
+  /** `max`: the larger of the stored and `sequenceNumber`; `update`: set it; `increment`: add one. */
+  readonly sequenceNumberAction?: "max" | "update" | "increment";
+  readonly sequenceNumber?: number;
+  readonly conditions: BackendConditions;
+}
+
+/**
+ * Page blobs (where capabilities.pageBlobs): sparse, zeros where no page was written. BlobNotFound,
+ * InvalidBlobType on another blob type, ConditionNotMet, SequenceNumberConditionNotMet, InvalidRange
+ * (a write or clear past the blob's size).
+ */
+export interface PageBlobBackend {
+  createPageBlob(name: string, create: BackendCreatePageBlob, call: CallOptions): Promise<BackendWriteResult>;
+  writePages(name: string, write: BackendPageWrite, call: CallOptions): Promise<BackendPageWriteResult>;
+  /**
+   * The written ranges within `range` (the whole blob without it), in order, as the backend keeps
+   * them (adjacent ranges may or may not be merged). InvalidRange when `range` starts past the end.
+   */
+  getPageRanges(
+    name: string,
+    range: BackendRange | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<{ ranges: StoredPageRange[]; properties: StoredBlobProperties }>;
+  changePageBlob(
+    name: string,
+    change: BackendPageBlobChange,
+    call: CallOptions,
+  ): Promise<BackendPageWriteResult>;
+}
+
 export interface BlobServiceBackend {
   readonly capabilities: BlobCapabilities;
   /** Container metadata, public access, stored access policies, service properties (state-backend.ts); absent: NotSupported. */
@@ -363,6 +436,17 @@ export interface ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<{ readonly status: 200 | 202 }>;
-  /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, the append conditions' codes. */
+  /** BlobNotFound, InvalidBlobType, BlockCountExceedsLimit, BlobIsSealed, the append conditions' codes. */
   appendBlock(name: string, append: BackendAppend, call: CallOptions): Promise<BackendAppendResult>;
+  /**
+   * Seals an append blob (where capabilities.sealAppendBlobs): appends then fail with BlobIsSealed.
+   * Sealing a sealed blob succeeds. BlobNotFound, InvalidBlobType, the append conditions' codes.
+   */
+  sealAppendBlob?(
+    name: string,
+    conditions: BackendAppend["conditions"],
+    call: CallOptions,
+  ): Promise<BackendWriteResult>;
+  /** Page blobs; present exactly when capabilities.pageBlobs. */
+  readonly pages?: PageBlobBackend;
 }

@@ -17,6 +17,14 @@ export interface BlobCapabilities {
   readonly appendBlobs: boolean;
   readonly maxAppendBlockBytes: number;
   readonly maxAppendBlocks: number;
+  /** Append blobs can be sealed (no more appends). */
+  readonly sealAppendBlobs: boolean;
+  /** Page blobs exist on this backend (sparse, 512-byte pages). */
+  readonly pageBlobs: boolean;
+  /** Largest page blob (8 TiB on Azure). */
+  readonly maxPageBlobBytes: number;
+  /** Most bytes one Put Page writes or clears (4 MiB). */
+  readonly maxPageWriteBytes: number;
   /**
    * Block blobs can be built from staged blocks (`stageBlock`, `commitBlockList`, `getBlockList`);
    * false: those calls are NotSupported (S3, whose multipart uploads do not keep a block list).
@@ -77,6 +85,10 @@ export const AZURE_BLOB_RULES = Object.freeze({
   appendBlobs: true,
   maxAppendBlockBytes: 100 * 1024 * 1024,
   maxAppendBlocks: 50_000,
+  sealAppendBlobs: true,
+  pageBlobs: true,
+  maxPageBlobBytes: 8 * 1024 ** 4,
+  maxPageWriteBytes: 4 * 1024 * 1024,
   blocks: true,
   maxBlockBytes: 4000 * 1024 * 1024,
   maxBlockIdBytes: 64,

@@ -63,6 +63,10 @@ export interface BlobProperties {
   /** `rehydrate-pending-to-…` while a blob leaves Archive. */
   archiveStatus?: ArchiveStatus;
   rehydratePriority?: RehydratePriority;
+  /** Append blobs only: sealed (appends refused with BlobIsSealed). */
+  isSealed?: boolean;
+  /** Page blobs only. */
+  blobSequenceNumber?: number;
 }
 
 /** Conditions on the tag and tier calls: only `tagConditions` (`x-ms-if-tags`). */
@@ -402,6 +406,8 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
           ...(stored.lease.duration === undefined ? {} : { leaseDuration: stored.lease.duration }),
         }),
     ...tierProperties(stored),
+    ...(stored.blobType === "AppendBlob" ? { isSealed: stored.sealed === true } : {}),
+    ...(stored.sequenceNumber === undefined ? {} : { blobSequenceNumber: stored.sequenceNumber }),
   };
 }
 

@@ -26,6 +26,7 @@ import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "
 import type { BlobTags } from "./blob-tags.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./find-by-tags.js";
+import { PageBlobClient } from "./page-blob-client.js";
 
 /** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
 export interface BlobItem {
@@ -45,6 +46,10 @@ export interface BlobItem {
     leaseState?: LeaseState;
     leaseStatus?: LeaseStatus;
     leaseDuration?: LeaseDuration;
+    /** Append blobs: sealed. */
+    isSealed?: boolean;
+    /** Page blobs: the sequence number. */
+    blobSequenceNumber?: number;
   } & Pick<
     BlobProperties,
     | "tagCount"
@@ -296,6 +301,10 @@ export class BlobContainer {
     return new AppendBlobClient(this.port, this.containerName, name);
   }
 
+  getPageBlobClient(name: string): PageBlobClient {
+    return new PageBlobClient(this.port, this.containerName, name);
+  }
+
   async uploadBlockBlob(
     name: string,
     body: BlobBytes,
@@ -441,6 +450,8 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags:
             ...(p.lease.duration === undefined ? {} : { leaseDuration: p.lease.duration }),
           }),
       ...tierProperties(p),
+      ...(p.blobType === "AppendBlob" ? { isSealed: p.sealed === true } : {}),
+      ...(p.sequenceNumber === undefined ? {} : { blobSequenceNumber: p.sequenceNumber }),
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
     ...(includeTags && item.tags && Object.keys(item.tags).length > 0 ? { tags: { ...item.tags } } : {}),

@@ -1,6 +1,6 @@
 import { validateEtag } from "../../model/etag.js";
 import { TableKitError } from "../../model/index.js";
-import type { BackendConditions, BackendRange, Metadata } from "./blob-backend.js";
+import type { BackendConditions, BackendRange, Metadata, SequenceConditions } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
 import { parseTagConditions } from "./tag-expression.js";
 
@@ -392,4 +392,25 @@ export function invalidBlockList(
   cause?: unknown,
 ): TableKitError {
   return new TableKitError("InvalidBlockList", message, cause === undefined ? {} : { cause });
+}
+
+/** Whether the sequence-number conditions hold for `sequenceNumber` (for backends that check them). */
+export function sequenceConditionsHold(conditions: SequenceConditions, sequenceNumber: number): boolean {
+  const {
+    ifSequenceNumberLessThanOrEqual: le,
+    ifSequenceNumberLessThan: lt,
+    ifSequenceNumberEqual: eq,
+  } = conditions;
+  return (
+    (le === undefined || sequenceNumber <= le) &&
+    (lt === undefined || sequenceNumber < lt) &&
+    (eq === undefined || sequenceNumber === eq)
+  );
+}
+
+export function sequenceConditionNotMet(): TableKitError {
+  return new TableKitError(
+    "SequenceNumberConditionNotMet",
+    "The sequence number condition specified was not met.",
+  );
 }

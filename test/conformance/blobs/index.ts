@@ -9,9 +9,11 @@ import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
+import { pagesSuite } from "./pages.js";
 import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
+import { sealSuite } from "./seal.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
 
@@ -31,6 +33,8 @@ export const BLOB_SUITES = [
   appendsSuite,
   propertiesSuite,
   leasesSuite,
+  sealSuite,
+  pagesSuite,
   limitsSuite,
   abortSuite,
   tagsSuite,

@@ -30,7 +30,14 @@ import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
-import { contentHeadersOf, leaseViewOf, sdkHttpHeaders, sdkLease } from "./blob-properties-sdk.js";
+import { AzurePageBlobs } from "./blob-pages.js";
+import {
+  contentHeadersOf,
+  leaseViewOf,
+  sdkConditions,
+  sdkHttpHeaders,
+  sdkLease,
+} from "./blob-properties-sdk.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 import { asReadable } from "./blob-sdk.js";
 
@@ -40,12 +47,16 @@ const CONCURRENCY = 4;
 
 /** One container of an Azure account, through `@azure/storage-blob`'s ContainerClient. */
 export class AzureContainer implements ContainerBackend {
+  readonly pages: AzurePageBlobs;
+
   constructor(
     private readonly client: () => Promise<SdkContainerClient>,
     private readonly capabilities: BlobCapabilities,
     /** The container as the listing reports it (its metadata names keep their case). */
     private readonly listed?: (call: CallOptions) => Promise<StoredContainer | undefined>,
-  ) {}
+  ) {
+    this.pages = new AzurePageBlobs(client);
+  }
 
   /**
    * From the listing (one call, metadata names in their case); a credential that may not list
@@ -360,14 +371,18 @@ export class AzureContainer implements ContainerBackend {
     );
     return { status: r._response.status === 202 ? 202 : 200 };
   }
-}
 
-/** The SDK's conditions: `tagConditions` as the expression's text. */
-function sdkConditions<C extends BackendConditions>(
-  c: C,
-): Omit<C, "tagConditions"> & { tagConditions?: string } {
-  const { tagConditions, ...rest } = c;
-  return tagConditions ? { ...rest, tagConditions: tagConditions.text } : rest;
+  async sealAppendBlob(
+    name: string,
+    conditions: BackendAppend["conditions"],
+    call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    const client = await this.client();
+    const r = await blobCall(call, (o) =>
+      client.getAppendBlobClient(name).seal({ ...o, conditions: sdkConditions(conditions) }),
+    );
+    return written(r);
+  }
 }
 
 function annotations(upload: { tags?: BlobTags; tier?: string }): { tags?: BlobTags; tier?: string } {
@@ -399,7 +414,8 @@ function totalLength(p: SdkBlobProperties): number {
 }
 
 function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProperties {
-  const blobType: BlobType = p.blobType === "AppendBlob" ? "AppendBlob" : "BlockBlob";
+  const blobType: BlobType =
+    p.blobType === "AppendBlob" || p.blobType === "PageBlob" ? p.blobType : "BlockBlob";
   const headers = contentHeadersOf(p);
   return {
     etag: p.etag ?? "",
@@ -409,7 +425,10 @@ function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProper
     // The service compares metadata names case-insensitively; the port reports them lower-cased.
     metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     blobType,
-    ...(blobType === "AppendBlob" ? { committedBlockCount: p.blobCommittedBlockCount ?? 0 } : {}),
+    ...(blobType === "AppendBlob"
+      ? { committedBlockCount: p.blobCommittedBlockCount ?? 0, sealed: p.isSealed === true }
+      : {}),
+    ...(blobType === "PageBlob" ? { sequenceNumber: p.blobSequenceNumber ?? 0 } : {}),
     ...(headers ? { headers } : {}),
     ...(p.createdOn ? { createdOn: p.createdOn } : {}),
     lease: leaseViewOf(p),

@@ -57,6 +57,21 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
     description:
       "After Delete Blob, Get Block List answers BlobNotFound but Put Block List still commits the deleted blob's uncommitted blocks; the service discards them with the blob. Not worked around.",
   },
+  {
+    id: "page-sequence-conditions-ignored",
+    description:
+      "Put Page ignores x-ms-if-sequence-number-le/lt/eq: the write happens whatever the sequence number; the service answers 412 SequenceNumberConditionNotMet. Not worked around (a check before the write would race).",
+  },
+  {
+    id: "page-write-past-end",
+    description:
+      "Put Page accepts a range that starts inside the blob and ends past its size; the service answers 416 InvalidPageRange. Its 416s carry the code 'Requested Range Not Satisfiable': the backend reports them as InvalidPageRange. Not worked around otherwise.",
+  },
+  {
+    id: "seal-ignores-append-position",
+    description:
+      "Seal Blob ignores x-ms-blob-condition-appendpos; the service answers 412 AppendPositionConditionNotMet when the blob's length differs. Not worked around.",
+  },
 ];
 
 /** Where the Node SDK this backend goes through departs, whatever service it talks to. */

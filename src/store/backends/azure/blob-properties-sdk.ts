@@ -1,4 +1,4 @@
-import type { BackendLeaseResult, ContentHeaders } from "../../blobs/blob-backend.js";
+import type { BackendConditions, BackendLeaseResult, ContentHeaders } from "../../blobs/blob-backend.js";
 import type { LeaseAction, LeaseView } from "../../blobs/blob-leases.js";
 import type { SdkHttpHeaders, SdkLeaseClient } from "./blob-sdk.js";
 
@@ -84,4 +84,12 @@ export async function sdkLease(
     ...(action.action === "break" || r.leaseId === undefined ? {} : { leaseId: r.leaseId }),
     ...(r.leaseTime === undefined ? {} : { leaseTime: r.leaseTime }),
   };
+}
+
+/** The SDK's conditions: `tagConditions` as the expression's text. */
+export function sdkConditions<C extends BackendConditions>(
+  c: C,
+): Omit<C, "tagConditions"> & { tagConditions?: string } {
+  const { tagConditions, ...rest } = c;
+  return tagConditions ? { ...rest, tagConditions: tagConditions.text } : rest;
 }

@@ -79,6 +79,8 @@ export interface SdkBlobProperties extends LeaseProperties {
   accessTierChangedOn?: Date;
   archiveStatus?: string;
   rehydratePriority?: string;
+  blobSequenceNumber?: number;
+  isSealed?: boolean;
 }
 /** Find Blobs by Tags' page, on the service and on a container. */
 export interface SdkFindSegment {
@@ -147,7 +149,9 @@ export interface SdkContainerClient {
       length: number,
       options?: CallOptions & { conditions?: Conditions },
     ): Promise<Written & { blobAppendOffset?: string; blobCommittedBlockCount?: number }>;
+    seal(options?: CallOptions & { conditions?: Conditions }): Promise<Written>;
   };
+  getPageBlobClient(name: string): SdkPageBlobClient;
   getBlobClient(name: string): {
     download(
       offset?: number,
@@ -183,6 +187,39 @@ export interface SdkContainerClient {
     delimiter: string,
     options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
+}
+
+type PageConditions = Conditions & {
+  ifSequenceNumberLessThanOrEqualTo?: number;
+  ifSequenceNumberLessThan?: number;
+  ifSequenceNumberEqualTo?: number;
+};
+type Sequenced = Written & { blobSequenceNumber?: number };
+
+export interface SdkPageBlobClient {
+  create(size: number, options?: WriteOptions & { blobSequenceNumber?: number }): Promise<Written>;
+  uploadPages(
+    body: Uint8Array,
+    offset: number,
+    count: number,
+    options?: CallOptions & { conditions?: PageConditions },
+  ): Promise<Sequenced>;
+  clearPages(
+    offset: number,
+    count: number,
+    options?: CallOptions & { conditions?: PageConditions },
+  ): Promise<Sequenced>;
+  getPageRanges(
+    offset?: number,
+    count?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Written & { blobContentLength?: number; pageRange?: { start: number; end: number }[] }>;
+  resize(size: number, options?: CallOptions & { conditions?: Conditions }): Promise<Sequenced>;
+  updateSequenceNumber(
+    action: "max" | "update" | "increment",
+    sequenceNumber?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Sequenced>;
 }
 
 export interface SdkBlobServiceClient {

@@ -47,6 +47,14 @@ const SCHEMA = `
     data BLOB,
     PRIMARY KEY (container, blob, id)
   );
+  CREATE TABLE IF NOT EXISTS tk_pages (
+    container INTEGER NOT NULL,
+    blob TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (container, blob, start)
+  );
   CREATE TABLE IF NOT EXISTS tk_block_lists (
     container INTEGER NOT NULL,
     blob TEXT NOT NULL,
@@ -63,6 +71,8 @@ const ADDED_COLUMNS: readonly (readonly [table: string, column: string, type: st
   ["tk_blobs", "props", "TEXT"],
   ["tk_blobs", "lease", "TEXT"],
   ["tk_containers", "lease", "TEXT"],
+  // Append blobs that can be sealed (0: not sealed).
+  ["tk_blobs", "sealed", "INTEGER NOT NULL DEFAULT 0"],
 ];
 
 function addMissingColumns(db: Db): void {
@@ -113,7 +123,7 @@ export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 
 /** Every column but the inline bytes: what listings read. */
 const COLUMNS =
-  "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease";
+  "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease, sealed";
 
 export interface BlobRow {
   readonly container: number;
@@ -123,7 +133,10 @@ export interface BlobRow {
   readonly etag: string;
   readonly modified: number;
   readonly type: BlobType;
+  /** Append blobs: the block count; page blobs: the sequence number. */
   readonly blocks: number;
+  /** Append blobs: 1 once sealed (absent in a row being written: 0). */
+  readonly sealed?: number;
   readonly content_type: string | null;
   readonly metadata: string;
   /** JSON: content headers and creation time (null in rows written before the column existed). */
@@ -149,7 +162,8 @@ export function propertiesOf(row: BlobRow, now = Date.now()): StoredBlobProperti
     ...(row.content_type === null ? {} : { contentType: row.content_type }),
     metadata: JSON.parse(row.metadata) as Metadata,
     blobType: row.type,
-    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks } : {}),
+    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks, sealed: row.sealed === 1 } : {}),
+    ...(row.type === "PageBlob" ? { sequenceNumber: row.blocks } : {}),
     ...(props.h ? { headers: props.h } : {}),
     createdOn: wholeSeconds(props.c ?? row.modified),
     lease: leaseView(parseLease(row.lease), now),
@@ -214,6 +228,8 @@ export class EmbeddedBlobCatalogue {
       ).pluck(),
       deleteStagedOf: prepare("DELETE FROM tk_staged_blocks WHERE container = ?"),
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
+      deletePagesOf: prepare("DELETE FROM tk_pages WHERE container = ?"),
+      deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
@@ -244,6 +260,9 @@ export class EmbeddedBlobCatalogue {
         "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
       ),
       deleteBlob: prepare("DELETE FROM tk_blobs WHERE container = ? AND name = ?"),
+      sealed: prepare(
+        "UPDATE tk_blobs SET sealed = 1, etag = ?, modified = ? WHERE container = ? AND name = ?",
+      ),
       blobsAfter: prepare(
         `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
       ),
@@ -311,6 +330,7 @@ export class EmbeddedBlobCatalogue {
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
     this.annotations.dropContainer(id);
+    this.sql.deletePagesOf!.run(id);
     this.sql.deleteContainer!.run(id);
     return contents;
   }
@@ -382,8 +402,12 @@ export class EmbeddedBlobCatalogue {
     return { container: container_id, row: row.name === null ? undefined : (row as BlobRow) };
   }
 
-  /** Writes the blob's row; `current` is the row it replaces, whose lease it keeps (a lease outlives a rewrite). */
+  /**
+   * Writes the blob's row (a new version: not sealed, no pages of the version it replaces); `current`
+   * is the row it replaces, whose lease it keeps (a lease outlives a rewrite).
+   */
   upsert(row: BlobRow, current?: BlobRow): void {
+    this.sql.deletePages!.run(row.container, row.name);
     this.sql.upsert!.run({
       ...row,
       data: row.data ?? null,
@@ -396,7 +420,12 @@ export class EmbeddedBlobCatalogue {
     this.sql.appended!.run(length, row.blocks + 1, etag, modified, row.container, row.name);
   }
 
+  sealed(container: number, name: string, etag: string, modified: number): void {
+    this.sql.sealed!.run(etag, modified, container, name);
+  }
+
   deleteBlob(container: number, name: string): void {
+    this.sql.deletePages!.run(container, name);
     this.sql.deleteBlob!.run(container, name);
     this.annotations.drop(container, name);
   }

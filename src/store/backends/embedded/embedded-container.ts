@@ -33,6 +33,7 @@ import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
+import { EmbeddedPageBlobs } from "./blob-pages.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
@@ -45,10 +46,14 @@ const OPEN_ATTEMPTS = 5;
  * wins. Replaced content is removed after the commit; readers that opened it keep reading it.
  */
 export class EmbeddedContainer implements ContainerBackend {
+  readonly pages: EmbeddedPageBlobs;
+
   constructor(
     private readonly service: EmbeddedContainerHost,
     private readonly name: string,
-  ) {}
+  ) {
+    this.pages = new EmbeddedPageBlobs(service, name);
+  }
 
   async getContainerProperties(_call: CallOptions): Promise<StoredContainer | undefined> {
     return this.service.read(() => {
@@ -182,11 +187,14 @@ export class EmbeddedContainer implements ContainerBackend {
       const offset = range?.offset ?? 0;
       const count = Math.min(size - offset, range?.count ?? size);
       const { content } = this.service;
-      const body = row.data
-        ? bytesReadable(row.data.subarray(offset, offset + count))
-        : isComposed(row.content)
-          ? openComposed(content, row.content, offset, count)
-          : content.open(row.content, offset, count);
+      const body =
+        row.type === "PageBlob"
+          ? this.pages.openRead(row, offset, count)
+          : row.data
+            ? bytesReadable(row.data.subarray(offset, offset + count))
+            : isComposed(row.content)
+              ? openComposed(content, row.content, offset, count)
+              : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
       return { properties: this.describe(row), body, ...(range ? { range: { offset, count } } : {}) };
     }
@@ -270,6 +278,7 @@ export class EmbeddedContainer implements ContainerBackend {
           details: { blobName: name, blobType: row.type },
         });
       }
+      if (row.sealed === 1) throw blobIsSealed(name);
       const { appendPosition, maxSize } = append.conditions;
       if (appendPosition !== undefined && appendPosition !== row.length) {
         throw new TableKitError(
@@ -306,6 +315,36 @@ export class EmbeddedContainer implements ContainerBackend {
         appendOffset: row.length,
         committedBlockCount: row.blocks + 1,
       };
+    });
+  }
+
+  async sealAppendBlob(
+    name: string,
+    conditions: BackendAppend["conditions"],
+    _call: CallOptions,
+  ): Promise<BackendWriteResult> {
+    return this.service.immediate(() => {
+      const { container, row: found } = this.lookup(name);
+      const row = this.checkRead(found, name, conditions, "write");
+      if (row.type !== "AppendBlob") {
+        throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
+          details: { blobName: name, blobType: row.type },
+        });
+      }
+      const position = conditions.appendPosition;
+      if (position !== undefined && position !== row.length) {
+        throw new TableKitError(
+          "AppendPositionConditionNotMet",
+          "The append position condition specified was not met.",
+          {
+            details: { appendPosition: position, length: row.length },
+          },
+        );
+      }
+      const etag = newEtag();
+      const modified = Date.now();
+      this.service.catalogue.sealed(container, name, etag, modified);
+      return { etag, lastModified: propertiesOf({ ...row, modified }).lastModified };
     });
   }
 
@@ -401,6 +440,12 @@ export class EmbeddedContainer implements ContainerBackend {
       return { status: was === "Archive" ? 202 : 200 };
     });
   }
+}
+
+function blobIsSealed(name: string): TableKitError {
+  return new TableKitError("BlobIsSealed", "The blob is sealed and its contents cannot be modified.", {
+    details: { blobName: name },
+  });
 }
 
 /** A stream of bytes already in memory, ended: cheaper per call than Readable.from's async iteration. */

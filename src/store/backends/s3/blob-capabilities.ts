@@ -54,6 +54,11 @@ export function s3BlobCapabilities(options: {
     appendBlobs: false,
     maxAppendBlockBytes: 0,
     maxAppendBlocks: 0,
+    sealAppendBlobs: false,
+    // S3 objects are written whole: no pages to write in place.
+    pageBlobs: false,
+    maxPageBlobBytes: 0,
+    maxPageWriteBytes: 0,
     // Multipart uploads have parts, not a block list that outlives a commit: no stageBlock.
     blocks: false,
     maxBlockBytes: 0,

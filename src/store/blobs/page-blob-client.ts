@@ -1,0 +1,298 @@
+import { TableKitError } from "../../model/index.js";
+import type { CallOptions, OperationOptions } from "../call-options.js";
+import type { BackendConditions, SequenceConditions, StoredPageRange } from "./blob-backend.js";
+import { type BlobBytes, bytesOfLength } from "./blob-body.js";
+import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
+import { underConditions } from "./blob-conditions.js";
+import {
+  type BlobRequestConditions,
+  checkContentType,
+  checkRange,
+  checkRequestConditions,
+  normalizeMetadata,
+} from "./blob-rules.js";
+import { succeededUnless } from "./blob-service.js";
+
+/** Pages are 512 bytes: every size, offset and count of a page blob is a multiple of it. */
+export const PAGE_BYTES = 512;
+
+/** The SDK's PageBlobRequestConditions: an ETag condition and the sequence-number ones. */
+export interface PageBlobRequestConditions extends BlobRequestConditions {
+  ifSequenceNumberLessThanOrEqualTo?: number;
+  ifSequenceNumberLessThan?: number;
+  ifSequenceNumberEqualTo?: number;
+}
+
+export interface PageBlobCreateOptions extends OperationOptions {
+  blobSequenceNumber?: number;
+  blobHTTPHeaders?: { blobContentType?: string };
+  metadata?: Record<string, string>;
+  conditions?: BlobRequestConditions;
+}
+
+export interface PageWriteOptions extends OperationOptions {
+  conditions?: PageBlobRequestConditions;
+}
+
+export interface PageWriteResponse extends BlobWriteResponse {
+  blobSequenceNumber: number;
+}
+
+export interface PageRangesResponse extends BlobWriteResponse {
+  /** Written ranges, `start` and `end` inclusive, in order; adjacent ranges may stay apart (docs/blobs.md). */
+  pageRange: StoredPageRange[];
+  /** Cleared ranges: only a diff against a snapshot has them (none here). */
+  clearRange: StoredPageRange[];
+  blobContentLength: number;
+}
+
+/**
+ * A page blob, like `@azure/storage-blob`'s PageBlobClient: a sparse blob of 512-byte pages, zeros
+ * where nothing was written, written and cleared in place up to `maxPageWriteBytes` at a time.
+ * Backends without page blobs (S3) answer NotSupported: check `store.blobCapabilities.pageBlobs`.
+ */
+export class PageBlobClient extends BlobClient {
+  /** Creates an empty page blob of `size` bytes (a multiple of 512), replacing any blob of this name. */
+  async create(size: number, options: PageBlobCreateOptions = {}): Promise<BlobWriteResponse> {
+    const { call, pages } = this.beginPages(options);
+    const caps = this.port.capabilities;
+    const checkedSize = this.checkSize(size);
+    const sequenceNumber = checkSequenceNumber("blobSequenceNumber", options.blobSequenceNumber ?? 0);
+    const contentType = checkContentType(options.blobHTTPHeaders?.blobContentType);
+    const create = {
+      size: checkedSize,
+      sequenceNumber,
+      ...(contentType === undefined ? {} : { contentType }),
+      metadata: normalizeMetadata(options.metadata, caps),
+    };
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      pages.createPageBlob(this.name, { ...create, conditions }, call),
+    );
+    return { etag: result.etag, lastModified: result.lastModified };
+  }
+
+  /** Creates the blob unless one of this name exists (as the SDK does: `ifNoneMatch: "*"`). */
+  async createIfNotExists(
+    size: number,
+    options: Omit<PageBlobCreateOptions, "conditions"> = {},
+  ): Promise<{ succeeded: boolean } & Partial<BlobWriteResponse>> {
+    return succeededUnless("BlobAlreadyExists", () =>
+      this.create(size, { ...options, conditions: { ifNoneMatch: "*" } }),
+    );
+  }
+
+  /** Writes `count` bytes of `body` at `offset` (both multiples of 512, count at most maxPageWriteBytes). */
+  async uploadPages(
+    body: BlobBytes,
+    offset: number,
+    count: number,
+    options: PageWriteOptions = {},
+  ): Promise<PageWriteResponse> {
+    const { call, pages } = this.beginPages(options);
+    await this.authorize("writeBlob", call);
+    this.checkPageRange(offset, count);
+    const bytes = bytesOfLength(body, count, this.port.capabilities.maxPageWriteBytes);
+    const { http, sequence } = this.pageConditions(options.conditions);
+    const result = await this.underWrite(http, call, (c) =>
+      pages.writePages(this.name, { offset, count, bytes, conditions: { ...c, ...sequence } }, call),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      blobSequenceNumber: result.sequenceNumber,
+    };
+  }
+
+  /** Clears `count` bytes at `offset` (multiples of 512): they read as zeros and leave the page ranges. */
+  async clearPages(
+    offset: number,
+    count: number,
+    options: PageWriteOptions = {},
+  ): Promise<PageWriteResponse> {
+    const { call, pages } = this.beginPages(options);
+    await this.authorize("writeBlob", call);
+    this.checkPageRange(offset, count);
+    const { http, sequence } = this.pageConditions(options.conditions);
+    const result = await this.underWrite(http, call, (c) =>
+      pages.writePages(this.name, { offset, count, conditions: { ...c, ...sequence } }, call),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      blobSequenceNumber: result.sequenceNumber,
+    };
+  }
+
+  /** The written ranges of the blob, or of `count` bytes from `offset` (clipped to it). */
+  async getPageRanges(
+    offset?: number,
+    count?: number,
+    options: OperationOptions & { conditions?: BlobRequestConditions } = {},
+  ): Promise<PageRangesResponse> {
+    const { call, pages } = this.beginPages(options);
+    await this.authorize("readBlob", call);
+    const range = checkRange(offset, count);
+    const conditions = checkRequestConditions(options.conditions);
+    const { ranges, properties } = await underConditions(
+      conditions,
+      this.port.capabilities,
+      "read",
+      this.current(call),
+      (c) => pages.getPageRanges(this.name, range, c, call),
+    );
+    return {
+      etag: properties.etag,
+      lastModified: properties.lastModified,
+      blobContentLength: properties.contentLength,
+      pageRange: ranges,
+      clearRange: [],
+    };
+  }
+
+  /** Sets the size (a multiple of 512): pages past a smaller size are dropped, a larger size reads zeros. */
+  async resize(size: number, options: OperationOptions & { conditions?: BlobRequestConditions } = {}) {
+    const { call, pages } = this.beginPages(options);
+    await this.authorize("writeBlob", call);
+    const checked = this.checkSize(size);
+    const result = await this.underWrite(checkRequestConditions(options.conditions), call, (conditions) =>
+      pages.changePageBlob(this.name, { size: checked, conditions }, call),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      blobSequenceNumber: result.sequenceNumber,
+    };
+  }
+
+  /** `max` (the larger of the two), `update` (set it) or `increment` (add one; no number given). */
+  async updateSequenceNumber(
+    sequenceNumberAction: "max" | "update" | "increment",
+    sequenceNumber?: number,
+    options: OperationOptions & { conditions?: BlobRequestConditions } = {},
+  ): Promise<PageWriteResponse> {
+    const { call, pages } = this.beginPages(options);
+    await this.authorize("writeBlob", call);
+    if (
+      sequenceNumberAction !== "max" &&
+      sequenceNumberAction !== "update" &&
+      sequenceNumberAction !== "increment"
+    ) {
+      throw new TableKitError(
+        "InvalidInput",
+        `sequenceNumberAction is max, update or increment, not ${String(sequenceNumberAction)}`,
+      );
+    }
+    if (sequenceNumberAction === "increment" && sequenceNumber !== undefined) {
+      throw new TableKitError("InvalidInput", "increment takes no sequence number");
+    }
+    if (sequenceNumberAction !== "increment" && sequenceNumber === undefined) {
+      throw new TableKitError("InvalidInput", `${sequenceNumberAction} needs a sequence number`);
+    }
+    const number =
+      sequenceNumber === undefined ? undefined : checkSequenceNumber("sequenceNumber", sequenceNumber);
+    const change = { sequenceNumberAction, ...(number === undefined ? {} : { sequenceNumber: number }) };
+    const result = await this.underWrite(checkRequestConditions(options.conditions), call, (conditions) =>
+      pages.changePageBlob(this.name, { ...change, conditions }, call),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      blobSequenceNumber: result.sequenceNumber,
+    };
+  }
+
+  private beginPages(options: OperationOptions | undefined) {
+    const call = this.begin(options);
+    const pages = this.backend.pages;
+    if (!this.port.capabilities.pageBlobs || !pages) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} has no page blobs (blobCapabilities.pageBlobs is false)`,
+      );
+    }
+    return { call, pages };
+  }
+
+  private checkSize(size: unknown): number {
+    const max = this.port.capabilities.maxPageBlobBytes;
+    if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0 || size % PAGE_BYTES !== 0) {
+      throw new TableKitError(
+        "InvalidInput",
+        `A page blob's size is a multiple of 512 bytes, not ${String(size)}`,
+        {
+          details: { size },
+        },
+      );
+    }
+    if (size > max) {
+      throw new TableKitError("InvalidInput", `A page blob holds at most ${max} bytes; ${size} were asked`, {
+        details: { size, limit: max },
+      });
+    }
+    return size;
+  }
+
+  /** A page write's range: aligned to 512 (InvalidPageRange), 1..maxPageWriteBytes long (RequestBodyTooLarge). */
+  private checkPageRange(offset: unknown, count: unknown): void {
+    const ok = (n: unknown) =>
+      typeof n === "number" && Number.isSafeInteger(n) && n >= 0 && n % PAGE_BYTES === 0;
+    if (!ok(offset) || !ok(count) || count === 0) {
+      throw new TableKitError(
+        "InvalidPageRange",
+        `A page range starts and ends on 512-byte boundaries: offset ${String(offset)}, count ${String(count)}`,
+        { details: { offset, count } },
+      );
+    }
+    const limit = this.port.capabilities.maxPageWriteBytes;
+    if ((count as number) > limit) {
+      throw new TableKitError(
+        "RequestBodyTooLarge",
+        `A page write covers at most ${limit} bytes; ${String(count)} were asked`,
+        {
+          details: { bytes: count, limit },
+        },
+      );
+    }
+  }
+
+  private underWrite<T>(
+    http: BlobRequestConditions,
+    call: CallOptions,
+    work: (conditions: BackendConditions) => Promise<T>,
+  ): Promise<T> {
+    return underConditions(http, this.port.capabilities, "write", this.current(call), work);
+  }
+
+  /** The HTTP conditions (checked) and the sequence-number ones (the backend applies them in its write). */
+  private pageConditions(conditions: PageBlobRequestConditions | undefined) {
+    const {
+      ifSequenceNumberLessThanOrEqualTo: _le,
+      ifSequenceNumberLessThan: _lt,
+      ifSequenceNumberEqualTo: _eq,
+      ...rest
+    } = conditions ?? {};
+    const http = checkRequestConditions(conditions === undefined ? undefined : rest);
+    const sequence: {
+      -readonly [K in keyof SequenceConditions]: SequenceConditions[K];
+    } = {};
+    const le = conditions?.ifSequenceNumberLessThanOrEqualTo;
+    const lt = conditions?.ifSequenceNumberLessThan;
+    const eq = conditions?.ifSequenceNumberEqualTo;
+    if (le !== undefined)
+      sequence.ifSequenceNumberLessThanOrEqual = checkSequenceNumber("ifSequenceNumberLessThanOrEqualTo", le);
+    if (lt !== undefined)
+      sequence.ifSequenceNumberLessThan = checkSequenceNumber("ifSequenceNumberLessThan", lt);
+    if (eq !== undefined) sequence.ifSequenceNumberEqual = checkSequenceNumber("ifSequenceNumberEqualTo", eq);
+    return { http, sequence };
+  }
+}
+
+/** A sequence number: an integer 0..2^53-1 (the service takes up to 2^63-1; a JS number holds 2^53 exactly). */
+export function checkSequenceNumber(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new TableKitError("InvalidInput", `${name} must be an integer 0..2^53-1, not ${String(value)}`, {
+      details: { [name]: value },
+    });
+  }
+  return value;
+}
