@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import { signString } from "../../store/access/sas-token.js";
+import { isUserDelegationSas, verifyUserDelegationSas } from "../../store/access/user-delegation.js";
 import {
   authenticationFailed,
   checkIp,
@@ -95,10 +96,11 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   }
   // Every parameter: the Blob service's tokens carry fields (sr, rsct, …) the Table service's do not.
   const fields: Record<string, string> = Object.fromEntries(ctx.query);
-  refuseUserDelegation(fields);
+  const isAccount = fields.ss !== undefined || fields.srt !== undefined;
+  // Only a Blob service SAS may be a user delegation SAS; its fields on any other token are refused.
+  if (isAccount || options.service !== "blob" || !isUserDelegationSas(fields)) refuseUserDelegation(fields);
   const now = options.now ?? Date.now;
-  if (fields.ss !== undefined || fields.srt !== undefined)
-    return accountSas(ctx, fields, account, options, now);
+  if (isAccount) return accountSas(ctx, fields, account, options, now);
   return serviceSas(ctx, fields, account, options, now);
 }
 
@@ -227,9 +229,14 @@ function serviceSas(
     options.service === "queue"
       ? `/queue/${account.name}/${container}`
       : `/blob/${account.name}/${container}${containerLevel || blob === undefined ? "" : `/${blob}`}`;
-  const text = serviceStringToSign(options.service, fields, canonical);
-  if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
-    throw authenticationFailed("Signature did not match.");
+  const delegated = isUserDelegationSas(fields);
+  if (delegated) {
+    verifyUserDelegationSas(fields, { account, canonical, now: now() });
+  } else {
+    const text = serviceStringToSign(options.service, fields, canonical);
+    if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
+      throw authenticationFailed("Signature did not match.");
+    }
   }
   checkProtocol(fields.spr, ctx.protocol);
   checkIp(fields.sip, ctx.clientIp);

@@ -13,6 +13,7 @@ import { httpConditions } from "./blob-conditions.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
+import { answerUserDelegationKey } from "./user-delegation-key.js";
 
 /**
  * The Blob service's service and container operations over the blob port, which keeps container
@@ -153,8 +154,7 @@ export async function answerContainerOrService(
 }
 
 async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
-  // Get User Delegation Key (restype=service too): user delegation SAS are not served yet.
-  if (ctx.query.get("comp") === "userdelegationkey") throw notServed("Get User Delegation Key");
+  if (ctx.query.get("comp") === "userdelegationkey") return answerUserDelegationKey(ctx, caller, deps);
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
       service: "blob",
