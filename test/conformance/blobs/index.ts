@@ -1,5 +1,6 @@
 import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
+import { batchesSuite } from "./batches.js";
 import { blocksSuite } from "./blocks.js";
 import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
@@ -27,6 +28,7 @@ export const BLOB_SUITES = [
   appendsSuite,
   limitsSuite,
   abortSuite,
+  batchesSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */
