@@ -15,6 +15,7 @@ import {
 } from "@azure/storage-blob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.js";
+import { startAzurite } from "../support/azurite.js";
 import { storageRequest } from "../support/raw-storage-client.js";
 
 let server: RunningServer;
@@ -251,5 +252,51 @@ describe("Blob Batch: raw bodies and limits", () => {
       headers: { "content-type": "multipart/mixed; boundary=x" },
     });
     expect([res.status, res.code]).toEqual([403, "AuthenticationFailed"]);
+  });
+});
+
+describe("Blob Batch: the same SDK batches on Azurite and on serve", { timeout: 120_000 }, () => {
+  /** Deletes (three present, one missing, one with a failing If-Match) at the service and container scope: statuses and codes per part. */
+  async function scenario(connectionString: string): Promise<unknown[]> {
+    const client = BlobServiceClient.fromConnectionString(connectionString);
+    const key = client.credential as StorageSharedKeyCredential;
+    const container = client.getContainerClient("compared");
+    await container.createIfNotExists();
+    for (const n of ["a", "b", "c", "d"]) await container.getBlockBlobClient(n).upload("x", 1);
+    const outcome = (r: { subResponses: { status: number; errorCode?: string }[] }) =>
+      r.subResponses.map((s) => [s.status, s.errorCode ?? null]);
+    const first = await client.getBlobBatchClient().deleteBlobs(
+      ["a", "missing"].map((n) => container.getBlobClient(n).url),
+      key,
+    );
+    const batch = container.getBlobBatchClient().createBatch();
+    await batch.deleteBlob(container.getBlobClient("b"), { conditions: { ifMatch: '"0x8D0000000000000"' } });
+    await batch.deleteBlob(container.getBlobClient("c"));
+    const second = await container.getBlobBatchClient().submitBatch(batch);
+    const names: string[] = [];
+    for await (const blob of container.listBlobsFlat()) names.push(blob.name);
+    return [outcome(first), outcome(second), names];
+  }
+
+  it("answers every part as Azurite does", async () => {
+    const azurite = await startAzurite();
+    let expected: unknown[];
+    try {
+      expected = await scenario(azurite.connectionString);
+    } finally {
+      await azurite.stop();
+    }
+    expect(await scenario(server.connectionString)).toEqual(expected);
+    expect(expected).toEqual([
+      [
+        [202, null],
+        [404, "BlobNotFound"],
+      ],
+      [
+        [412, "ConditionNotMet"],
+        [202, null],
+      ],
+      ["b", "d"],
+    ]);
   });
 });
