@@ -145,7 +145,8 @@ export async function answerContainerOrService(
       return listBlobs(ctx, caller, deps, name);
     default:
       if (comp === "lease") throw notServed("leases");
-      if (comp === "batch") throw notServed("blob batches");
+      // Blob Batch is a POST, answered before this switch (blob-batch.ts).
+      if (comp === "batch") throw unsupportedVerb(ctx.method);
       if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a container`);
       }
