@@ -117,6 +117,7 @@ const ROOT = [
   "AZURE_QUEUE_LIMITS",
   // The blob port (docs/blobs.md)
   "AppendBlobClient",
+  "BlobBatchClient",
   "BlobClient",
   "BlobContainer",
   "BlockBlobClient",

@@ -170,6 +170,31 @@ describe("Blob Batch: raw bodies and limits", () => {
     expect(res.text).toContain("Content-ID: 0");
   });
 
+  it("a sub-request without credentials takes the batch's SAS, which each part is then authorized by", async () => {
+    const container = await containerWith("inherit", 2);
+    const sasOf = (permissions: string) =>
+      service
+        .generateAccountSasUrl(
+          new Date(Date.now() + 3_600_000),
+          AccountSASPermissions.parse(permissions),
+          AccountSASResourceTypes.parse("sco").toString(),
+        )
+        .split("?")[1]!;
+    const body = (blob: string) =>
+      `--b\r\nContent-Type: application/http\r\nContent-ID: 0\r\n\r\nDELETE /devstoreaccount1/inherit/${blob} HTTP/1.1\r\n\r\n--b--\r\n`;
+    const send = (blob: string, permissions: string) =>
+      storageRequest(endpoint, {
+        method: "POST",
+        path: "?comp=batch",
+        auth: { sas: sasOf(permissions) },
+        body: body(blob),
+        headers: { "content-type": "multipart/mixed; boundary=b" },
+      });
+    expect((await send("b0", "r")).text).toContain("x-ms-error-code: AuthorizationPermissionMismatch");
+    expect((await send("b0", "d")).text).toContain("HTTP/1.1 202 Accepted");
+    expect(await names(container)).toEqual(["b1"]);
+  });
+
   it("257 sub-requests are ExceedsMaxBatchRequestCount; 256 are run", async () => {
     const over = await rawBatch(Array.from({ length: 257 }, () => del("b0")));
     expect(over.status).toBe(202);

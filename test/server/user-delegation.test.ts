@@ -199,3 +199,34 @@ describe("user delegation SAS", () => {
     ]);
   });
 });
+
+describe("Blob Batch with a bearer token and a user delegation SAS", () => {
+  it("a bearer batch deletes (the SDK puts the token on each sub-request); a user delegation SAS batch too", async () => {
+    const client = bearerClient();
+    const container = client.getContainerClient("delegated");
+    for (const n of ["x1", "x2", "x3"]) await container.getBlockBlobClient(n).upload("x", 1);
+    const credential = {
+      getToken: async () => ({ token: entraToken({ oid: OID }), expiresOnTimestamp: Date.now() + 60_000 }),
+    };
+    const byToken = await client
+      .getBlobBatchClient()
+      .deleteBlobs([container.getBlobClient("x1").url], credential);
+    expect(byToken.subResponses.map((r) => r.status)).toEqual([202]);
+    const key = await client.getUserDelegationKey(hours(-1), hours(2));
+    const sasContainer = containerSas(key, "d");
+    const viaSas = await sasContainer
+      .getBlobBatchClient()
+      .deleteBlobs(
+        [sasContainer.getBlobClient("x2").url, sasContainer.getBlobClient("x3").url],
+        new AnonymousCredential(),
+      );
+    expect(viaSas.subResponses.map((r) => r.status)).toEqual([202, 202]);
+    const listOnly = containerSas(key, "l");
+    const refused = await listOnly
+      .getBlobBatchClient()
+      .deleteBlobs([listOnly.getBlobClient("a.txt").url], new AnonymousCredential());
+    expect(refused.subResponses.map((r) => [r.status, r.errorCode])).toEqual([
+      [403, "AuthorizationPermissionMismatch"],
+    ]);
+  });
+});
