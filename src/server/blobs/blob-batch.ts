@@ -84,7 +84,10 @@ async function prepare(ctx: BlobContext): Promise<PreparedSub[]> {
     } catch {
       throw batchInvalid(`Part ${sub.contentId}'s request target is not a valid URI.`);
     }
-    if (parsed.account !== ctx.account) throw batchInvalid("A sub-request addresses another account.");
+    // The secondary's read-only rule is the handler's, which sub-requests skip: one on it is refused here.
+    if (parsed.account !== ctx.account || parsed.secondary !== ctx.secondary) {
+      throw batchInvalid("A sub-request addresses another account or location.");
+    }
     const subResource = parseBlobPath(parsed.path);
     if (scope !== undefined && (subResource.kind !== "blob" || subResource.container !== scope)) {
       throw batchInvalid("A sub-request of a container's batch addresses another container.");
