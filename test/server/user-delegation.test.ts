@@ -105,6 +105,12 @@ describe("Get User Delegation Key", () => {
     });
   });
 
+  it("a token without an object id (oid) gets no key: 403 with the reason", async () => {
+    const refused = await failure(bearerClient({ oid: undefined }).getUserDelegationKey(hours(-1), hours(1)));
+    expect([refused.status, refused.code]).toEqual([403, "AuthenticationFailed"]);
+    expect(refused.detail).toMatch(/no object id/);
+  });
+
   it("an expiry more than seven days away, or before the start, is refused; seven days is accepted", async () => {
     const client = bearerClient();
     expect((await failure(client.getUserDelegationKey(new Date(), hours(7 * 24 + 1)))).status).toBe(400);

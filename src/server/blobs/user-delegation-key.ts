@@ -45,6 +45,12 @@ export async function answerUserDelegationKey(
   }
   // Verified already (the caller is "bearer"): read again for the claims the key is issued to.
   const claims = verifyBearerToken(token, { account: ctx.account, service: "blob", protocol: ctx.protocol });
+  if (claims.objectId === "") {
+    const detail = "The bearer token has no object id (oid) to issue a user delegation key to.";
+    throw new TableKitError("AuthenticationFailed", `Server failed to authenticate the request. ${detail}`, {
+      details: { authenticationErrorDetail: detail },
+    });
+  }
   const account = deps.accounts.get(ctx.account)!;
   const times = keyInfoTimes(await readBody(ctx.req, MAX_KEY_INFO_BYTES));
   const key = issueUserDelegationKey({
