@@ -118,6 +118,7 @@ const ROOT = [
   // The blob port (docs/blobs.md)
   "AppendBlobClient",
   "PageBlobClient",
+  "BlobBatchClient",
   "BlobClient",
   "BlobContainer",
   "BlobLeaseClient",

@@ -62,6 +62,13 @@ export type {
   Metadata,
   RehydratePriority,
 } from "./blobs/blob-backend.js";
+export {
+  type BatchBlob,
+  BlobBatchClient,
+  type BlobBatchResponse,
+  type BlobBatchSubResponse,
+  MAX_BLOB_BATCH,
+} from "./blobs/blob-batch-client.js";
 export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {

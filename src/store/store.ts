@@ -11,6 +11,7 @@ import {
 } from "./access/state-port.js";
 import { type AccessTokenOptions, accessOfToken } from "./access/verify-sas.js";
 import type { BackendStore } from "./backend.js";
+import { BlobBatchClient } from "./blobs/blob-batch-client.js";
 import type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 import { BlobContainer, type ContainerCreateOptions } from "./blobs/blob-container.js";
 import type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
@@ -212,6 +213,11 @@ export class Store {
   /** A handle on a container (no I/O); NotSupported when the store has no blob port. */
   container(name: string): BlobContainer {
     return new BlobContainer(this.blobs(), name);
+  }
+
+  /** Deletes or re-tiers up to 256 blobs of any containers, one result each (blob-batch-client.ts). */
+  getBlobBatchClient(): BlobBatchClient {
+    return new BlobBatchClient((container, blob) => this.container(container).getBlobClient(blob));
   }
 
   /** Creates a container (ContainerAlreadyExists when it exists) and returns its handle. */

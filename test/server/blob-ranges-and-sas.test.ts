@@ -207,7 +207,7 @@ describe("response-header overrides (rsct, rscd, rscc, rsce, rscl)", () => {
   });
 });
 
-describe("user delegation SAS (not served)", () => {
+describe("user delegation fields on a key-signed token", () => {
   const delegation = {
     skoid: "00000000-0000-0000-0000-000000000001",
     sktid: "00000000-0000-0000-0000-000000000002",
@@ -238,12 +238,15 @@ describe("user delegation SAS (not served)", () => {
     }
   });
 
-  it("Get User Delegation Key is 501 NotImplemented, whoever asks", async () => {
+  it("Get User Delegation Key is refused to the account key and to a SAS: only a bearer token may ask", async () => {
     const body =
       '<?xml version="1.0" encoding="utf-8"?><KeyInfo><Start>2026-01-01T00:00:00Z</Start><Expiry>2026-01-02T00:00:00Z</Expiry></KeyInfo>';
     for (const auth of ["key", { sas: accountSas() }] as const) {
       const r = await call({ method: "POST", path: "?restype=service&comp=userdelegationkey", body, auth });
-      expect([r.status, r.code]).toEqual([501, "NotImplemented"]);
+      expect([r.status, r.code]).toEqual([403, "AuthenticationFailed"]);
+      expect(r.text).toContain(
+        "<AuthenticationErrorDetail>Only authentication scheme Bearer is supported</AuthenticationErrorDetail>",
+      );
     }
   });
 });

@@ -39,6 +39,8 @@ export interface BearerClaims {
   readonly audience: string;
   readonly issuer: string;
   readonly tenant: string;
+  /** The caller's object id (`oid`), "" when the token has none: a user delegation key is issued to it. */
+  readonly objectId: string;
 }
 
 export interface BearerCheck {
@@ -138,5 +140,6 @@ export function verifyBearerToken(token: string, check: BearerCheck): BearerClai
     typeof claims.aud === "string" ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
   const audience = audiences.find((a): a is string => typeof a === "string" && audienceAllowed(a, check));
   if (audience === undefined) throw authenticationFailed("Invalid token audience.");
-  return { audience, issuer: claims.iss as string, tenant };
+  const objectId = typeof claims.oid === "string" ? claims.oid : "";
+  return { audience, issuer: claims.iss as string, tenant, objectId };
 }

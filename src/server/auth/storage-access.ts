@@ -1,5 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import { signString } from "../../store/access/sas-token.js";
+import { isUserDelegationSas, verifyUserDelegationSas } from "../../store/access/user-delegation.js";
 import {
   authenticationFailed,
   checkIp,
@@ -33,6 +34,8 @@ export interface StorageCaller {
   readonly store: Store;
   /** No credential at all: the core lets it read what a container's public access level opens. */
   readonly anonymous: boolean;
+  /** Authenticated by a bearer token (OAuth): the only caller Get User Delegation Key serves. */
+  readonly bearer: boolean;
   /** A Blob service SAS: its signature covers the response-header overrides (rsct, rscd, …). */
   readonly signsOverrides: boolean;
 }
@@ -66,6 +69,7 @@ function caller(
   return {
     store: scope ? store.scoped(new AccessPolicy(scope, now)) : store,
     anonymous: scope?.kind === "anonymous",
+    bearer: scope?.kind === "bearer",
     signsOverrides,
   };
 }
@@ -90,10 +94,11 @@ export function authorizeStorage(ctx: RequestContext, options: StorageAuthOption
   }
   // Every parameter: the Blob service's tokens carry fields (sr, rsct, …) the Table service's do not.
   const fields: Record<string, string> = Object.fromEntries(ctx.query);
-  refuseUserDelegation(fields);
+  const isAccount = fields.ss !== undefined || fields.srt !== undefined;
+  // Only a Blob service SAS may be a user delegation SAS; its fields on any other token are refused.
+  if (isAccount || options.service !== "blob" || !isUserDelegationSas(fields)) refuseUserDelegation(fields);
   const now = options.now ?? Date.now;
-  if (fields.ss !== undefined || fields.srt !== undefined)
-    return accountSas(ctx, fields, account, options, now);
+  if (isAccount) return accountSas(ctx, fields, account, options, now);
   return serviceSas(ctx, fields, account, options, now);
 }
 
@@ -188,9 +193,14 @@ function serviceSas(
     options.service === "queue"
       ? `/queue/${account.name}/${container}`
       : `/blob/${account.name}/${container}${containerLevel || blob === undefined ? "" : `/${blob}`}`;
-  const text = serviceStringToSign(options.service, fields, canonical);
-  if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
-    throw authenticationFailed("Signature did not match.");
+  const delegated = isUserDelegationSas(fields);
+  if (delegated) {
+    verifyUserDelegationSas(fields, { account, canonical, now: now() });
+  } else {
+    const text = serviceStringToSign(options.service, fields, canonical);
+    if (!account.keys.some((key) => sameSignature(signString(key, text), sig))) {
+      throw authenticationFailed("Signature did not match.");
+    }
   }
   checkProtocol(fields.spr, ctx.protocol);
   checkIp(fields.sip, ctx.clientIp);

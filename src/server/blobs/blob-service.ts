@@ -6,6 +6,7 @@ import { CorsRuleCache } from "../cors-rules.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
 import { nameLengthOutOfRange, ProtocolError } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
+import { answerBatch, isBatchRequest } from "./blob-batch.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
 import { answerBlob } from "./blob-routes.js";
 import { answerContainerOrService } from "./container-routes.js";
@@ -51,7 +52,7 @@ export function askCoreToWrite(caller: StorageCaller, target: BlobTarget): void 
 /** The Blob service over the store's blob port, its bodies and errors in XML. */
 export function blobService(deps: ServiceDeps & { readonly location?: string }): StorageService<BlobContext> {
   const blobDeps: BlobDeps = { ...deps, cors: new CorsRuleCache("blob", deps.store) };
-  return {
+  const service: StorageService<BlobContext> = {
     name: "Blob",
     cors: blobDeps.cors,
     context: (ctx) => withResource(ctx, parseBlobPath(ctx.path)),
@@ -77,8 +78,11 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();
       }
+      // Blob Batch: each sub-request goes through this same `answer`, as a request of its own.
+      if (isBatchRequest(ctx)) return answerBatch(ctx, caller, (sub) => service.answer(service.context(sub)));
       if (resource.kind === "blob") await answerBlob(ctx, caller);
       else await answerContainerOrService(ctx, caller, blobDeps);
     },
   };
+  return service;
 }

@@ -15,6 +15,7 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { askCore, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
 import { answerFindBlobs } from "./tag-routes.js";
+import { answerUserDelegationKey } from "./user-delegation-key.js";
 
 /**
  * The Blob service's service and container operations over the blob port, which keeps container
@@ -142,7 +143,8 @@ export async function answerContainerOrService(
     case "GET blobs":
       return answerFindBlobs(ctx, (op) => askCore(caller, op, { container: name }), caller, name);
     default:
-      if (comp === "batch") throw notServed("blob batches");
+      // Blob Batch is a POST, answered before this switch (blob-batch.ts).
+      if (comp === "batch") throw unsupportedVerb(ctx.method);
       if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
         throw notServed(`comp=${comp} on a container`);
       }
@@ -151,8 +153,7 @@ export async function answerContainerOrService(
 }
 
 async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
-  // Get User Delegation Key (restype=service too): user delegation SAS are not served yet.
-  if (ctx.query.get("comp") === "userdelegationkey") throw notServed("Get User Delegation Key");
+  if (ctx.query.get("comp") === "userdelegationkey") return answerUserDelegationKey(ctx, caller, deps);
   if (isServicePropertiesRequest(ctx)) {
     await answerServiceProperties(ctx, {
       service: "blob",

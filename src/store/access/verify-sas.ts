@@ -76,6 +76,8 @@ export function authenticationFailed(detail: string): TableKitError {
   return new TableKitError(
     "AuthenticationFailed",
     `Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. ${detail}`,
+    // The Queue and Blob services write the detail in its own XML element.
+    { details: { authenticationErrorDetail: detail } },
   );
 }
 

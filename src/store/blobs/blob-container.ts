@@ -8,6 +8,7 @@ import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
 import { requireTags } from "./blob-annotations.js";
 import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
+import { BlobBatchClient } from "./blob-batch-client.js";
 import type { BlobBytes } from "./blob-body.js";
 import {
   BlobClient,
@@ -291,6 +292,14 @@ export class BlobContainer {
 
   getBlobClient(name: string): BlobClient {
     return new BlobClient(this.port, this.containerName, name);
+  }
+
+  /** Deletes or re-tiers up to 256 of this container's blobs, one result each (blob-batch-client.ts). */
+  getBlobBatchClient(): BlobBatchClient {
+    return new BlobBatchClient(
+      (container, blob) => new BlobClient(this.port, container, blob),
+      this.containerName,
+    );
   }
 
   getBlockBlobClient(name: string): BlockBlobClient {

@@ -1,5 +1,6 @@
 import { abortSuite } from "./abort.js";
 import { appendsSuite } from "./appends.js";
+import { batchesSuite } from "./batches.js";
 import { blocksSuite } from "./blocks.js";
 import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
@@ -39,6 +40,7 @@ export const BLOB_SUITES = [
   abortSuite,
   tagsSuite,
   tiersSuite,
+  batchesSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */
