@@ -44,11 +44,13 @@ export {
   type AppendBlockOptions,
   type AppendBlockResponse,
 } from "./blobs/append-blob-client.js";
-export type { BlobPart, BlobType, Metadata } from "./blobs/blob-backend.js";
+export type { BlobPart, BlobType, DeleteSnapshots, Metadata } from "./blobs/blob-backend.js";
 export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {
   BlobClient,
+  type BlobCreateSnapshotOptions,
+  type BlobCreateSnapshotResponse,
   type BlobDeleteOptions,
   type BlobDownloadOptions,
   type BlobDownloadResponse,
@@ -71,6 +73,7 @@ export {
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
+export { checkSnapshot } from "./blobs/blob-snapshot.js";
 export {
   type BlobBlock,
   BlockBlobClient,

@@ -23,6 +23,7 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import { answerSnapshot, snapshotBlob, snapshotParameter } from "./snapshot-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -70,7 +71,7 @@ export function header(ctx: BlobContext, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
+export function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
   return {
     etag: p.etag,
     "last-modified": httpDate(p.lastModified),
@@ -126,7 +127,7 @@ function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHead
  * A start past any blob's length (2^53 and beyond) is 416 with the blob's length, like any start
  * past its end; an end past 2^53 reads to the end.
  */
-function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
+export function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
   const msRange = header(ctx, "x-ms-range");
   const text = msRange ?? header(ctx, "range");
   if (text === undefined) return undefined;
@@ -170,7 +171,9 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
   const container = deps.store(ctx.account).container(containerName);
   const client = container.getBlobClient(name);
   const comp = ctx.query.get("comp");
-  if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
+  if (ctx.query.has("versionid")) throw notServed("versions");
+  if (ctx.query.has("snapshot"))
+    return answerSnapshot(ctx, caller, deps, client.withSnapshot(snapshotParameter(ctx)));
   const conditions = httpConditions(ctx);
   const properties = propertiesOrNone(client);
   switch (`${ctx.method} ${comp ?? ""}`) {
@@ -213,10 +216,15 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "DELETE ": {
       allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
-      await underConditions(conditions, false, properties, (c) => client.delete({ conditions: c }));
+      const deleteSnapshots = deleteSnapshotsHeader(ctx);
+      await underConditions(conditions, false, properties, (c) =>
+        client.delete({ conditions: c, ...(deleteSnapshots ? { deleteSnapshots } : {}) }),
+      );
       send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
       return;
     }
+    case "PUT snapshot":
+      return snapshotBlob(ctx, caller, deps, client, conditions);
     case "PUT block":
       return putBlock(ctx, caller, deps, container, name);
     case "PUT blocklist":
@@ -268,6 +276,17 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       }
       throw unsupportedVerb(ctx.method);
   }
+}
+
+/** `x-ms-delete-snapshots`: include or only; any other value is the service's InvalidHeaderValue. */
+function deleteSnapshotsHeader(ctx: BlobContext): "include" | "only" | undefined {
+  const value = header(ctx, "x-ms-delete-snapshots");
+  if (value === undefined || value === "include" || value === "only") return value;
+  throw new ProtocolError(
+    400,
+    "InvalidHeaderValue",
+    "The value for one of the HTTP headers is not in the correct format: x-ms-delete-snapshots",
+  );
 }
 
 function integerHeader(name: string, value: string): number {

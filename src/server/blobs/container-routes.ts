@@ -249,9 +249,13 @@ async function listBlobs(
       );
     }
   }
+  // Snapshots where the store keeps them; a store without (S3) has none to list.
+  const snapshots =
+    include.includes("snapshots") && deps.store(ctx.account).blobCapabilities?.snapshots === true;
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
     includeMetadata: include.includes("metadata"),
+    ...(snapshots ? { includeSnapshots: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

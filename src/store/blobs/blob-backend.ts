@@ -148,12 +148,24 @@ export interface BackendListQuery {
   readonly maxPageSize: number;
   readonly continuation?: string;
   readonly includeMetadata: boolean;
+  /** Each blob's snapshots too, just before it, oldest first (only when capabilities.snapshots). */
+  readonly includeSnapshots?: boolean;
 }
 
 export interface StoredBlobItem {
   readonly kind: "blob";
   readonly name: string;
   readonly properties: StoredBlobProperties;
+  /** Set on a snapshot: its time, `YYYY-MM-DDThh:mm:ss.fffffffZ`. */
+  readonly snapshot?: string;
+}
+
+/** Which of a blob's snapshots a delete takes too: `include` the blob and them, `only` them. */
+export type DeleteSnapshots = "include" | "only";
+
+export interface BackendSnapshotResult extends BackendWriteResult {
+  /** The snapshot's time, `YYYY-MM-DDThh:mm:ss.fffffffZ`: unique among the blob's snapshots. */
+  readonly snapshot: string;
 }
 
 export interface BackendListPage {
@@ -209,8 +221,41 @@ export interface ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<StoredBlobProperties | undefined>;
-  /** BlobNotFound, ConditionNotMet. */
-  delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void>;
+  /**
+   * BlobNotFound, ConditionNotMet. A blob with snapshots is SnapshotsPresent unless
+   * `deleteSnapshots` says what to do with them (given only when capabilities.snapshots).
+   */
+  delete(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void>;
+  /**
+   * Snapshots (present when capabilities.snapshots): a read-only copy of the blob as it is now,
+   * with `metadata` when given, else the blob's. BlobNotFound, ConditionNotMet.
+   */
+  createSnapshot?(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendSnapshotResult>;
+  /** A snapshot's bytes; BlobNotFound when the blob has no snapshot of that time. InvalidRange. */
+  downloadSnapshot?(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    call: CallOptions,
+  ): Promise<BackendDownload>;
+  /** Undefined when the blob has no snapshot of that time. */
+  getSnapshotProperties?(
+    name: string,
+    snapshot: string,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined>;
+  /** BlobNotFound when the blob has no snapshot of that time. */
+  deleteSnapshot?(name: string, snapshot: string, call: CallOptions): Promise<void>;
   list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;
   /**
    * Optional: commits a block blob as `parts` in order without copying their bytes (links to the

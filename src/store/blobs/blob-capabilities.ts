@@ -30,6 +30,8 @@ export interface BlobCapabilities {
   readonly maxCommittedBlocks: number;
   /** Most blocks staged and not yet committed, per blob. */
   readonly maxUncommittedBlocks: number;
+  /** Snapshot Blob, reading and deleting snapshots, listing them (S3 has none: false). */
+  readonly snapshots: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Largest listing page. */
@@ -62,6 +64,7 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxBlockIdBytes: 64,
   maxCommittedBlocks: 50_000,
   maxUncommittedBlocks: 100_000,
+  snapshots: true,
   conditionalWrites: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

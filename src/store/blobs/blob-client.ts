@@ -6,6 +6,7 @@ import type {
   BackendConditions,
   BlobType,
   ContainerBackend,
+  DeleteSnapshots,
   Metadata,
   StoredBlobProperties,
 } from "./blob-backend.js";
@@ -13,10 +14,12 @@ import {
   type BlobRequestConditions,
   checkConditions,
   checkRange,
+  normalizeMetadata,
   validateBlobName,
   validateContainerName,
 } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import { checkSnapshot, requireSnapshots, snapshotIsReadOnly } from "./blob-snapshot.js";
 
 /** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
 export interface BlobProperties {
@@ -49,6 +52,22 @@ export interface BlobDownloadOptions extends BlobReadOptions {
 
 export interface BlobDeleteOptions extends OperationOptions {
   conditions?: BlobRequestConditions;
+  /**
+   * A blob with snapshots: `include` deletes it and them, `only` them alone; absent, its delete is
+   * SnapshotsPresent (as the service answers).
+   */
+  deleteSnapshots?: DeleteSnapshots;
+}
+
+export interface BlobCreateSnapshotOptions extends OperationOptions {
+  /** The snapshot's metadata; absent, the blob's. */
+  metadata?: Metadata;
+  conditions?: BlobRequestConditions;
+}
+
+export interface BlobCreateSnapshotResponse extends BlobWriteResponse {
+  /** The snapshot's time: `withSnapshot(snapshot)` reads it. */
+  snapshot: string;
 }
 
 /** What the SDK's write calls answer. */
@@ -65,12 +84,50 @@ export class BlobClient {
   protected readonly backend: ContainerBackend;
   private namesChecked = false;
 
+  /** Set on a snapshot's client (`withSnapshot`): its time, seven fractional digits. */
+  readonly snapshot: string | undefined;
+
   constructor(
     protected readonly port: BlobPort,
     readonly containerName: string,
     readonly name: string,
+    snapshot?: string,
   ) {
     this.backend = port.service.container(containerName);
+    this.snapshot = snapshot === undefined || snapshot === "" ? undefined : checkSnapshot(snapshot);
+  }
+
+  /** A client of the same kind on the blob's snapshot of that time (`""`: the blob itself), as the SDK's. */
+  withSnapshot(snapshot: string): this {
+    const Kind = this.constructor as new (
+      port: BlobPort,
+      container: string,
+      name: string,
+      at?: string,
+    ) => this;
+    return new Kind(this.port, this.containerName, this.name, snapshot);
+  }
+
+  /**
+   * Snapshot Blob: a read-only copy of the blob as it is now, with `metadata` when given (else the
+   * blob's). BlobNotFound, ConditionNotMet; NotSupported where capabilities.snapshots is false.
+   */
+  async createSnapshot(options: BlobCreateSnapshotOptions = {}): Promise<BlobCreateSnapshotResponse> {
+    const call = this.begin(options);
+    requireSnapshots(this.port.capabilities);
+    this.refuseOnSnapshot();
+    await this.authorize("createBlob", call);
+    const conditions = checkConditions(options.conditions, this.port.capabilities, "write");
+    const metadata =
+      options.metadata === undefined
+        ? undefined
+        : normalizeMetadata(options.metadata, this.port.capabilities);
+    return this.backend.createSnapshot!(this.name, metadata, conditions, call);
+  }
+
+  /** Writes through a snapshot's client are refused: a snapshot is read-only. */
+  protected refuseOnSnapshot(): void {
+    if (this.snapshot !== undefined) throw snapshotIsReadOnly(this.snapshot);
   }
 
   /** Checks the store, the signal and (once) the names; the backend's call options. */
@@ -86,6 +143,7 @@ export class BlobClient {
 
   /** Throws unless the store's token allows `operation` on this blob (see `checkBlobAccess`). */
   protected authorize(operation: BlobOperation, call: CallOptions): Promise<void> {
+    if (operation !== "readBlob" && operation !== "deleteBlob") this.refuseOnSnapshot();
     return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
   }
 
@@ -99,6 +157,7 @@ export class BlobClient {
     conditions: BackendConditions,
     call: CallOptions,
   ): Promise<{ conditions: BackendConditions; createOnly: boolean }> {
+    this.refuseOnSnapshot();
     const access = this.port.access;
     if (!access) return { conditions, createOnly: false };
     if (access.anonymous) {
@@ -121,7 +180,13 @@ export class BlobClient {
     await this.authorize("readBlob", call);
     const range = checkRange(offset, count);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
-    const result = await this.backend.download(this.name, range, conditions, call);
+    const result =
+      this.snapshot === undefined
+        ? await this.backend.download(this.name, range, conditions, call)
+        : await this.readSnapshot(
+            (at) => this.backend.downloadSnapshot!(this.name, at, range, call),
+            conditions,
+          );
     const body = watchBody(result.body, options);
     const served = result.range;
     return {
@@ -162,9 +227,49 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "read");
-    const stored = await this.backend.getProperties(this.name, conditions, call);
+    const stored =
+      this.snapshot === undefined
+        ? await this.backend.getProperties(this.name, conditions, call)
+        : await this.snapshotProperties(call, conditions);
     if (!stored) throw blobNotFound(this.containerName, this.name);
     return toProperties(stored);
+  }
+
+  /** A snapshot's properties (undefined when it has none of that time), its ETag checked against `ifMatch`. */
+  private async snapshotProperties(
+    call: CallOptions,
+    conditions: BackendConditions = {},
+  ): Promise<StoredBlobProperties | undefined> {
+    requireSnapshots(this.port.capabilities);
+    const stored = await this.backend.getSnapshotProperties!(this.name, this.snapshot!, call);
+    if (
+      stored &&
+      conditions.ifMatch !== undefined &&
+      conditions.ifMatch !== "*" &&
+      conditions.ifMatch !== stored.etag
+    ) {
+      throw new TableKitError(
+        "ConditionNotMet",
+        "The condition specified using HTTP conditional header(s) is not met.",
+      );
+    }
+    return stored;
+  }
+
+  private async readSnapshot<T extends { properties: StoredBlobProperties }>(
+    read: (snapshot: string) => Promise<T>,
+    conditions: BackendConditions,
+  ): Promise<T> {
+    requireSnapshots(this.port.capabilities);
+    const result = await read(this.snapshot!);
+    const etag = result.properties.etag;
+    if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== etag) {
+      throw new TableKitError(
+        "ConditionNotMet",
+        "The condition specified using HTTP conditional header(s) is not met.",
+      );
+    }
+    return result;
   }
 
   /** False when the blob (or its container) does not exist, as the SDK answers. */
@@ -172,6 +277,7 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
     try {
+      if (this.snapshot !== undefined) return (await this.snapshotProperties(call)) !== undefined;
       return (await this.backend.getProperties(this.name, {}, call)) !== undefined;
     } catch (err) {
       if (isTableKitError(err, "ContainerNotFound")) return false;
@@ -184,12 +290,33 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("deleteBlob", call);
     const conditions = checkConditions(options.conditions, this.port.capabilities, "write");
-    await this.backend.delete(this.name, conditions, call);
+    const deleteSnapshots = checkDeleteSnapshots(options.deleteSnapshots);
+    if (this.snapshot !== undefined || deleteSnapshots !== undefined)
+      requireSnapshots(this.port.capabilities);
+    if (this.snapshot === undefined) {
+      await this.backend.delete(this.name, conditions, call, deleteSnapshots);
+      return;
+    }
+    if (deleteSnapshots !== undefined) {
+      throw new TableKitError(
+        "InvalidInput",
+        "deleteSnapshots applies to a blob, not to one of its snapshots",
+      );
+    }
+    await this.backend.deleteSnapshot!(this.name, this.snapshot, call);
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
     return succeededUnless("BlobNotFound", () => this.delete(options));
   }
+}
+
+function checkDeleteSnapshots(value: unknown): DeleteSnapshots | undefined {
+  if (value === undefined || value === "include" || value === "only") return value;
+  throw new TableKitError(
+    "InvalidInput",
+    `deleteSnapshots is "include", "only" or absent; got ${JSON.stringify(value)}`,
+  );
 }
 
 /** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */

@@ -12,6 +12,7 @@ import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./bl
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import { requireSnapshots } from "./blob-snapshot.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 
 /** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
@@ -26,6 +27,8 @@ export interface BlobItem {
   };
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
+  /** Set on a snapshot (listed with `includeSnapshots`, just before its blob): its time. */
+  snapshot?: string;
 }
 
 /** A virtual directory of a hierarchical listing: every name that continues `name`. */
@@ -37,6 +40,8 @@ export interface ListBlobsOptions extends OperationOptions {
   /** Only blobs whose names start with this. */
   prefix?: string;
   includeMetadata?: boolean;
+  /** Each blob's snapshots too, oldest first, just before the blob (NotSupported without capabilities.snapshots). */
+  includeSnapshots?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -289,6 +294,7 @@ export class BlobContainer {
     const call = await this.begin(options, "listBlobs");
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
+    if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
     return this.backend.list(
       {
         prefix,
@@ -296,6 +302,7 @@ export class BlobContainer {
         maxPageSize,
         ...(continuation === undefined ? {} : { continuation }),
         includeMetadata: options.includeMetadata === true,
+        ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
       },
       call,
     );
@@ -316,6 +323,7 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean): BlobItem {
   const p = item.properties;
   return {
     name: item.name,
+    ...(item.snapshot === undefined ? {} : { snapshot: item.snapshot }),
     properties: {
       etag: p.etag,
       lastModified: p.lastModified,

@@ -199,6 +199,7 @@ export class BlockBlobClient extends BlobClient {
    * while the blob does not exist yet (its commit is then made create-only as well).
    */
   private async authorizeStaging(call: CallOptions): Promise<void> {
+    this.refuseOnSnapshot();
     const access = this.port.access;
     if (!access) return;
     if (access.anonymous) return this.authorize("writeBlob", call);

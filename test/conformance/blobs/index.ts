@@ -10,6 +10,7 @@ import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
+import { snapshotsSuite } from "./snapshots.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -27,6 +28,7 @@ export const BLOB_SUITES = [
   appendsSuite,
   limitsSuite,
   abortSuite,
+  snapshotsSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -9,11 +9,14 @@ import type {
   BackendListPage,
   BackendListQuery,
   BackendRange,
+  BackendSnapshotResult,
   BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
   BlobType,
   ContainerBackend,
+  DeleteSnapshots,
+  Metadata,
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
@@ -22,7 +25,7 @@ import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import { invalidBlockList } from "../../blobs/blob-rules.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
-import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
+import type { SdkBlobClient, SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 import { asReadable } from "./blob-sdk.js";
 
 /** Parts of 8 MiB, four at a time: 32 MiB in flight at most for a streamed upload. */
@@ -87,12 +90,14 @@ export class AzureContainer implements ContainerBackend {
     range: BackendRange | undefined,
     conditions: BackendConditions,
     call: CallOptions,
+    snapshot?: string,
   ): Promise<BackendDownload> {
     const client = await this.client();
     const response = await blobCall(call, (o) =>
-      client
-        .getBlobClient(name)
-        .download(range?.offset ?? 0, range?.count, { ...o, conditions: { ...conditions } }),
+      blobAt(client, name, snapshot).download(range?.offset ?? 0, range?.count, {
+        ...o,
+        conditions: { ...conditions },
+      }),
     );
     const total = totalLength(response);
     const properties = toStored(response, total);
@@ -116,11 +121,12 @@ export class AzureContainer implements ContainerBackend {
     name: string,
     conditions: BackendConditions,
     call: CallOptions,
+    snapshot?: string,
   ): Promise<StoredBlobProperties | undefined> {
     const client = await this.client();
     try {
       const p = await blobCall(call, (o) =>
-        client.getBlobClient(name).getProperties({ ...o, conditions: { ...conditions } }),
+        blobAt(client, name, snapshot).getProperties({ ...o, conditions: { ...conditions } }),
       );
       return toStored(p, p.contentLength ?? 0);
     } catch (err) {
@@ -129,15 +135,66 @@ export class AzureContainer implements ContainerBackend {
     }
   }
 
-  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
+  async delete(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void> {
     const client = await this.client();
-    await blobCall(call, (o) => client.getBlobClient(name).delete({ ...o, conditions: { ...conditions } }));
+    await blobCall(call, (o) =>
+      client
+        .getBlobClient(name)
+        .delete({ ...o, conditions: { ...conditions }, ...(deleteSnapshots ? { deleteSnapshots } : {}) }),
+    );
+  }
+
+  async createSnapshot(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendSnapshotResult> {
+    const client = await this.client();
+    const result = await blobCall(call, (o) =>
+      client
+        .getBlobClient(name)
+        .createSnapshot({ ...o, conditions: { ...conditions }, ...(metadata ? { metadata } : {}) }),
+    );
+    return { ...written(result), snapshot: result.snapshot ?? "" };
+  }
+
+  async downloadSnapshot(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    call: CallOptions,
+  ): Promise<BackendDownload> {
+    return this.download(name, range, {}, call, snapshot);
+  }
+
+  async getSnapshotProperties(
+    name: string,
+    snapshot: string,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    return this.getProperties(name, {}, call, snapshot);
+  }
+
+  async deleteSnapshot(name: string, snapshot: string, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await blobCall(call, (o) => client.getBlobClient(name).withSnapshot(snapshot).delete(o));
   }
 
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
     const client = await this.client();
     const page = await blobCall(call, async (o) => {
-      const options = { ...o, prefix: query.prefix, includeMetadata: query.includeMetadata };
+      const options = {
+        ...o,
+        prefix: query.prefix,
+        includeMetadata: query.includeMetadata,
+        ...(query.includeSnapshots ? { includeSnapshots: true } : {}),
+      };
       const listing =
         query.delimiter === undefined
           ? client.listBlobsFlat(options)
@@ -154,10 +211,16 @@ export class AzureContainer implements ContainerBackend {
       ...(page?.segment.blobItems ?? []).map((b) => ({
         kind: "blob" as const,
         name: b.name,
+        ...(b.snapshot ? { snapshot: b.snapshot } : {}),
         properties: toStored({ ...b.properties, metadata: b.metadata }, b.properties.contentLength ?? 0),
       })),
     ];
-    items.sort((a, b) => compareNames(a.name, b.name, this.capabilities.nameOrder));
+    // A blob's snapshots before it, oldest first, as the service lists them (Azurite lists it first).
+    items.sort(
+      (a, b) =>
+        compareNames(a.name, b.name, this.capabilities.nameOrder) ||
+        snapshotOrder(snapshotOf(a), snapshotOf(b)),
+    );
     return { items, ...(page?.continuationToken ? { continuation: page.continuationToken } : {}) };
   }
 
@@ -278,6 +341,23 @@ async function gather(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> 
 /** An SDK call on a blob: a bare 404 (a HEAD) means the blob. */
 function blobCall<T>(call: CallOptions, work: (o: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
   return sdkCall(call, work, "BlobNotFound");
+}
+
+function snapshotOf(item: BackendListPage["items"][number]): string | undefined {
+  return item.kind === "blob" ? item.snapshot : undefined;
+}
+
+/** Snapshots (by time) before the blob itself. */
+function snapshotOrder(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : 1;
+}
+
+function blobAt(client: SdkContainerClient, name: string, snapshot: string | undefined): SdkBlobClient {
+  const blob = client.getBlobClient(name);
+  return snapshot === undefined ? blob : blob.withSnapshot(snapshot);
 }
 
 function written(r: { etag?: string; lastModified?: Date }): BackendWriteResult {

@@ -23,6 +23,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Listings return metadata names in the case they were written, Get Blob Properties lower-cased. The port lower-cases them everywhere.",
   },
   {
+    id: "snapshots-listed-after-blob",
+    description:
+      "A listing with snapshots lists a blob before its snapshots; the service lists the snapshots first, oldest first. Worked around within a page (the backend reorders it). A page that ends among a blob's snapshots resumes past the blob's name: its remaining snapshots are never listed. Not worked around.",
+  },
+  {
     id: "staged-blocks-outlive-delete",
     description:
       "After Delete Blob, Get Block List answers BlobNotFound but Put Block List still commits the deleted blob's uncommitted blocks; the service discards them with the blob. Not worked around.",

@@ -32,6 +32,7 @@ export interface SdkBlobProperties {
 }
 export interface SdkBlobItem {
   name: string;
+  snapshot?: string;
   properties: SdkBlobProperties;
   metadata?: Record<string, string>;
 }
@@ -91,22 +92,30 @@ export interface SdkContainerClient {
       options?: CallOptions & { conditions?: Conditions },
     ): Promise<Written & { blobAppendOffset?: string; blobCommittedBlockCount?: number }>;
   };
-  getBlobClient(name: string): {
-    download(
-      offset?: number,
-      count?: number,
-      options?: CallOptions & { conditions?: Conditions },
-    ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
-    getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
-    delete(options?: CallOptions & { conditions?: Conditions }): Promise<unknown>;
-  };
+  getBlobClient(name: string): SdkBlobClient;
   listBlobsFlat(
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeSnapshots?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
     delimiter: string,
-    options?: { prefix?: string; includeMetadata?: boolean } & CallOptions,
+    options?: { prefix?: string; includeMetadata?: boolean; includeSnapshots?: boolean } & CallOptions,
   ): Pages<SdkListSegment>;
+}
+
+export interface SdkBlobClient {
+  download(
+    offset?: number,
+    count?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
+  getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
+  delete(
+    options?: CallOptions & { conditions?: Conditions; deleteSnapshots?: "include" | "only" },
+  ): Promise<unknown>;
+  createSnapshot(
+    options?: CallOptions & { conditions?: Conditions; metadata?: Record<string, string> },
+  ): Promise<Written & { snapshot?: string }>;
+  withSnapshot(snapshot: string): SdkBlobClient;
 }
 
 export interface SdkBlobServiceClient {

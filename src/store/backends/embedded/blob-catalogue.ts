@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../../blobs/blob-backend.js";
+import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -103,9 +104,12 @@ function wholeSeconds(ms: number): Date {
 /** Prepared statements over the blob tables of one database. */
 export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
+  /** The blobs' snapshots (blob-snapshots.ts). */
+  readonly snapshots: EmbeddedSnapshots;
 
   constructor(readonly db: Db) {
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => db.exec(SCHEMA + SNAPSHOT_SCHEMA)).immediate();
+    this.snapshots = new EmbeddedSnapshots(db);
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -117,7 +121,12 @@ export class EmbeddedBlobCatalogue {
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       allContents: prepare(`SELECT content FROM tk_blobs WHERE content <> ''
-        UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''`).pluck(),
+        UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''
+        UNION ALL SELECT content FROM tk_snapshots WHERE content <> ''`).pluck(),
+      snapshotContentsOf: prepare(
+        "SELECT content FROM tk_snapshots WHERE container = ? AND content <> ''",
+      ).pluck(),
+      deleteSnapshotsOf: prepare("DELETE FROM tk_snapshots WHERE container = ?"),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
       stagedContentsOf: prepare(
         "SELECT content FROM tk_staged_blocks WHERE container = ? AND content <> ''",
@@ -181,8 +190,10 @@ export class EmbeddedBlobCatalogue {
     const contents = [
       ...(this.sql.contentsOf!.all(id) as string[]),
       ...(this.sql.stagedContentsOf!.all(id) as string[]),
+      ...(this.sql.snapshotContentsOf!.all(id) as string[]),
     ];
     this.sql.deleteBlobsOf!.run(id);
+    this.sql.deleteSnapshotsOf!.run(id);
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
     this.sql.deleteContainer!.run(id);

@@ -10,11 +10,14 @@ import type {
   BackendListPage,
   BackendListQuery,
   BackendRange,
+  BackendSnapshotResult,
   BackendStageBlock,
   BackendUpload,
   BackendWriteResult,
   BlobPart,
   ContainerBackend,
+  DeleteSnapshots,
+  Metadata,
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
@@ -27,6 +30,13 @@ import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { listPage } from "./blob-listing.js";
+import {
+  blobNotFound,
+  createSnapshot,
+  deleteSnapshot,
+  deleteWithSnapshots,
+  snapshotRow,
+} from "./blob-snapshot-ops.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
@@ -147,8 +157,13 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     _call: CallOptions,
   ): Promise<BackendDownload> {
+    return this.openRow(name, () => this.readable(name, conditions), range);
+  }
+
+  /** Opens the bytes of the row `rowOf` reads (again, when a writer replaced its content meanwhile). */
+  private openRow(name: string, rowOf: () => BlobRow, range: BackendRange | undefined): BackendDownload {
     for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
-      const row = this.service.guard(() => this.readable(name, conditions));
+      const row = this.service.guard(rowOf);
       const size = row.length;
       if (range && range.offset >= size) {
         throw new TableKitError(
@@ -185,16 +200,53 @@ export class EmbeddedContainer implements ContainerBackend {
     });
   }
 
-  async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
-    const { catalogue } = this.service;
-    const freed = this.service.immediate(() => {
-      const { container, row: found } = this.lookup(name);
-      const row = this.checkRead(found, name, conditions);
-      catalogue.deleteBlob(container, name);
-      catalogue.setCommittedBlocks(container, name, undefined);
-      return [row.content, ...catalogue.dropStaged(container, name)];
-    });
+  async delete(
+    name: string,
+    conditions: BackendConditions,
+    _call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void> {
+    const freed = deleteWithSnapshots(this.service, this.name, name, conditions, deleteSnapshots);
     this.service.removeContent(...freed);
+  }
+
+  async createSnapshot(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<BackendSnapshotResult> {
+    return createSnapshot(this.service, this.name, name, metadata, conditions);
+  }
+
+  async downloadSnapshot(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    _call: CallOptions,
+  ): Promise<BackendDownload> {
+    return this.openRow(
+      name,
+      () => {
+        const row = snapshotRow(this.service, this.name, name, snapshot);
+        if (!row) throw blobNotFound(this.name, name, snapshot);
+        return row;
+      },
+      range,
+    );
+  }
+
+  async getSnapshotProperties(
+    name: string,
+    snapshot: string,
+    _call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    const row = this.service.guard(() => snapshotRow(this.service, this.name, name, snapshot));
+    return row && propertiesOf(row);
+  }
+
+  async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<void> {
+    deleteSnapshot(this.service, this.name, name, snapshot);
   }
 
   async stageBlock(name: string, stage: BackendStageBlock, _call: CallOptions): Promise<void> {

@@ -60,6 +60,8 @@ export function s3BlobCapabilities(options: {
     maxBlockIdBytes: 0,
     maxCommittedBlocks: 0,
     maxUncommittedBlocks: 0,
+    // Object versions are per bucket and not addressable by time: no snapshots.
+    snapshots: false,
     conditionalWrites: options.conditionalWrites,
     maxListPageSize: 1000,
     nameOrder: "utf8",
