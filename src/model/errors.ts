@@ -52,6 +52,7 @@ export const ERROR_STATUS = {
   SnapshotsPresent: 409,
   NoPendingCopyOperation: 409,
   CannotVerifyCopySource: 404,
+  SourceConditionNotMet: 412,
   // Stored access policies and service properties (the services' XML-node answers)
   InvalidXmlDocument: 400,
   InvalidXmlNodeValue: 400,

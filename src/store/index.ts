@@ -70,6 +70,13 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blobs/blob-container.js";
+export type {
+  BlobBeginCopyFromUrlPoller,
+  BlobCopyOptions,
+  BlobCopyResponse,
+  BlobCopySourceConditions,
+} from "./blobs/blob-copy.js";
+export type { CopySource } from "./blobs/blob-copy-into.js";
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";

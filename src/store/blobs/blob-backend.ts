@@ -41,6 +41,8 @@ export interface BackendUpload {
   /** Hints for backends that upload in parallel parts (the SDK's bufferSize and maxConcurrency). */
   readonly partBytes?: number;
   readonly concurrency?: number;
+  /** Set when the upload is a copy's: recorded as the blob's copy properties (capabilities.copyProperties). */
+  readonly copy?: StoredCopy;
 }
 
 /**
@@ -108,6 +110,37 @@ export interface StoredBlobProperties {
   readonly blobType: BlobType;
   /** Append blobs: how many blocks were appended. */
   readonly committedBlockCount?: number;
+  /** The copy that wrote the blob, while no other write has changed it (capabilities.copyProperties). */
+  readonly copy?: StoredCopy;
+}
+
+/** A concluded (or pending) copy into a blob: the service's x-ms-copy-* properties. */
+export interface StoredCopy {
+  readonly id: string;
+  readonly status: "pending" | "success" | "aborted" | "failed";
+  /** The source URL as given (a SAS signature in it is kept out by the core). */
+  readonly source: string;
+  /** `<bytes copied>/<bytes total>`. */
+  readonly progress: string;
+  readonly completedOn?: Date;
+}
+
+/** A blob of this store to copy from: by container, name and (optionally) snapshot. */
+export interface BackendCopySource {
+  readonly container: string;
+  readonly name: string;
+  readonly snapshot?: string;
+  /** The source's ETag must still be this (the caller's source conditions, checked here atomically). */
+  readonly ifMatch?: string;
+}
+
+/** Copy Blob inside one store: the destination's metadata (the source's when absent) and conditions. */
+export interface BackendCopy {
+  readonly metadata?: Metadata;
+  readonly conditions: BackendConditions;
+  /** The copy's id and the source URL it reports. */
+  readonly id: string;
+  readonly sourceUrl: string;
 }
 
 export interface BackendWriteResult {
@@ -256,6 +289,17 @@ export interface ContainerBackend {
   ): Promise<StoredBlobProperties | undefined>;
   /** BlobNotFound when the blob has no snapshot of that time. */
   deleteSnapshot?(name: string, snapshot: string, call: CallOptions): Promise<void>;
+  /**
+   * Optional: Copy Blob from a blob of the same store, synchronously, without streaming its bytes
+   * through the process. A missing source is BlobNotFound with `details.source` true; a stale `source.ifMatch` is ConditionNotMet with `details.source` true.
+   * Undefined: the core streams the bytes through upload.
+   */
+  copyBlob?(
+    name: string,
+    source: BackendCopySource,
+    copy: BackendCopy,
+    call: CallOptions,
+  ): Promise<(BackendWriteResult & { readonly copy: StoredCopy }) | undefined>;
   list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;
   /**
    * Optional: commits a block blob as `parts` in order without copying their bytes (links to the

@@ -32,6 +32,8 @@ export interface BlobCapabilities {
   readonly maxUncommittedBlocks: number;
   /** Snapshot Blob, reading and deleting snapshots, listing them (S3 has none: false). */
   readonly snapshots: boolean;
+  /** Blobs written by a copy report its x-ms-copy-* properties (`copy` in properties and listings). */
+  readonly copyProperties: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Largest listing page. */
@@ -65,6 +67,7 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxCommittedBlocks: 50_000,
   maxUncommittedBlocks: 100_000,
   snapshots: true,
+  copyProperties: true,
   conditionalWrites: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

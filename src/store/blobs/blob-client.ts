@@ -9,7 +9,16 @@ import type {
   DeleteSnapshots,
   Metadata,
   StoredBlobProperties,
+  StoredCopy,
 } from "./blob-backend.js";
+import {
+  type BlobBeginCopyFromUrlPoller,
+  type BlobCopyOptions,
+  type BlobCopyResponse,
+  donePoller,
+  noPendingCopy,
+} from "./blob-copy.js";
+import { type CopyDestination, type CopySource, copyInto } from "./blob-copy-into.js";
 import {
   type BlobRequestConditions,
   checkConditions,
@@ -32,6 +41,12 @@ export interface BlobProperties {
   blobType: BlobType;
   /** Append blobs only. */
   blobCommittedBlockCount?: number;
+  /** Set while the blob is as a copy wrote it (capabilities.copyProperties), as the SDK names them. */
+  copyId?: string;
+  copyStatus?: StoredCopy["status"];
+  copySource?: string;
+  copyProgress?: string;
+  copyCompletedOn?: Date;
 }
 
 export interface BlobDownloadResponse extends BlobProperties {
@@ -123,6 +138,53 @@ export class BlobClient {
         ? undefined
         : normalizeMetadata(options.metadata, this.port.capabilities);
     return this.backend.createSnapshot!(this.name, metadata, conditions, call);
+  }
+
+  /** Whether this client reads the same store as `port` (a copy then stays inside it). */
+  sameStoreAs(port: BlobPort): boolean {
+    return this.port.service === port.service;
+  }
+
+  /**
+   * Copy Blob, synchronously (the copy is done when this returns: status `success`): from a blob
+   * of this store (a BlobClient, linked without copying bytes where the backend can) or a URL this
+   * process can read. Metadata is the source's unless `metadata` is given. CannotVerifyCopySource,
+   * SourceConditionNotMet, and the destination conditions' codes.
+   */
+  async syncCopyFromURL(source: CopySource, options: BlobCopyOptions = {}): Promise<BlobCopyResponse> {
+    const call = this.begin(options);
+    return copyInto(this.destination(call), source, options, true);
+  }
+
+  /** Copy Blob as the SDK's poller has it; the copy is already done when it resolves. */
+  async beginCopyFromURL(
+    source: CopySource,
+    options: BlobCopyOptions = {},
+  ): Promise<BlobBeginCopyFromUrlPoller> {
+    return donePoller(await this.syncCopyFromURL(source, options));
+  }
+
+  /** Abort Copy Blob: every copy here completes at once, so there is never one to abort (NoPendingCopyOperation). */
+  async abortCopyFromURL(copyId: string, options: OperationOptions = {}): Promise<void> {
+    const call = this.begin(options);
+    this.refuseOnSnapshot();
+    await this.authorize("writeBlob", call);
+    if (typeof copyId !== "string" || copyId === "")
+      throw new TableKitError("InvalidInput", "copyId is the id a copy answered");
+    if (!(await this.backend.getProperties(this.name, {}, call)))
+      throw blobNotFound(this.containerName, this.name);
+    throw noPendingCopy();
+  }
+
+  protected destination(call: CallOptions): CopyDestination {
+    return {
+      port: this.port,
+      backend: this.backend,
+      containerName: this.containerName,
+      name: this.name,
+      call,
+      writeConditions: (c, at) => this.writeConditions(c, at),
+    };
   }
 
   /** Writes through a snapshot's client are refused: a snapshot is read-only. */
@@ -352,6 +414,17 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
     ...(stored.committedBlockCount === undefined
       ? {}
       : { blobCommittedBlockCount: stored.committedBlockCount }),
+    ...(stored.copy ? copyProperties(stored.copy) : {}),
+  };
+}
+
+export function copyProperties(copy: StoredCopy): Partial<BlobProperties> {
+  return {
+    copyId: copy.id,
+    copyStatus: copy.status,
+    copySource: copy.source,
+    copyProgress: copy.progress,
+    ...(copy.completedOn ? { copyCompletedOn: copy.completedOn } : {}),
   };
 }
 

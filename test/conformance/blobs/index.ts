@@ -5,6 +5,7 @@ import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
+import { copySuite } from "./copy.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
@@ -29,6 +30,7 @@ export const BLOB_SUITES = [
   limitsSuite,
   abortSuite,
   snapshotsSuite,
+  copySuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -42,6 +42,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     // Azurite: UTF-16 order (observed). The service's own order for names beyond U+FFFF is not documented.
     nameOrder: emulator ? "utf16" : "utf8",
     persistent: true,
+    // Copies go through the core (streamed), which records no x-ms-copy-* on Azure.
+    copyProperties: false,
     divergences: emulator ? AZURITE_BLOB_DIVERGENCES : [],
   } satisfies BlobCapabilities);
 }

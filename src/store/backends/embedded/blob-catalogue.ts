@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { BlobType, Metadata, StoredBlobProperties, StoredContainer } from "../../blobs/blob-backend.js";
+import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copies.js";
 import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
@@ -106,10 +107,13 @@ export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
   /** The blobs' snapshots (blob-snapshots.ts). */
   readonly snapshots: EmbeddedSnapshots;
+  /** The copy properties of blobs a copy wrote (blob-copies.ts). */
+  readonly copies: EmbeddedCopies;
 
   constructor(readonly db: Db) {
-    db.transaction(() => db.exec(SCHEMA + SNAPSHOT_SCHEMA)).immediate();
+    db.transaction(() => db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA)).immediate();
     this.snapshots = new EmbeddedSnapshots(db);
+    this.copies = new EmbeddedCopies(db);
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -194,6 +198,7 @@ export class EmbeddedBlobCatalogue {
     ];
     this.sql.deleteBlobsOf!.run(id);
     this.sql.deleteSnapshotsOf!.run(id);
+    this.copies.dropContainer(id);
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
     this.sql.deleteContainer!.run(id);

@@ -6,6 +6,8 @@ import type {
   BackendCommitBlocks,
   BackendCompose,
   BackendConditions,
+  BackendCopy,
+  BackendCopySource,
   BackendDownload,
   BackendListPage,
   BackendListQuery,
@@ -21,6 +23,7 @@ import type {
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
+  StoredCopy,
 } from "../../blobs/blob-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
@@ -28,6 +31,7 @@ import { INLINE_MAX, storeBody } from "./blob-body-store.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { copyBlob, withCopy } from "./blob-copies.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { listPage } from "./blob-listing.js";
 import {
@@ -94,6 +98,7 @@ export class EmbeddedContainer implements ContainerBackend {
           throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
         }
         catalogue.upsert({ ...row, container });
+        if (upload.copy) catalogue.copies.record(container, name, row.etag, upload.copy);
         // A plain write: the blob has no committed block list, and its uncommitted blocks go.
         catalogue.setCommittedBlocks(container, name, undefined);
         freed.push(...catalogue.dropStaged(container, name));
@@ -196,7 +201,7 @@ export class EmbeddedContainer implements ContainerBackend {
     return this.service.guard(() => {
       const { row } = this.lookup(name);
       if (!row && !conditions.ifMatch) return undefined;
-      return propertiesOf(this.checkRead(row, name, conditions));
+      return withCopy(this.service, this.checkRead(row, name, conditions));
     });
   }
 
@@ -243,6 +248,15 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<StoredBlobProperties | undefined> {
     const row = this.service.guard(() => snapshotRow(this.service, this.name, name, snapshot));
     return row && propertiesOf(row);
+  }
+
+  async copyBlob(
+    name: string,
+    source: BackendCopySource,
+    copy: BackendCopy,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult & { copy: StoredCopy }> {
+    return copyBlob(this.service, this.name, name, source, copy);
   }
 
   async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<void> {

@@ -62,6 +62,8 @@ export function s3BlobCapabilities(options: {
     maxUncommittedBlocks: 0,
     // Object versions are per bucket and not addressable by time: no snapshots.
     snapshots: false,
+    // S3 keeps no record of a copy on the object it wrote.
+    copyProperties: false,
     conditionalWrites: options.conditionalWrites,
     maxListPageSize: 1000,
     nameOrder: "utf8",
