@@ -23,6 +23,7 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { allowBlob, allowBlobWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { checkedBody, checkMd5, expectedMd5, writeChecked } from "./content-checksum.js";
+import { abortCopy, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
 import { answerSnapshot, snapshotBlob, snapshotParameter } from "./snapshot-routes.js";
 
 /**
@@ -41,7 +42,6 @@ const UNKEPT_HEADERS = [
   "x-ms-blob-content-disposition",
   "x-ms-blob-content-md5",
   "x-ms-lease-id",
-  "x-ms-copy-source",
   "x-ms-tags",
   "x-ms-access-tier",
   "x-ms-encryption-scope",
@@ -84,6 +84,15 @@ export function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     ...(p.blobCommittedBlockCount === undefined
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
+    ...(p.copyId === undefined
+      ? {}
+      : {
+          "x-ms-copy-id": p.copyId,
+          "x-ms-copy-status": p.copyStatus,
+          "x-ms-copy-source": p.copySource,
+          "x-ms-copy-progress": p.copyProgress,
+          ...(p.copyCompletedOn ? { "x-ms-copy-completion-time": httpDate(p.copyCompletedOn) } : {}),
+        }),
     ...metadataHeaders(p.metadata),
   };
 }
@@ -212,7 +221,10 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
       return;
     }
     case "PUT ":
+      if (isCopy(ctx)) return copyBlob(ctx, caller, deps, container, name, conditions);
       return putBlob(ctx, caller, deps, container, name, conditions);
+    case "PUT copy":
+      return abortCopy(ctx, caller, deps, client);
     case "DELETE ": {
       allowBlob(caller, "deleteBlob", containerName, deps, ctx.account);
       refuseUnkeptHeaders(ctx);
@@ -226,6 +238,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller, deps: 
     case "PUT snapshot":
       return snapshotBlob(ctx, caller, deps, client, conditions);
     case "PUT block":
+      if (isCopy(ctx)) return putBlockFromUrl(ctx, caller, deps, container, name);
       return putBlock(ctx, caller, deps, container, name);
     case "PUT blocklist":
       return putBlockList(ctx, caller, deps, container, name, conditions);

@@ -188,7 +188,11 @@ export class EmbeddedContainer implements ContainerBackend {
           ? openComposed(content, row.content, offset, count)
           : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
-      return { properties: propertiesOf(row), body, ...(range ? { range: { offset, count } } : {}) };
+      return {
+        properties: withCopy(this.service, row),
+        body,
+        ...(range ? { range: { offset, count } } : {}),
+      };
     }
     throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
   }
