@@ -49,6 +49,10 @@ export const ERROR_STATUS = {
   InvalidBlobType: 409,
   InvalidMetadata: 400,
   MetadataTooLarge: 400,
+  SnapshotsPresent: 409,
+  NoPendingCopyOperation: 409,
+  CannotVerifyCopySource: 404,
+  SourceConditionNotMet: 412,
   // Stored access policies and service properties (the services' XML-node answers)
   InvalidXmlDocument: 400,
   InvalidXmlNodeValue: 400,

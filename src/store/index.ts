@@ -59,6 +59,7 @@ export type {
   ArchiveStatus,
   BlobPart,
   BlobType,
+  DeleteSnapshots,
   Metadata,
   RehydratePriority,
 } from "./blobs/blob-backend.js";
@@ -73,6 +74,8 @@ export type { BlobBytes, BlobStream } from "./blobs/blob-body.js";
 export type { BlobCapabilities } from "./blobs/blob-capabilities.js";
 export {
   BlobClient,
+  type BlobCreateSnapshotOptions,
+  type BlobCreateSnapshotResponse,
   type BlobDeleteOptions,
   type BlobDownloadOptions,
   type BlobDownloadResponse,
@@ -97,12 +100,20 @@ export {
   type ListBlobsHierarchySegment,
   type ListBlobsOptions,
 } from "./blobs/blob-container.js";
+export type {
+  BlobBeginCopyFromUrlPoller,
+  BlobCopyOptions,
+  BlobCopyResponse,
+  BlobCopySourceConditions,
+} from "./blobs/blob-copy.js";
+export type { CopySource } from "./blobs/blob-copy-into.js";
 export type { BlobHTTPHeaders } from "./blobs/blob-headers.js";
 export { BlobLeaseClient, type Lease } from "./blobs/blob-lease-client.js";
 export type { LeaseDuration, LeaseState, LeaseStatus } from "./blobs/blob-leases.js";
 export type { SegmentedAsyncIterableIterator } from "./blobs/blob-paging.js";
 export { type BlobRequestConditions, validateBlobName, validateContainerName } from "./blobs/blob-rules.js";
 export type { ContainerItem, ListContainersOptions, ListContainersSegment } from "./blobs/blob-service.js";
+export { checkSnapshot } from "./blobs/blob-snapshot.js";
 export { type BlobTags, checkTags, tagsFromPairs } from "./blobs/blob-tags.js";
 export {
   type BlobBlock,

@@ -182,11 +182,15 @@ describe("@azure/storage-blob against tablekit serve", () => {
       code: "AuthenticationFailed",
     });
     // Page blobs are served (test/server/sdk-page-blobs.test.ts).
-    expect(await failure(blob.createSnapshot())).toEqual({ status: 501, code: "NotImplemented" });
+    // Snapshots are served (test/server/sdk-blob-versions.test.ts): one reads as the blob was.
+    const { snapshot } = await blob.createSnapshot();
+    expect((await blob.withSnapshot(snapshot!).downloadToBuffer()).toString()).toBe("secret");
     // Leases are served (test/server/blob-properties-leases.test.ts).
     const lease = blob.getBlobLeaseClient();
     await lease.acquireLease(15);
     await lease.releaseLease();
+    expect(await failure(blob.delete())).toEqual({ status: 409, code: "SnapshotsPresent" });
+    await blob.delete({ deleteSnapshots: "include" });
     await container.delete();
   });
 });

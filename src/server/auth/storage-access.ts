@@ -34,6 +34,8 @@ export interface StorageCaller {
   readonly store: Store;
   /** No credential at all: the core lets it read what a container's public access level opens. */
   readonly anonymous: boolean;
+  /** Signed with the account key itself (Shared Key): reads any blob of the account, as a copy source too. */
+  readonly keyHolder: boolean;
   /** Authenticated by a bearer token (OAuth): the only caller Get User Delegation Key serves. */
   readonly bearer: boolean;
   /** A Blob service SAS: its signature covers the response-header overrides (rsct, rscd, …). */
@@ -70,6 +72,7 @@ function caller(
     store: scope ? store.scoped(new AccessPolicy(scope, now)) : store,
     anonymous: scope?.kind === "anonymous",
     bearer: scope?.kind === "bearer",
+    keyHolder: scope === undefined,
     signsOverrides,
   };
 }

@@ -5,7 +5,6 @@ import type {
   BlobHTTPHeaders,
   BlobProperties,
   BlobRequestConditions,
-  ContainerProperties,
 } from "../../store/index.js";
 import { isNotModified } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
@@ -13,9 +12,9 @@ import { send } from "../http/responses.js";
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
+import { askCore } from "./blob-ask.js";
 import { notModified } from "./blob-conditions.js";
 import type { BlobContext } from "./blob-service.js";
-import { askCore } from "./blob-service.js";
 
 /**
  * Blob properties and leases over the port: the x-ms-blob-* content headers of Put Blob, Put Block
@@ -83,26 +82,6 @@ export function blobMd5(ctx: BlobContext): Buffer | undefined {
     );
   }
   return digest;
-}
-
-/** The headers Get Blob and Get Blob Properties answer with beyond the basic ones. */
-export function propertyHeaders(p: BlobProperties): OutgoingHttpHeaders {
-  return {
-    ...(p.cacheControl === undefined ? {} : { "cache-control": p.cacheControl }),
-    ...(p.contentEncoding === undefined ? {} : { "content-encoding": p.contentEncoding }),
-    ...(p.contentLanguage === undefined ? {} : { "content-language": p.contentLanguage }),
-    ...(p.contentDisposition === undefined ? {} : { "content-disposition": p.contentDisposition }),
-    ...(p.createdOn === undefined ? {} : { "x-ms-creation-time": httpDate(p.createdOn) }),
-    ...leaseHeaders(p),
-  };
-}
-
-export function leaseHeaders(p: BlobProperties | ContainerProperties): OutgoingHttpHeaders {
-  return {
-    "x-ms-lease-state": p.leaseState ?? "available",
-    "x-ms-lease-status": p.leaseStatus ?? "unlocked",
-    ...(p.leaseDuration === undefined ? {} : { "x-ms-lease-duration": p.leaseDuration }),
-  };
 }
 
 /**

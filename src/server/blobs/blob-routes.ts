@@ -1,26 +1,30 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
-import type { BlobContainer, BlobProperties, BlobRequestConditions } from "../../store/index.js";
+import type { BlobContainer, BlobRequestConditions } from "../../store/index.js";
 import { isNotModified } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
 import { send, standardHeaders, streamResponse } from "../http/responses.js";
-import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
-import { httpDate } from "../protocol/xml.js";
+import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
 import { httpConditions, notModified } from "./blob-conditions.js";
+import {
+  blobHeaders,
+  blobOptions,
+  header,
+  refuseUnkeptHeaders,
+  requestedRange,
+  writeResult,
+} from "./blob-http.js";
 import {
   blobMd5,
   getBlobMetadata,
-  httpHeadersOf,
   leaseResource,
   md5Headers,
-  propertyHeaders,
   setBlobMetadata,
   setBlobProperties,
 } from "./blob-property-routes.js";
 import type { BlobContext } from "./blob-service.js";
-import { askCore, askCoreToWrite, notServed } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import {
   checkChecksums,
@@ -30,6 +34,7 @@ import {
   rangeChecksumWanted,
   writeChecked,
 } from "./content-checksum.js";
+import { abortCopy, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
 import {
   asksPageProperties,
   getPageRanges,
@@ -38,7 +43,8 @@ import {
   sealBlob,
   setPageProperties,
 } from "./page-blob-routes.js";
-import { annotationHeaders, tagsHeader, tierHeader } from "./tag-headers.js";
+import { answerSnapshot, snapshotBlob, snapshotParameter } from "./snapshot-routes.js";
+import { tierHeader } from "./tag-headers.js";
 import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
 /**
@@ -48,49 +54,6 @@ import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
 /** The most one Put Blob may carry (the service's limit since version 2019-12-12). */
 const MAX_PUT_BLOB_BYTES = 5000 * 1024 * 1024;
-
-/** Blob properties the port does not keep: refused rather than dropped. */
-const UNKEPT_HEADERS = [
-  "x-ms-copy-source",
-  "x-ms-encryption-scope",
-  "x-ms-immutability-policy-until-date",
-  "x-ms-legal-hold",
-] as const;
-
-export function refuseUnkeptHeaders(ctx: BlobContext): void {
-  for (const name of UNKEPT_HEADERS) {
-    if (ctx.req.headers[name] !== undefined) {
-      throw notServed(`the ${name} header (tablekit serve does not keep it)`);
-    }
-  }
-}
-
-export function header(ctx: BlobContext, name: string): string | undefined {
-  const value = ctx.req.headers[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
-  return {
-    etag: p.etag,
-    "last-modified": httpDate(p.lastModified),
-    "x-ms-blob-type": p.blobType,
-    // A blob whose content type was cleared (Set Blob Properties without one) answers none.
-    ...(p.contentType === undefined ? {} : { "content-type": p.contentType }),
-    ...propertyHeaders(p),
-    "x-ms-server-encrypted": "true",
-    "accept-ranges": "bytes",
-    ...(p.blobCommittedBlockCount === undefined
-      ? {}
-      : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
-    ...(p.isSealed ? { "x-ms-blob-sealed": "true" } : {}),
-    ...(p.blobSequenceNumber === undefined
-      ? {}
-      : { "x-ms-blob-sequence-number": String(p.blobSequenceNumber) }),
-    ...metadataHeaders(p.metadata),
-    ...annotationHeaders(p),
-  };
-}
 
 /**
  * A Blob service SAS may override response headers (`rsct`, `rscc`, …): they replace the stored
@@ -124,59 +87,15 @@ function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHead
   return out;
 }
 
-/**
- * The range to read: `bytes=a-b` or `bytes=a-` from x-ms-range (which wins) or Range. A Range the
- * service cannot read is ignored, as HTTP asks (the whole blob, 200); an x-ms-range it cannot read
- * is 400 InvalidHeaderValue, and one ending before it starts is 416 InvalidRange (docs/server.md).
- * A start past any blob's length (2^53 and beyond) is 416 with the blob's length, like any start
- * past its end; an end past 2^53 reads to the end.
- */
-function requestedRange(ctx: BlobContext): { offset: number; count?: number } | undefined {
-  const msRange = header(ctx, "x-ms-range");
-  const text = msRange ?? header(ctx, "range");
-  if (text === undefined) return undefined;
-  const match = /^bytes=(\d+)-(\d*)$/.exec(text.trim());
-  if (!match || (match[2] !== "" && BigInt(match[2]!) < BigInt(match[1]!))) {
-    if (msRange === undefined) return undefined;
-    if (!match)
-      throw new ProtocolError(400, "InvalidHeaderValue", "The value for the x-ms-range header is not valid.");
-    throw new ProtocolError(
-      416,
-      "InvalidRange",
-      "The range specified is invalid for the current size of the resource.",
-    );
-  }
-  const start = BigInt(match[1]!);
-  // No blob is 2^53 bytes long: such a start is past its end, which the port answers InvalidRange.
-  if (start >= BigInt(Number.MAX_SAFE_INTEGER)) return { offset: Number.MAX_SAFE_INTEGER };
-  const offset = Number(start);
-  if (match[2] === "") return { offset };
-  const end = BigInt(match[2]!);
-  const last = end > BigInt(Number.MAX_SAFE_INTEGER) - 1n ? BigInt(Number.MAX_SAFE_INTEGER) - 1n : end;
-  return { offset, count: Number(last - start + 1n) };
-}
-
-export function writeResult(
-  ctx: BlobContext,
-  status: number,
-  result: { etag: string; lastModified: Date },
-  extra: OutgoingHttpHeaders = {},
-): void {
-  send(ctx, status, {
-    etag: result.etag,
-    "last-modified": httpDate(result.lastModified),
-    "x-ms-request-server-encrypted": "true",
-    ...extra,
-  });
-}
-
 export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promise<void> {
   const { container: containerName, blob: name } = ctx.resource as { container: string; blob: string };
   const container = caller.store.container(containerName);
   const client = container.getBlobClient(name);
   const target = { container: containerName, blob: name };
   const comp = ctx.query.get("comp");
-  if (ctx.query.has("snapshot") || ctx.query.has("versionid")) throw notServed("snapshots and versions");
+  if (ctx.query.has("versionid")) throw notServed("versions");
+  if (ctx.query.has("snapshot"))
+    return answerSnapshot(ctx, caller, client.withSnapshot(snapshotParameter(ctx)));
   const conditions = httpConditions(ctx);
   switch (`${ctx.method} ${comp ?? ""}`) {
     case "GET ":
@@ -238,15 +157,22 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       return;
     }
     case "PUT ":
+      if (isCopy(ctx)) return copyBlob(ctx, caller, container, name, conditions);
       return putBlob(ctx, caller, container, name, conditions);
+    case "PUT copy":
+      return abortCopy(ctx, caller, client);
+    case "PUT snapshot":
+      return snapshotBlob(ctx, caller, client, conditions);
     case "DELETE ": {
       askCore(caller, "deleteBlob", target);
       refuseUnkeptHeaders(ctx);
-      await client.delete({ conditions });
+      const deleteSnapshots = deleteSnapshotsHeader(ctx);
+      await client.delete({ conditions, ...(deleteSnapshots ? { deleteSnapshots } : {}) });
       send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
       return;
     }
     case "PUT block":
+      if (isCopy(ctx)) return putBlockFromUrl(ctx, caller, container, name);
       return putBlock(ctx, caller, container, name);
     case "PUT blocklist":
       return putBlockList(ctx, caller, container, name, conditions);
@@ -326,6 +252,17 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
   }
 }
 
+/** `x-ms-delete-snapshots`: include or only; any other value is the service's InvalidHeaderValue. */
+function deleteSnapshotsHeader(ctx: BlobContext): "include" | "only" | undefined {
+  const value = header(ctx, "x-ms-delete-snapshots");
+  if (value === undefined || value === "include" || value === "only") return value;
+  throw new ProtocolError(
+    400,
+    "InvalidHeaderValue",
+    "The value for one of the HTTP headers is not in the correct format: x-ms-delete-snapshots",
+  );
+}
+
 function integerHeader(name: string, value: string): number {
   if (!/^\d{1,15}$/.test(value.trim())) {
     throw new ProtocolError(
@@ -335,16 +272,6 @@ function integerHeader(name: string, value: string): number {
     );
   }
   return Number(value);
-}
-
-export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions) {
-  return {
-    blobHTTPHeaders: httpHeadersOf(ctx),
-    metadata: metadataFromHeaders(ctx.req),
-    ...tagsHeader(ctx),
-    ...tierHeader(ctx),
-    conditions,
-  };
 }
 
 /** Put Blob bodies up to this size are read whole (as the embedded store keeps them, in the row). */

@@ -1,10 +1,8 @@
-import type { BlobOperation, BlobTarget } from "../../store/index.js";
-import { PUBLIC_READS } from "../../store/index.js";
-import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { authorizeStorage } from "../auth/storage-access.js";
 import { storedPolicyLookup } from "../auth/stored-policies.js";
 import { CorsRuleCache } from "../cors-rules.js";
 import { type RequestContext, withResource } from "../http/request-context.js";
-import { nameLengthOutOfRange, ProtocolError } from "../protocol/protocol-error.js";
+import { nameLengthOutOfRange } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { answerBatch, isBatchRequest } from "./blob-batch.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
@@ -19,34 +17,6 @@ export interface BlobContext extends RequestContext {
 /** What the blob routes use: the service's deps and the CORS rules. */
 export interface BlobDeps extends ServiceDeps {
   readonly cors: CorsRuleCache;
-}
-
-/** A request for something the server does not serve: a clear refusal, never a wrong answer (docs/server.md). */
-export function notServed(what: string): ProtocolError {
-  return new ProtocolError(
-    501,
-    "NotImplemented",
-    `tablekit serve does not serve ${what} (docs/server.md lists what it serves).`,
-  );
-}
-
-/**
- * Asks the core, before the request's body or headers are read, whether the caller's token allows
- * `operation` (no I/O): a refused request is refused first, as the service does, and the port asks
- * the same `AccessPolicy` again when it is called. An anonymous caller's public reads need the
- * container's level, which the port reads: they are left to it; anything else it is refused here.
- */
-export function askCore(caller: StorageCaller, operation: BlobOperation, target: BlobTarget = {}): void {
-  const access = caller.store.access;
-  if (!access || (access.anonymous && PUBLIC_READS[operation] !== undefined)) return;
-  access.checkBlob(operation, target);
-}
-
-/** The same, for a write: `w`, or `c` alone (the port then makes the write create-only). */
-export function askCoreToWrite(caller: StorageCaller, target: BlobTarget): void {
-  const access = caller.store.access;
-  if (access && !access.anonymous) access.blobWriteGrant(target);
-  else askCore(caller, "writeBlob", target);
 }
 
 /** The Blob service over the store's blob port, its bodies and errors in XML. */

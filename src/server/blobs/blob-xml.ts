@@ -78,7 +78,8 @@ export function blobListingXml(
   const one = (item: HierarchyItem) => {
     if (item.kind === "prefix") return `<BlobPrefix><Name>${escapeXml(item.name)}</Name></BlobPrefix>`;
     const p = item.properties;
-    return `<Blob><Name>${escapeXml(item.name)}</Name><Properties><Last-Modified>${httpDate(
+    const snapshot = item.snapshot === undefined ? "" : `<Snapshot>${item.snapshot}</Snapshot>`;
+    return `<Blob><Name>${escapeXml(item.name)}</Name>${snapshot}<Properties><Last-Modified>${httpDate(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",

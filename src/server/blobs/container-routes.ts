@@ -9,10 +9,11 @@ import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol
 import { maxResults } from "../protocol/query-parameters.js";
 import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
+import { askCore, notServed } from "./blob-ask.js";
 import { httpConditions } from "./blob-conditions.js";
-import { leaseHeaders, leaseResource } from "./blob-property-routes.js";
+import { leaseHeaders } from "./blob-http.js";
+import { leaseResource } from "./blob-property-routes.js";
 import type { BlobContext, BlobDeps } from "./blob-service.js";
-import { askCore, notServed } from "./blob-service.js";
 import { blobListingXml, containerListingXml } from "./blob-xml.js";
 import { answerFindBlobs } from "./tag-routes.js";
 import { answerUserDelegationKey } from "./user-delegation-key.js";
@@ -249,10 +250,14 @@ async function listBlobs(
       );
     }
   }
+  // Snapshots where the store keeps them; a store without (S3) has none to list.
+  const snapshots =
+    include.includes("snapshots") && deps.store(ctx.account).blobCapabilities?.snapshots === true;
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
     includeMetadata: include.includes("metadata"),
     ...(include.includes("tags") ? { includeTags: true } : {}),
+    ...(snapshots ? { includeSnapshots: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

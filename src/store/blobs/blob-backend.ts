@@ -77,6 +77,8 @@ export interface BackendUpload {
   /** Hints for backends that upload in parallel parts (the SDK's bufferSize and maxConcurrency). */
   readonly partBytes?: number;
   readonly concurrency?: number;
+  /** Set when the upload is a copy's: recorded as the blob's copy properties (capabilities.copyProperties). */
+  readonly copy?: StoredCopy;
 }
 
 /**
@@ -162,6 +164,37 @@ export interface StoredBlobProperties {
   readonly sealed?: boolean;
   /** Page blobs: the sequence number. */
   readonly sequenceNumber?: number;
+  /** The copy that wrote the blob, while no other write has changed it (capabilities.copyProperties). */
+  readonly copy?: StoredCopy;
+}
+
+/** A concluded (or pending) copy into a blob: the service's x-ms-copy-* properties. */
+export interface StoredCopy {
+  readonly id: string;
+  readonly status: "pending" | "success" | "aborted" | "failed";
+  /** The source URL as given (a SAS signature in it is kept out by the core). */
+  readonly source: string;
+  /** `<bytes copied>/<bytes total>`. */
+  readonly progress: string;
+  readonly completedOn?: Date;
+}
+
+/** A blob of this store to copy from: by container, name and (optionally) snapshot. */
+export interface BackendCopySource {
+  readonly container: string;
+  readonly name: string;
+  readonly snapshot?: string;
+  /** The source's ETag must still be this (the caller's source conditions, checked here atomically). */
+  readonly ifMatch?: string;
+}
+
+/** Copy Blob inside one store: the destination's metadata (the source's when absent) and conditions. */
+export interface BackendCopy {
+  readonly metadata?: Metadata;
+  readonly conditions: BackendConditions;
+  /** The copy's id and the source URL it reports. */
+  readonly id: string;
+  readonly sourceUrl: string;
 }
 
 /** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */
@@ -220,6 +253,8 @@ export interface BackendListQuery {
   readonly includeMetadata: boolean;
   /** Each blob's tags in `StoredBlobItem.tags` (only asked when capabilities.tags). */
   readonly includeTags?: boolean;
+  /** Each blob's snapshots too, just before it, oldest first (only when capabilities.snapshots). */
+  readonly includeSnapshots?: boolean;
 }
 
 export interface StoredBlobItem {
@@ -228,6 +263,16 @@ export interface StoredBlobItem {
   readonly properties: StoredBlobProperties;
   /** When the query asked for `includeTags`. */
   readonly tags?: BlobTags;
+  /** Set on a snapshot: its time, `YYYY-MM-DDThh:mm:ss.fffffffZ`. */
+  readonly snapshot?: string;
+}
+
+/** Which of a blob's snapshots a delete takes too: `include` the blob and them, `only` them. */
+export type DeleteSnapshots = "include" | "only";
+
+export interface BackendSnapshotResult extends BackendWriteResult {
+  /** The snapshot's time, `YYYY-MM-DDThh:mm:ss.fffffffZ`: unique among the blob's snapshots. */
+  readonly snapshot: string;
 }
 
 export interface BackendListPage {
@@ -395,8 +440,52 @@ export interface ContainerBackend {
    * container itself (`applyLease` of blob-leases.ts). BlobNotFound, ContainerNotFound, the lease codes.
    */
   lease?(blob: string | undefined, action: LeaseAction, call: CallOptions): Promise<BackendLeaseResult>;
-  /** BlobNotFound, ConditionNotMet. */
-  delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void>;
+  /**
+   * BlobNotFound, ConditionNotMet. A blob with snapshots is SnapshotsPresent unless
+   * `deleteSnapshots` says what to do with them (given only when capabilities.snapshots).
+   */
+  delete(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void>;
+  /**
+   * Snapshots (present when capabilities.snapshots): a read-only copy of the blob as it is now,
+   * with `metadata` when given, else the blob's. BlobNotFound, ConditionNotMet.
+   */
+  createSnapshot?(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendSnapshotResult>;
+  /** A snapshot's bytes; BlobNotFound when the blob has no snapshot of that time. InvalidRange. */
+  downloadSnapshot?(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    call: CallOptions,
+  ): Promise<BackendDownload>;
+  /** Undefined when the blob has no snapshot of that time. */
+  getSnapshotProperties?(
+    name: string,
+    snapshot: string,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined>;
+  /** BlobNotFound when the blob has no snapshot of that time. */
+  deleteSnapshot?(name: string, snapshot: string, call: CallOptions): Promise<void>;
+  /**
+   * Optional: Copy Blob from a blob of the same store, synchronously, without streaming its bytes
+   * through the process. A missing source is BlobNotFound with `details.source` true; a stale `source.ifMatch` is ConditionNotMet with `details.source` true.
+   * Undefined: the core streams the bytes through upload.
+   */
+  copyBlob?(
+    name: string,
+    source: BackendCopySource,
+    copy: BackendCopy,
+    call: CallOptions,
+  ): Promise<(BackendWriteResult & { readonly copy: StoredCopy }) | undefined>;
   list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage>;
   /**
    * Optional: commits a block blob as `parts` in order without copying their bytes (links to the

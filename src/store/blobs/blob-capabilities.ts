@@ -38,6 +38,10 @@ export interface BlobCapabilities {
   readonly maxCommittedBlocks: number;
   /** Most blocks staged and not yet committed, per blob. */
   readonly maxUncommittedBlocks: number;
+  /** Snapshot Blob, reading and deleting snapshots, listing them (S3 has none: false). */
+  readonly snapshots: boolean;
+  /** Blobs written by a copy report its x-ms-copy-* properties (`copy` in properties and listings). */
+  readonly copyProperties: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
@@ -94,6 +98,8 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxBlockIdBytes: 64,
   maxCommittedBlocks: 50_000,
   maxUncommittedBlocks: 100_000,
+  snapshots: true,
+  copyProperties: true,
   conditionalWrites: true,
   contentHeaders: true,
   contentMD5: true,

@@ -10,11 +10,21 @@ import type {
   BackendSetProperties,
   BlobType,
   ContainerBackend,
+  DeleteSnapshots,
   Metadata,
   RehydratePriority,
   StoredBlobProperties,
+  StoredCopy,
 } from "./blob-backend.js";
-import { conditionNotMet, underConditions } from "./blob-conditions.js";
+import { conditionNotMet, evaluateConditions, underConditions } from "./blob-conditions.js";
+import {
+  type BlobBeginCopyFromUrlPoller,
+  type BlobCopyOptions,
+  type BlobCopyResponse,
+  donePoller,
+  noPendingCopy,
+} from "./blob-copy.js";
+import { type CopyDestination, type CopySource, copyInto } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders, headerProperties } from "./blob-headers.js";
 import { BlobLeaseClient } from "./blob-lease-client.js";
 import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
@@ -29,6 +39,7 @@ import {
   validateContainerName,
 } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import { checkSnapshot, requireSnapshots, snapshotIsReadOnly } from "./blob-snapshot.js";
 import { type BlobTags, checkTags } from "./blob-tags.js";
 
 /** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
@@ -67,6 +78,12 @@ export interface BlobProperties {
   isSealed?: boolean;
   /** Page blobs only. */
   blobSequenceNumber?: number;
+  /** Set while the blob is as a copy wrote it (capabilities.copyProperties), as the SDK names them. */
+  copyId?: string;
+  copyStatus?: StoredCopy["status"];
+  copySource?: string;
+  copyProgress?: string;
+  copyCompletedOn?: Date;
 }
 
 /** Conditions on the tag and tier calls: only `tagConditions` (`x-ms-if-tags`). */
@@ -106,6 +123,22 @@ export interface BlobDownloadOptions extends BlobReadOptions {
 
 export interface BlobDeleteOptions extends OperationOptions {
   conditions?: BlobRequestConditions;
+  /**
+   * A blob with snapshots: `include` deletes it and them, `only` them alone; absent, its delete is
+   * SnapshotsPresent (as the service answers).
+   */
+  deleteSnapshots?: DeleteSnapshots;
+}
+
+export interface BlobCreateSnapshotOptions extends OperationOptions {
+  /** The snapshot's metadata; absent, the blob's. */
+  metadata?: Metadata;
+  conditions?: BlobRequestConditions;
+}
+
+export interface BlobCreateSnapshotResponse extends BlobWriteResponse {
+  /** The snapshot's time: `withSnapshot(snapshot)` reads it. */
+  snapshot: string;
 }
 
 /** What the SDK's write calls answer. */
@@ -122,12 +155,100 @@ export class BlobClient {
   protected readonly backend: ContainerBackend;
   private namesChecked = false;
 
+  /** Set on a snapshot's client (`withSnapshot`): its time, seven fractional digits. */
+  readonly snapshot: string | undefined;
+
   constructor(
     protected readonly port: BlobPort,
     readonly containerName: string,
     readonly name: string,
+    snapshot?: string,
   ) {
     this.backend = port.service.container(containerName);
+    this.snapshot = snapshot === undefined || snapshot === "" ? undefined : checkSnapshot(snapshot);
+  }
+
+  /** A client of the same kind on the blob's snapshot of that time (`""`: the blob itself), as the SDK's. */
+  withSnapshot(snapshot: string): this {
+    const Kind = this.constructor as new (
+      port: BlobPort,
+      container: string,
+      name: string,
+      at?: string,
+    ) => this;
+    return new Kind(this.port, this.containerName, this.name, snapshot);
+  }
+
+  /**
+   * Snapshot Blob: a read-only copy of the blob as it is now, with `metadata` when given (else the
+   * blob's). BlobNotFound, ConditionNotMet; NotSupported where capabilities.snapshots is false.
+   */
+  async createSnapshot(options: BlobCreateSnapshotOptions = {}): Promise<BlobCreateSnapshotResponse> {
+    const call = this.begin(options);
+    requireSnapshots(this.port.capabilities);
+    this.refuseOnSnapshot();
+    await this.authorize("createBlob", call);
+    const conditions = checkRequestConditions(options.conditions);
+    const metadata =
+      options.metadata === undefined
+        ? undefined
+        : normalizeMetadata(options.metadata, this.port.capabilities);
+    const snapshot = this.backend.createSnapshot!.bind(this.backend);
+    return underConditions(conditions, this.port.capabilities, "write", this.current(call), (c) =>
+      snapshot(this.name, metadata, c, call),
+    );
+  }
+
+  /** Whether this client reads the same store as `port` (a copy then stays inside it). */
+  sameStoreAs(port: BlobPort): boolean {
+    return this.port.service === port.service;
+  }
+
+  /**
+   * Copy Blob, synchronously (the copy is done when this returns: status `success`): from a blob
+   * of this store (a BlobClient, linked without copying bytes where the backend can) or a URL this
+   * process can read. Metadata is the source's unless `metadata` is given. CannotVerifyCopySource,
+   * SourceConditionNotMet, and the destination conditions' codes.
+   */
+  async syncCopyFromURL(source: CopySource, options: BlobCopyOptions = {}): Promise<BlobCopyResponse> {
+    const call = this.begin(options);
+    return copyInto(this.destination(call), source, options, true);
+  }
+
+  /** Copy Blob as the SDK's poller has it; the copy is already done when it resolves. */
+  async beginCopyFromURL(
+    source: CopySource,
+    options: BlobCopyOptions = {},
+  ): Promise<BlobBeginCopyFromUrlPoller> {
+    return donePoller(await this.syncCopyFromURL(source, options));
+  }
+
+  /** Abort Copy Blob: every copy here completes at once, so there is never one to abort (NoPendingCopyOperation). */
+  async abortCopyFromURL(copyId: string, options: OperationOptions = {}): Promise<void> {
+    const call = this.begin(options);
+    this.refuseOnSnapshot();
+    await this.authorize("writeBlob", call);
+    if (typeof copyId !== "string" || copyId === "")
+      throw new TableKitError("InvalidInput", "copyId is the id a copy answered");
+    if (!(await this.backend.getProperties(this.name, {}, call)))
+      throw blobNotFound(this.containerName, this.name);
+    throw noPendingCopy();
+  }
+
+  protected destination(call: CallOptions): CopyDestination {
+    return {
+      port: this.port,
+      backend: this.backend,
+      containerName: this.containerName,
+      name: this.name,
+      call,
+      conditionalWrite: (conditions, work) => this.conditionalWrite(conditions, call, work),
+    };
+  }
+
+  /** Writes through a snapshot's client are refused: a snapshot is read-only. */
+  protected refuseOnSnapshot(): void {
+    if (this.snapshot !== undefined) throw snapshotIsReadOnly(this.snapshot);
   }
 
   /** Checks the store, the signal and (once) the names; the backend's call options. */
@@ -143,6 +264,7 @@ export class BlobClient {
 
   /** Throws unless the store's token allows `operation` on this blob (see `checkBlobAccess`). */
   protected authorize(operation: BlobOperation, call: CallOptions): Promise<void> {
+    if (operation !== "readBlob" && operation !== "deleteBlob") this.refuseOnSnapshot();
     return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
   }
 
@@ -163,6 +285,7 @@ export class BlobClient {
     call: CallOptions,
     work: (conditions: BackendConditions) => Promise<T>,
   ): Promise<T> {
+    this.refuseOnSnapshot();
     const checked = checkRequestConditions(conditions);
     const caps = this.port.capabilities;
     const access = this.port.access;
@@ -188,13 +311,14 @@ export class BlobClient {
     await this.authorize("readBlob", call);
     const range = checkRange(offset, count);
     const conditions = checkRequestConditions(options.conditions);
-    const result = await underConditions(
-      conditions,
-      this.port.capabilities,
-      "read",
-      this.current(call),
-      (c) => this.backend.download(this.name, range, c, call),
-    );
+    const result =
+      this.snapshot === undefined
+        ? await underConditions(conditions, this.port.capabilities, "read", this.current(call), (c) =>
+            this.backend.download(this.name, range, c, call),
+          )
+        : await this.readSnapshot(conditions, call, (at) =>
+            this.backend.downloadSnapshot!(this.name, at, range, call),
+          );
     const body = watchBody(result.body, options);
     const served = result.range;
     return {
@@ -235,15 +359,39 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
     const conditions = checkRequestConditions(options.conditions);
-    const stored = await underConditions(
-      conditions,
-      this.port.capabilities,
-      "read",
-      this.current(call),
-      (c) => this.backend.getProperties(this.name, c, call),
-    );
+    const stored =
+      this.snapshot === undefined
+        ? await underConditions(conditions, this.port.capabilities, "read", this.current(call), (c) =>
+            this.backend.getProperties(this.name, c, call),
+          )
+        : await this.snapshotProperties(call, conditions);
     if (!stored) throw blobNotFound(this.containerName, this.name);
     return toProperties(stored);
+  }
+
+  /** A snapshot's properties (undefined when it has none of that time), the conditions evaluated against them. */
+  private async snapshotProperties(
+    call: CallOptions,
+    conditions: BlobRequestConditions = {},
+  ): Promise<StoredBlobProperties | undefined> {
+    requireSnapshots(this.port.capabilities);
+    const stored = await this.backend.getSnapshotProperties!(this.name, this.snapshot!, call);
+    if (stored) evaluateConditions(conditions, stored, "read");
+    return stored;
+  }
+
+  /** Reads a snapshot: it never changes, so its conditions are evaluated against it first. */
+  private async readSnapshot<T>(
+    conditions: BlobRequestConditions,
+    call: CallOptions,
+    read: (snapshot: string) => Promise<T>,
+  ): Promise<T> {
+    requireSnapshots(this.port.capabilities);
+    if (Object.keys(conditions).length > 0) {
+      const stored = await this.backend.getSnapshotProperties!(this.name, this.snapshot!, call);
+      if (stored) evaluateConditions(conditions, stored, "read");
+    }
+    return read(this.snapshot!);
   }
 
   /** False when the blob (or its container) does not exist, as the SDK answers. */
@@ -251,6 +399,7 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("readBlob", call);
     try {
+      if (this.snapshot !== undefined) return (await this.snapshotProperties(call)) !== undefined;
       return (await this.backend.getProperties(this.name, {}, call)) !== undefined;
     } catch (err) {
       if (isTableKitError(err, "ContainerNotFound")) return false;
@@ -263,9 +412,22 @@ export class BlobClient {
     const call = this.begin(options);
     await this.authorize("deleteBlob", call);
     const conditions = checkRequestConditions(options.conditions);
-    await underConditions(conditions, this.port.capabilities, "write", this.current(call), (c) =>
-      this.backend.delete(this.name, c, call),
-    );
+    const deleteSnapshots = checkDeleteSnapshots(options.deleteSnapshots);
+    if (this.snapshot !== undefined || deleteSnapshots !== undefined)
+      requireSnapshots(this.port.capabilities);
+    if (this.snapshot === undefined) {
+      await underConditions(conditions, this.port.capabilities, "write", this.current(call), (c) =>
+        this.backend.delete(this.name, c, call, deleteSnapshots),
+      );
+      return;
+    }
+    if (deleteSnapshots !== undefined) {
+      throw new TableKitError(
+        "InvalidInput",
+        "deleteSnapshots applies to a blob, not to one of its snapshots",
+      );
+    }
+    await this.backend.deleteSnapshot!(this.name, this.snapshot, call);
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
@@ -363,6 +525,14 @@ export class BlobClient {
   }
 }
 
+function checkDeleteSnapshots(value: unknown): DeleteSnapshots | undefined {
+  if (value === undefined || value === "include" || value === "only") return value;
+  throw new TableKitError(
+    "InvalidInput",
+    `deleteSnapshots is "include", "only" or absent; got ${JSON.stringify(value)}`,
+  );
+}
+
 /** A create-only token (`c` without `w`) meeting a blob that exists: the permission it lacks. */
 export function createOnlyRefusal(): TableKitError {
   return new TableKitError(
@@ -408,6 +578,7 @@ export function toProperties(stored: StoredBlobProperties): BlobProperties {
     ...tierProperties(stored),
     ...(stored.blobType === "AppendBlob" ? { isSealed: stored.sealed === true } : {}),
     ...(stored.sequenceNumber === undefined ? {} : { blobSequenceNumber: stored.sequenceNumber }),
+    ...(stored.copy ? copyProperties(stored.copy) : {}),
   };
 }
 
@@ -430,6 +601,16 @@ export function tierProperties(
     ...(stored.accessTierChangedOn === undefined ? {} : { accessTierChangedOn: stored.accessTierChangedOn }),
     ...(stored.archiveStatus === undefined ? {} : { archiveStatus: stored.archiveStatus }),
     ...(stored.rehydratePriority === undefined ? {} : { rehydratePriority: stored.rehydratePriority }),
+  };
+}
+
+export function copyProperties(copy: StoredCopy): Partial<BlobProperties> {
+  return {
+    copyId: copy.id,
+    copyStatus: copy.status,
+    copySource: copy.source,
+    copyProgress: copy.progress,
+    ...(copy.completedOn ? { copyCompletedOn: copy.completedOn } : {}),
   };
 }
 

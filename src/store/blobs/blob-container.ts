@@ -24,6 +24,7 @@ import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
 import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
 import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
+import { requireSnapshots } from "./blob-snapshot.js";
 import type { BlobTags } from "./blob-tags.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./find-by-tags.js";
@@ -64,6 +65,8 @@ export interface BlobItem {
   metadata?: Metadata;
   /** Present when the listing asked for `includeTags` (and the blob has tags). */
   tags?: BlobTags;
+  /** Set on a snapshot (listed with `includeSnapshots`, just before its blob): its time. */
+  snapshot?: string;
 }
 
 /** A virtual directory of a hierarchical listing: every name that continues `name`. */
@@ -77,6 +80,8 @@ export interface ListBlobsOptions extends OperationOptions {
   includeMetadata?: boolean;
   /** Each blob's index tags, in `tags` (NotSupported where the store keeps none). */
   includeTags?: boolean;
+  /** Each blob's snapshots too, oldest first, just before the blob (NotSupported without capabilities.snapshots). */
+  includeSnapshots?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -404,6 +409,7 @@ export class BlobContainer {
     if (options.includeTags === true) requireTags(this.port.capabilities);
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
+    if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
     return this.backend.list(
       {
         prefix,
@@ -412,6 +418,7 @@ export class BlobContainer {
         ...(continuation === undefined ? {} : { continuation }),
         includeMetadata: options.includeMetadata === true,
         ...(options.includeTags === true ? { includeTags: true } : {}),
+        ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
       },
       call,
     );
@@ -443,6 +450,7 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags:
   const p = item.properties;
   return {
     name: item.name,
+    ...(item.snapshot === undefined ? {} : { snapshot: item.snapshot }),
     properties: {
       etag: p.etag,
       lastModified: p.lastModified,

@@ -5,6 +5,8 @@ import { uploadAnnotations } from "./blob-annotations.js";
 import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
+import type { BlobCopyOptions } from "./blob-copy.js";
+import { type CopySource, readSource } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -12,6 +14,7 @@ import {
   checkBlockId,
   checkBlockLength,
   checkBlockList,
+  checkRange,
   normalizeMetadata,
 } from "./blob-rules.js";
 
@@ -196,11 +199,45 @@ export class BlockBlobClient extends BlobClient {
    * while the blob does not exist yet (its commit is then made create-only as well).
    */
   private async authorizeStaging(call: CallOptions): Promise<void> {
+    this.refuseOnSnapshot();
     const access = this.port.access;
     if (!access) return;
     if (access.anonymous) return this.authorize("writeBlob", call);
     if (access.blobWriteGrant({ container: this.containerName, blob: this.name }) === "write") return;
     if (await this.backend.getProperties(this.name, {}, call)) throw createOnlyRefusal();
+  }
+
+  /**
+   * Put Blob From URL: the blob becomes the source's bytes (a blob of this store or a URL), with
+   * `metadata` as given (never the source's) and the source's content type unless one is given.
+   */
+  async syncUploadFromURL(
+    source: CopySource,
+    options: BlockBlobUploadOptions & Omit<BlobCopyOptions, "metadata" | "conditions"> = {},
+  ): Promise<BlobWriteResponse> {
+    this.begin(options);
+    this.refuseOnSnapshot();
+    const read = await readSource(source, undefined, options);
+    const contentType = options.blobHTTPHeaders?.blobContentType ?? read.contentType;
+    return this.uploadStream(read.body, undefined, undefined, {
+      ...options,
+      ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
+    });
+  }
+
+  /** Put Block From URL: stages `count` bytes from `offset` of the source (to its end without `count`). */
+  async stageBlockFromURL(
+    blockId: string,
+    source: CopySource,
+    offset = 0,
+    count?: number,
+    options: StageBlockOptions & Pick<BlobCopyOptions, "sourceConditions"> = {},
+  ): Promise<void> {
+    this.begin(options);
+    this.refuseOnSnapshot();
+    const range = checkRange(offset === 0 && count === undefined ? undefined : offset, count);
+    const read = await readSource(source, range, options);
+    await this.stageBlock(blockId, read.body, read.contentLength, options);
   }
 
   private requireBlocks(): void {

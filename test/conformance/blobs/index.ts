@@ -6,6 +6,7 @@ import { commitPartsSuite } from "./commit-parts.js";
 import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
+import { copySuite } from "./copy.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
@@ -15,6 +16,7 @@ import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 import { sealSuite } from "./seal.js";
+import { snapshotsSuite } from "./snapshots.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
 
@@ -41,6 +43,8 @@ export const BLOB_SUITES = [
   tagsSuite,
   tiersSuite,
   batchesSuite,
+  snapshotsSuite,
+  copySuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

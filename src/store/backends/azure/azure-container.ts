@@ -13,12 +13,15 @@ import type {
   BackendListQuery,
   BackendRange,
   BackendSetProperties,
+  BackendSnapshotResult,
   BackendStageBlock,
   BackendTierChange,
   BackendUpload,
   BackendWriteResult,
   BlobType,
   ContainerBackend,
+  DeleteSnapshots,
+  Metadata,
   RehydratePriority,
   StoredBlobProperties,
   StoredBlockLists,
@@ -38,7 +41,7 @@ import {
   sdkHttpHeaders,
   sdkLease,
 } from "./blob-properties-sdk.js";
-import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
+import type { SdkBlobClient, SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 import { asReadable } from "./blob-sdk.js";
 
 /** Parts of 8 MiB, four at a time: 32 MiB in flight at most for a streamed upload. */
@@ -113,12 +116,14 @@ export class AzureContainer implements ContainerBackend {
     range: BackendRange | undefined,
     conditions: BackendConditions,
     call: CallOptions,
+    snapshot?: string,
   ): Promise<BackendDownload> {
     const client = await this.client();
     const response = await blobCall(call, (o) =>
-      client
-        .getBlobClient(name)
-        .download(range?.offset ?? 0, range?.count, { ...o, conditions: sdkConditions(conditions) }),
+      blobAt(client, name, snapshot).download(range?.offset ?? 0, range?.count, {
+        ...o,
+        conditions: sdkConditions(conditions),
+      }),
     );
     const total = totalLength(response);
     const properties = toStored(response, total);
@@ -142,11 +147,12 @@ export class AzureContainer implements ContainerBackend {
     name: string,
     conditions: BackendConditions,
     call: CallOptions,
+    snapshot?: string,
   ): Promise<StoredBlobProperties | undefined> {
     const client = await this.client();
     try {
       const p = await blobCall(call, (o) =>
-        client.getBlobClient(name).getProperties({ ...o, conditions: sdkConditions(conditions) }),
+        blobAt(client, name, snapshot).getProperties({ ...o, conditions: sdkConditions(conditions) }),
       );
       return toStored(p, p.contentLength ?? 0);
     } catch (err) {
@@ -155,10 +161,19 @@ export class AzureContainer implements ContainerBackend {
     }
   }
 
-  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
+  async delete(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void> {
     const client = await this.client();
     await blobCall(call, (o) =>
-      client.getBlobClient(name).delete({ ...o, conditions: sdkConditions(conditions) }),
+      client.getBlobClient(name).delete({
+        ...o,
+        conditions: sdkConditions(conditions),
+        ...(deleteSnapshots ? { deleteSnapshots } : {}),
+      }),
     );
   }
 
@@ -195,6 +210,43 @@ export class AzureContainer implements ContainerBackend {
     );
   }
 
+  async createSnapshot(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    call: CallOptions,
+  ): Promise<BackendSnapshotResult> {
+    const client = await this.client();
+    const result = await blobCall(call, (o) =>
+      client
+        .getBlobClient(name)
+        .createSnapshot({ ...o, conditions: sdkConditions(conditions), ...(metadata ? { metadata } : {}) }),
+    );
+    return { ...written(result), snapshot: result.snapshot ?? "" };
+  }
+
+  async downloadSnapshot(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    call: CallOptions,
+  ): Promise<BackendDownload> {
+    return this.download(name, range, {}, call, snapshot);
+  }
+
+  async getSnapshotProperties(
+    name: string,
+    snapshot: string,
+    call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    return this.getProperties(name, {}, call, snapshot);
+  }
+
+  async deleteSnapshot(name: string, snapshot: string, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await blobCall(call, (o) => client.getBlobClient(name).withSnapshot(snapshot).delete(o));
+  }
+
   async list(query: BackendListQuery, call: CallOptions): Promise<BackendListPage> {
     const client = await this.client();
     const page = await blobCall(call, async (o) => {
@@ -203,6 +255,7 @@ export class AzureContainer implements ContainerBackend {
         prefix: query.prefix,
         includeMetadata: query.includeMetadata,
         ...(query.includeTags ? { includeTags: true } : {}),
+        ...(query.includeSnapshots ? { includeSnapshots: true } : {}),
       };
       const listing =
         query.delimiter === undefined
@@ -220,11 +273,17 @@ export class AzureContainer implements ContainerBackend {
       ...(page?.segment.blobItems ?? []).map((b) => ({
         kind: "blob" as const,
         name: b.name,
+        ...(b.snapshot ? { snapshot: b.snapshot } : {}),
         properties: toStored({ ...b.properties, metadata: b.metadata }, b.properties.contentLength ?? 0),
         ...(query.includeTags && b.tags && Object.keys(b.tags).length > 0 ? { tags: { ...b.tags } } : {}),
       })),
     ];
-    items.sort((a, b) => compareNames(a.name, b.name, this.capabilities.nameOrder));
+    // A blob's snapshots before it, oldest first, as the service lists them (Azurite lists it first).
+    items.sort(
+      (a, b) =>
+        compareNames(a.name, b.name, this.capabilities.nameOrder) ||
+        snapshotOrder(snapshotOf(a), snapshotOf(b)),
+    );
     return { items, ...(page?.continuationToken ? { continuation: page.continuationToken } : {}) };
   }
 
@@ -401,6 +460,23 @@ async function gather(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> 
 /** An SDK call on a blob: a bare 404 (a HEAD) means the blob. */
 function blobCall<T>(call: CallOptions, work: (o: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
   return sdkCall(call, work, "BlobNotFound");
+}
+
+function snapshotOf(item: BackendListPage["items"][number]): string | undefined {
+  return item.kind === "blob" ? item.snapshot : undefined;
+}
+
+/** Snapshots (by time) before the blob itself. */
+function snapshotOrder(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : 1;
+}
+
+function blobAt(client: SdkContainerClient, name: string, snapshot: string | undefined): SdkBlobClient {
+  const blob = client.getBlobClient(name);
+  return snapshot === undefined ? blob : blob.withSnapshot(snapshot);
 }
 
 function written(r: { etag?: string; lastModified?: Date }): BackendWriteResult {

@@ -53,6 +53,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Find Blobs by Tags on the account limits each page before filtering and marks pages by blob name alone: with maxresults, a page can come back empty without a marker while blobs match, and blobs of one name in two containers are skipped. A container's search is exact.",
   },
   {
+    id: "snapshots-listed-after-blob",
+    description:
+      "A listing with snapshots lists a blob before its snapshots; the service lists the snapshots first, oldest first. Worked around within a page (the backend reorders it). A page that ends among a blob's snapshots resumes past the blob's name: its remaining snapshots are never listed. Not worked around.",
+  },
+  {
     id: "staged-blocks-outlive-delete",
     description:
       "After Delete Blob, Get Block List answers BlobNotFound but Put Block List still commits the deleted blob's uncommitted blocks; the service discards them with the blob. Not worked around.",
@@ -93,6 +98,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     // The SDK reads metadata from response headers, which Node hands over lower-cased.
     metadataKeepsCase: false,
     persistent: true,
+    // Copies go through the core (streamed), which records no x-ms-copy-* on Azure.
+    copyProperties: false,
     divergences: emulator ? [...AZURITE_BLOB_DIVERGENCES, ...SDK_BLOB_DIVERGENCES] : SDK_BLOB_DIVERGENCES,
   } satisfies BlobCapabilities);
 }

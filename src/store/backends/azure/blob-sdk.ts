@@ -89,6 +89,7 @@ export interface SdkFindSegment {
 }
 export interface SdkBlobItem {
   name: string;
+  snapshot?: string;
   properties: SdkBlobProperties;
   metadata?: Record<string, string>;
   tags?: Record<string, string>;
@@ -152,41 +153,59 @@ export interface SdkContainerClient {
     seal(options?: CallOptions & { conditions?: Conditions }): Promise<Written>;
   };
   getPageBlobClient(name: string): SdkPageBlobClient;
-  getBlobClient(name: string): {
-    download(
-      offset?: number,
-      count?: number,
-      options?: CallOptions & { conditions?: Conditions },
-    ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
-    getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
-    delete(options?: CallOptions & { conditions?: Conditions }): Promise<unknown>;
-    setHTTPHeaders(
-      headers?: SdkHttpHeaders,
-      options?: CallOptions & { conditions?: Conditions },
-    ): Promise<Written>;
-    setMetadata(
-      metadata?: Record<string, string>,
-      options?: CallOptions & { conditions?: Conditions },
-    ): Promise<Written>;
-    getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
-    setTags(
-      tags: Record<string, string>,
-      options?: CallOptions & { conditions?: Conditions },
-    ): Promise<unknown>;
-    getTags(options?: CallOptions & { conditions?: Conditions }): Promise<{ tags?: Record<string, string> }>;
-    setAccessTier(
-      tier: string,
-      options?: CallOptions & { conditions?: Conditions; rehydratePriority?: string },
-    ): Promise<{ _response: { status: number } }>;
-  };
+  getBlobClient(name: string): SdkBlobClient;
   findBlobsByTags(expression: string, options?: CallOptions): Pages<SdkFindSegment>;
   listBlobsFlat(
-    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
+    options?: {
+      prefix?: string;
+      includeMetadata?: boolean;
+      includeTags?: boolean;
+      includeSnapshots?: boolean;
+    } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
     delimiter: string,
-    options?: { prefix?: string; includeMetadata?: boolean; includeTags?: boolean } & CallOptions,
+    options?: {
+      prefix?: string;
+      includeMetadata?: boolean;
+      includeTags?: boolean;
+      includeSnapshots?: boolean;
+    } & CallOptions,
   ): Pages<SdkListSegment>;
+}
+
+export interface SdkBlobClient {
+  download(
+    offset?: number,
+    count?: number,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<SdkBlobProperties & { readableStreamBody?: NodeJS.ReadableStream }>;
+  getProperties(options?: CallOptions & { conditions?: Conditions }): Promise<SdkBlobProperties>;
+  delete(
+    options?: CallOptions & { conditions?: Conditions; deleteSnapshots?: "include" | "only" },
+  ): Promise<unknown>;
+  createSnapshot(
+    options?: CallOptions & { conditions?: Conditions; metadata?: Record<string, string> },
+  ): Promise<Written & { snapshot?: string }>;
+  withSnapshot(snapshot: string): SdkBlobClient;
+  setHTTPHeaders(
+    headers?: SdkHttpHeaders,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Written>;
+  setMetadata(
+    metadata?: Record<string, string>,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<Written>;
+  getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
+  setTags(
+    tags: Record<string, string>,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<unknown>;
+  getTags(options?: CallOptions & { conditions?: Conditions }): Promise<{ tags?: Record<string, string> }>;
+  setAccessTier(
+    tier: string,
+    options?: CallOptions & { conditions?: Conditions; rehydratePriority?: string },
+  ): Promise<{ _response: { status: number } }>;
 }
 
 type PageConditions = Conditions & {

@@ -8,6 +8,9 @@ import type {
 } from "../../blobs/blob-backend.js";
 import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
+import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
+import type { BlobRow } from "./blob-row.js";
+import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -17,6 +20,8 @@ import type { SqliteStatement } from "./sqlite-database.js";
  * so a database that never held a blob has no blob tables. Names sort by SQLite's BINARY collation:
  * UTF-8 bytes, which is code-point order.
  */
+export type { BlobRow } from "./blob-row.js";
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tk_containers (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -125,28 +130,6 @@ export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 const COLUMNS =
   "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease, sealed";
 
-export interface BlobRow {
-  readonly container: number;
-  readonly name: string;
-  readonly content: string;
-  readonly length: number;
-  readonly etag: string;
-  readonly modified: number;
-  readonly type: BlobType;
-  /** Append blobs: the block count; page blobs: the sequence number. */
-  readonly blocks: number;
-  /** Append blobs: 1 once sealed (absent in a row being written: 0). */
-  readonly sealed?: number;
-  readonly content_type: string | null;
-  readonly metadata: string;
-  /** JSON: content headers and creation time (null in rows written before the column existed). */
-  readonly props?: string | null;
-  /** JSON of the blob's lease (a StoredLease); null: none. A rewrite of the blob keeps it. */
-  readonly lease?: string | null;
-  /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
-  readonly data?: Buffer | null;
-}
-
 /** A new ETag, quoted, in the service's `0x…` style. */
 export function newEtag(): string {
   return `"0x${randomBytes(8).toString("hex").toUpperCase()}"`;
@@ -195,13 +178,19 @@ export class EmbeddedBlobCatalogue {
   private readonly sql: Record<string, SqliteStatement>;
   /** Index tags and access tiers (blob-annotations.ts). */
   readonly annotations: EmbeddedBlobAnnotations;
+  /** The blobs' snapshots (blob-snapshots.ts). */
+  readonly snapshots: EmbeddedSnapshots;
+  /** The copy properties of blobs a copy wrote (blob-copies.ts). */
+  readonly copies: EmbeddedCopies;
 
   constructor(readonly db: Db) {
     db.transaction(() => {
-      db.exec(SCHEMA);
+      db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA);
       addMissingColumns(db);
     }).immediate();
     this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
+    this.snapshots = new EmbeddedSnapshots(db);
+    this.copies = new EmbeddedCopies(db);
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -221,7 +210,12 @@ export class EmbeddedBlobCatalogue {
       ),
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       allContents: prepare(`SELECT content FROM tk_blobs WHERE content <> ''
-        UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''`).pluck(),
+        UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''
+        UNION ALL SELECT content FROM tk_snapshots WHERE content <> ''`).pluck(),
+      snapshotContentsOf: prepare(
+        "SELECT content FROM tk_snapshots WHERE container = ? AND content <> ''",
+      ).pluck(),
+      deleteSnapshotsOf: prepare("DELETE FROM tk_snapshots WHERE container = ?"),
       deleteBlobsOf: prepare("DELETE FROM tk_blobs WHERE container = ?"),
       stagedContentsOf: prepare(
         "SELECT content FROM tk_staged_blocks WHERE container = ? AND content <> ''",
@@ -230,6 +224,8 @@ export class EmbeddedBlobCatalogue {
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
       deletePagesOf: prepare("DELETE FROM tk_pages WHERE container = ?"),
       deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
+      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data)
+        SELECT @toContainer, @toName, start, end, data FROM tk_pages WHERE container = @container AND blob = @name`),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
@@ -325,8 +321,11 @@ export class EmbeddedBlobCatalogue {
     const contents = [
       ...(this.sql.contentsOf!.all(id) as string[]),
       ...(this.sql.stagedContentsOf!.all(id) as string[]),
+      ...(this.sql.snapshotContentsOf!.all(id) as string[]),
     ];
     this.sql.deleteBlobsOf!.run(id);
+    this.sql.deleteSnapshotsOf!.run(id);
+    this.copies.dropContainer(id);
     this.sql.deleteStagedOf!.run(id);
     this.sql.deleteListsOf!.run(id);
     this.annotations.dropContainer(id);
@@ -422,6 +421,11 @@ export class EmbeddedBlobCatalogue {
 
   sealed(container: number, name: string, etag: string, modified: number): void {
     this.sql.sealed!.run(etag, modified, container, name);
+  }
+
+  /** A copy of a page blob's written pages under another blob (inside the caller's transaction). */
+  copyPages(container: number, name: string, toContainer: number, toName: string): void {
+    this.sql.copyPages!.run({ container, name, toContainer, toName });
   }
 
   deleteBlob(container: number, name: string): void {

@@ -51,6 +51,9 @@ export async function listPage(source: ListingSource, query: BackendListQuery): 
     container: 0,
     rowsRead: 0,
     statements: 0,
+    ...(query.continuation?.startsWith("s:")
+      ? { resumeAfter: JSON.parse(query.continuation.slice(2)) as [string, string] }
+      : {}),
   };
   let chunks = 0;
   let page: BackendListPage | undefined;
@@ -76,6 +79,8 @@ interface PageState {
   container: number;
   rowsRead: number;
   statements: number;
+  /** A page that ended inside a blob's snapshots: that blob's name and the last snapshot listed. */
+  resumeAfter?: [name: string, snapshot: string];
 }
 
 /** Reads until the page is complete (returned) or this chunk's work is spent (undefined). */
@@ -103,6 +108,11 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         sought = true;
         break;
       }
+      if (s.query.includeSnapshots) {
+        const full = pushWithSnapshots(catalogue, s, row);
+        if (full) return full;
+        continue;
+      }
       s.items.push(blobItem(row, catalogue, s.query.includeTags === true));
       s.cursor = { from: row.name, inclusive: false };
     }
@@ -119,9 +129,38 @@ interface Cursor {
   readonly inclusive: boolean;
 }
 
+/**
+ * A blob's snapshots (oldest first), then the blob, as the service lists them: a page that fills
+ * among them ends with an `s:` continuation naming the last snapshot listed. The page, when full.
+ */
+function pushWithSnapshots(
+  catalogue: EmbeddedBlobCatalogue,
+  s: PageState,
+  row: BlobRow,
+): BackendListPage | undefined {
+  const snapshots = catalogue.snapshots.ofNames(s.container, row.name, row.name);
+  s.statements++;
+  s.rowsRead += snapshots.length;
+  const resume = s.resumeAfter?.[0] === row.name ? s.resumeAfter[1] : undefined;
+  s.resumeAfter = undefined;
+  for (const snap of snapshots) {
+    if (resume !== undefined && snap.snapshot <= resume) continue;
+    if (s.items.length === s.query.maxPageSize)
+      return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
+    // A snapshot lists its own properties as it was taken (no tags or tier of the blob now).
+    s.items.push({ kind: "blob", name: snap.name, properties: propertiesOf(snap), snapshot: snap.snapshot });
+  }
+  if (s.items.length === s.query.maxPageSize)
+    return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
+  s.items.push(blobItem(row, catalogue, s.query.includeTags === true));
+  s.cursor = { from: row.name, inclusive: false };
+  return undefined;
+}
+
 function startOf(query: BackendListQuery): Cursor | undefined {
   const c = query.continuation;
   if (c === undefined) return { from: query.prefix, inclusive: true };
+  if (c.startsWith("s:")) return { from: (JSON.parse(c.slice(2)) as [string, string])[0], inclusive: true };
   const name = c.slice(2);
   return c.startsWith("p:") ? pastDirectory(name) : { from: name, inclusive: false };
 }
@@ -141,6 +180,9 @@ export function pastDirectory(directory: string): Cursor | undefined {
 }
 
 function continuationOf(item: BackendListPage["items"][number]): string {
+  if (item.kind === "blob" && item.snapshot !== undefined) {
+    return `s:${JSON.stringify([item.name, item.snapshot])}`;
+  }
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
 }
 

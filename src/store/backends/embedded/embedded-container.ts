@@ -6,21 +6,27 @@ import type {
   BackendCommitBlocks,
   BackendCompose,
   BackendConditions,
+  BackendCopy,
+  BackendCopySource,
   BackendDownload,
   BackendLeaseResult,
   BackendListPage,
   BackendListQuery,
   BackendRange,
   BackendSetProperties,
+  BackendSnapshotResult,
   BackendStageBlock,
   BackendTierChange,
   BackendUpload,
   BackendWriteResult,
   BlobPart,
   ContainerBackend,
+  DeleteSnapshots,
+  Metadata,
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
+  StoredCopy,
 } from "../../blobs/blob-backend.js";
 import { checkLease, type LeaseAction } from "../../blobs/blob-leases.js";
 import type { BlobTags } from "../../blobs/blob-tags.js";
@@ -30,10 +36,18 @@ import { INLINE_MAX, storeBody } from "./blob-body-store.js";
 import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { copyBlob, withCopy } from "./blob-copies.js";
 import { isComposed, openComposed } from "./blob-extents.js";
 import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
 import { EmbeddedPageBlobs } from "./blob-pages.js";
+import {
+  blobNotFound,
+  createSnapshot,
+  deleteSnapshot,
+  deleteWithSnapshots,
+  snapshotRow,
+} from "./blob-snapshot-ops.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
@@ -99,6 +113,7 @@ export class EmbeddedContainer implements ContainerBackend {
         const headers = { contentMD5: body.md5, ...upload.headers };
         catalogue.upsert({ ...row, container, props: propsJson(headers, current, row.modified) }, current);
         catalogue.annotations.replace(container, name, upload);
+        if (upload.copy) catalogue.copies.record(container, name, row.etag, upload.copy);
         // A plain write: the blob has no committed block list, and its uncommitted blocks go.
         catalogue.setCommittedBlocks(container, name, undefined);
         freed.push(...catalogue.dropStaged(container, name));
@@ -168,12 +183,21 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     _call: CallOptions,
   ): Promise<BackendDownload> {
-    for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
-      const row = this.service.guard(() => {
+    return this.openRow(
+      name,
+      () => {
         const found = this.readable(name, conditions);
         this.service.catalogue.annotations.checkOnline(found.container, name);
         return found;
-      });
+      },
+      range,
+    );
+  }
+
+  /** Opens the bytes of the row `rowOf` reads (again, when a writer replaced its content meanwhile). */
+  private openRow(name: string, rowOf: () => BlobRow, range: BackendRange | undefined): BackendDownload {
+    for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+      const row = this.service.guard(rowOf);
       const size = row.length;
       if (range && range.offset >= size) {
         throw new TableKitError(
@@ -213,15 +237,13 @@ export class EmbeddedContainer implements ContainerBackend {
     });
   }
 
-  async delete(name: string, conditions: BackendConditions, _call: CallOptions): Promise<void> {
-    const { catalogue } = this.service;
-    const freed = this.service.immediate(() => {
-      const { container, row: found } = this.lookup(name);
-      const row = this.checkRead(found, name, conditions, "write");
-      catalogue.deleteBlob(container, name);
-      catalogue.setCommittedBlocks(container, name, undefined);
-      return [row.content, ...catalogue.dropStaged(container, name)];
-    });
+  async delete(
+    name: string,
+    conditions: BackendConditions,
+    _call: CallOptions,
+    deleteSnapshots?: DeleteSnapshots,
+  ): Promise<void> {
+    const freed = deleteWithSnapshots(this.service, this.name, name, conditions, deleteSnapshots);
     this.service.removeContent(...freed);
   }
 
@@ -239,6 +261,54 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<BackendLeaseResult> {
     return leaseOperation(this.service, this.name, blob, action);
+  }
+
+  async createSnapshot(
+    name: string,
+    metadata: Metadata | undefined,
+    conditions: BackendConditions,
+    _call: CallOptions,
+  ): Promise<BackendSnapshotResult> {
+    return createSnapshot(this.service, this.name, name, metadata, conditions);
+  }
+
+  async downloadSnapshot(
+    name: string,
+    snapshot: string,
+    range: BackendRange | undefined,
+    _call: CallOptions,
+  ): Promise<BackendDownload> {
+    return this.openRow(
+      name,
+      () => {
+        const row = snapshotRow(this.service, this.name, name, snapshot);
+        if (!row) throw blobNotFound(this.name, name, snapshot);
+        return row;
+      },
+      range,
+    );
+  }
+
+  async getSnapshotProperties(
+    name: string,
+    snapshot: string,
+    _call: CallOptions,
+  ): Promise<StoredBlobProperties | undefined> {
+    const row = this.service.guard(() => snapshotRow(this.service, this.name, name, snapshot));
+    return row && propertiesOf(row);
+  }
+
+  async copyBlob(
+    name: string,
+    source: BackendCopySource,
+    copy: BackendCopy,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult & { copy: StoredCopy }> {
+    return copyBlob(this.service, this.name, name, source, copy);
+  }
+
+  async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<void> {
+    deleteSnapshot(this.service, this.name, name, snapshot);
   }
 
   async stageBlock(name: string, stage: BackendStageBlock, _call: CallOptions): Promise<void> {
@@ -392,7 +462,7 @@ export class EmbeddedContainer implements ContainerBackend {
 
   /** The row's properties with its tag count and tier; inside the caller's transaction. */
   private describe(row: BlobRow): StoredBlobProperties {
-    return this.service.catalogue.annotations.describe(row.container, row.name, propertiesOf(row));
+    return this.service.catalogue.annotations.describe(row.container, row.name, withCopy(this.service, row));
   }
 
   async getTags(name: string, conditions: BackendConditions, _call: CallOptions): Promise<BlobTags> {

@@ -65,6 +65,10 @@ export function s3BlobCapabilities(options: {
     maxBlockIdBytes: 0,
     maxCommittedBlocks: 0,
     maxUncommittedBlocks: 0,
+    // Object versions are per bucket and not addressable by time: no snapshots.
+    snapshots: false,
+    // S3 keeps no record of a copy on the object it wrote.
+    copyProperties: false,
     conditionalWrites: options.conditionalWrites,
     // Cache-Control, Content-Encoding, -Language, -Disposition are object headers; S3 keeps no
     // Content-MD5 (its ETag is one only for single-part uploads), changes an object's headers only

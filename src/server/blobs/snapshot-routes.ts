@@ -1,0 +1,83 @@
+import { type BlobClient, type BlobRequestConditions, checkSnapshot } from "../../store/index.js";
+import type { StorageCaller } from "../auth/storage-access.js";
+import { send, standardHeaders, streamResponse } from "../http/responses.js";
+import { metadataFromHeaders } from "../protocol/metadata-headers.js";
+import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
+import { askCore } from "./blob-ask.js";
+import { blobHeaders, header, requestedRange, writeResult } from "./blob-http.js";
+import type { BlobContext } from "./blob-service.js";
+
+/**
+ * Snapshots over HTTP: Snapshot Blob (`comp=snapshot`), and reading or deleting a snapshot
+ * (`?snapshot=<time>`). A snapshot is read-only: any write naming one is 400
+ * InvalidQueryParameterValue, as the service answers.
+ */
+
+/** The `snapshot` query parameter, checked (400 InvalidQueryParameterValue). */
+export function snapshotParameter(ctx: BlobContext): string {
+  return checkSnapshot(ctx.query.get("snapshot") ?? "");
+}
+
+export async function snapshotBlob(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  client: BlobClient,
+  conditions: BlobRequestConditions,
+): Promise<void> {
+  askCore(caller, "createBlob", { container: client.containerName, blob: client.name });
+  // Metadata given replaces the blob's on the snapshot; none given keeps the blob's.
+  const given = ctx.req.rawHeaders.some((h, i) => i % 2 === 0 && h.toLowerCase().startsWith("x-ms-meta-"));
+  const result = await client.createSnapshot({
+    conditions,
+    ...(given ? { metadata: metadataFromHeaders(ctx.req) } : {}),
+  });
+  writeResult(ctx, 201, result, { "x-ms-snapshot": result.snapshot });
+}
+
+/** GET, HEAD and DELETE of one snapshot; anything else naming a snapshot is refused. */
+export async function answerSnapshot(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  snapshot: BlobClient,
+): Promise<void> {
+  const target = { container: snapshot.containerName, blob: snapshot.name };
+  const comp = ctx.query.get("comp");
+  const key = `${ctx.method} ${comp ?? ""}`;
+  if (key === "GET " || key === "HEAD ") {
+    askCore(caller, "readBlob", target);
+    const range = requestedRange(ctx);
+    const download = await snapshot.download(range?.offset, range?.count);
+    ctx.res.writeHead(range ? 206 : 200, {
+      ...standardHeaders(ctx),
+      ...blobHeaders(download),
+      "content-length": String(download.contentLength),
+      ...(download.contentRange ? { "content-range": download.contentRange } : {}),
+    });
+    if (ctx.method === "HEAD") {
+      download.readableStreamBody.destroy();
+      ctx.res.end();
+      return;
+    }
+    await streamResponse(ctx, download.readableStreamBody, download.contentLength);
+    return;
+  }
+  if (key === "DELETE ") {
+    askCore(caller, "deleteBlob", target);
+    if (header(ctx, "x-ms-delete-snapshots") !== undefined) throw refused("x-ms-delete-snapshots");
+    await snapshot.delete();
+    send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+    return;
+  }
+  if (ctx.method === "PUT" || ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "DELETE") {
+    throw refused("snapshot");
+  }
+  throw unsupportedVerb(ctx.method);
+}
+
+function refused(what: string): ProtocolError {
+  return new ProtocolError(
+    400,
+    "InvalidQueryParameterValue",
+    `Value for one of the query parameters specified in the request URI is invalid: a snapshot is read-only (${what}).`,
+  );
+}

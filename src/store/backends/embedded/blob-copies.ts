@@ -1,0 +1,99 @@
+import { TableKitError } from "../../../model/index.js";
+import type {
+  BackendCopy,
+  BackendCopySource,
+  BackendWriteResult,
+  StoredBlobProperties,
+  StoredCopy,
+} from "../../blobs/blob-backend.js";
+import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { sharedContent } from "./blob-snapshots.js";
+import { checkWrite, containerNotFound } from "./blob-write-checks.js";
+
+/** A row's properties with the copy that wrote it, when one did. */
+export function withCopy(host: EmbeddedContainerHost, row: BlobRow): StoredBlobProperties {
+  const copy = host.catalogue.copies.of(row.container, row.name, row.etag);
+  return { ...propertiesOf(row), ...(copy ? { copy } : {}) };
+}
+
+/**
+ * Copy Blob inside the store, in one write transaction: the destination becomes a row sharing the
+ * source's bytes (hard links, as a snapshot does), its committed block list the source's.
+ */
+export function copyBlob(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  source: BackendCopySource,
+  copy: BackendCopy,
+): BackendWriteResult & { copy: StoredCopy } {
+  const { catalogue, content } = host;
+  let made: string | undefined;
+  const freed: string[] = [];
+  try {
+    const result = host.immediate(() => {
+      const from = catalogue.blobIn(source.container, source.name);
+      const sourceRow =
+        from &&
+        (source.snapshot === undefined
+          ? from.row
+          : catalogue.snapshots.one(from.container, source.name, source.snapshot));
+      if (!from || !sourceRow) {
+        throw new TableKitError("CannotVerifyCopySource", "The specified blob does not exist.", {
+          details: { source: true, containerName: source.container, blobName: source.name },
+        });
+      }
+      if (source.ifMatch !== undefined && source.ifMatch !== "*" && source.ifMatch !== sourceRow.etag) {
+        throw new TableKitError(
+          "SourceConditionNotMet",
+          "The source condition specified using HTTP conditional header(s) is not met.",
+          { details: { source: true } },
+        );
+      }
+      const to = catalogue.blobIn(container, name);
+      if (!to) throw containerNotFound(container);
+      checkWrite(to.row, copy.conditions);
+      catalogue.annotations.checkTagConditions(to.container, name, to.row !== undefined, copy.conditions);
+      if (sourceRow.type === "PageBlob" && source.snapshot !== undefined) {
+        throw new TableKitError("NotSupported", "The embedded engine keeps no snapshots of page blobs.");
+      }
+      const shared = sharedContent(content, sourceRow);
+      made = shared.content || undefined;
+      const row: BlobRow = {
+        ...sourceRow,
+        ...shared,
+        container: to.container,
+        name,
+        etag: newEtag(),
+        modified: Date.now(),
+        ...(copy.metadata === undefined ? {} : { metadata: JSON.stringify(copy.metadata) }),
+      };
+      // The destination keeps its own lease (a lease outlives a rewrite), not the source's.
+      catalogue.upsert(row, to.row);
+      // A new blob: the destination's tags and tier start again; a page blob's pages come along.
+      catalogue.annotations.replace(to.container, name, {});
+      if (sourceRow.type === "PageBlob") catalogue.copyPages(from.container, source.name, to.container, name);
+      const blocks =
+        source.snapshot === undefined ? catalogue.committedBlocks(from.container, source.name) : [];
+      catalogue.setCommittedBlocks(to.container, name, blocks.length > 0 ? blocks : undefined);
+      freed.push(...catalogue.dropStaged(to.container, name));
+      if (to.row?.content) freed.push(to.row.content);
+      const recorded: StoredCopy = {
+        id: copy.id,
+        status: "success",
+        source: copy.sourceUrl,
+        progress: `${row.length}/${row.length}`,
+        completedOn: new Date(Math.floor(row.modified / 1000) * 1000),
+      };
+      catalogue.copies.record(to.container, name, row.etag, recorded);
+      return { ...propertiesOf(row), copy: recorded };
+    });
+    made = undefined;
+    host.removeContent(...freed);
+    return { etag: result.etag, lastModified: result.lastModified, copy: result.copy };
+  } catch (err) {
+    if (made) host.removeContent(made);
+    throw err;
+  }
+}

@@ -1,0 +1,138 @@
+import { TableKitError } from "../../../model/index.js";
+import type {
+  BackendConditions,
+  BackendSnapshotResult,
+  DeleteSnapshots,
+  Metadata,
+} from "../../blobs/blob-backend.js";
+import { checkLease } from "../../blobs/blob-leases.js";
+import { type BlobRow, parseLease, propertiesOf } from "./blob-catalogue.js";
+import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { sharedContent, snapshotTime } from "./blob-snapshots.js";
+import { conditionNotMet, containerNotFound } from "./blob-write-checks.js";
+
+/** The container's id and the blob's row, or ContainerNotFound (inside the caller's transaction). */
+function lookup(host: EmbeddedContainerHost, container: string, name: string) {
+  const found = host.catalogue.blobIn(container, name);
+  if (!found) throw containerNotFound(container);
+  return found;
+}
+
+export function blobNotFound(container: string, name: string, snapshot?: string): TableKitError {
+  return new TableKitError("BlobNotFound", "The specified blob does not exist.", {
+    details: { containerName: container, blobName: name, ...(snapshot ? { snapshot } : {}) },
+  });
+}
+
+/** The blob's row under the call's conditions: its lease (a delete needs it), ETag and tags. */
+function checked(
+  host: EmbeddedContainerHost,
+  row: BlobRow | undefined,
+  container: string,
+  name: string,
+  conditions: BackendConditions,
+  use: "read" | "write",
+) {
+  if (!row) throw blobNotFound(container, name);
+  checkLease(parseLease(row.lease), conditions.leaseId, use, Date.now());
+  host.catalogue.annotations.checkTagConditions(row.container, name, true, conditions);
+  if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== row.etag) {
+    throw conditionNotMet(name);
+  }
+  return row;
+}
+
+/** Snapshot Blob: a row in tk_snapshots sharing the blob's bytes, in one write transaction. */
+export function createSnapshot(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  metadata: Metadata | undefined,
+  conditions: BackendConditions,
+): BackendSnapshotResult {
+  const { catalogue, content } = host;
+  let made: string | undefined;
+  try {
+    return host.immediate(() => {
+      const { container: id, row: found } = lookup(host, container, name);
+      const row = checked(host, found, container, name, conditions, "read");
+      // Snapshots share a blob's content file; a page blob's pages live in tk_pages, which they do not copy.
+      if (row.type === "PageBlob") {
+        throw new TableKitError("NotSupported", "The embedded engine keeps no snapshots of page blobs.");
+      }
+      const snapshot = snapshotTime(Date.now(), catalogue.snapshots.latest(id, name));
+      const shared = sharedContent(content, row);
+      made = shared.content || undefined;
+      catalogue.snapshots.insert({
+        ...row,
+        ...shared,
+        snapshot,
+        ...(metadata === undefined ? {} : { metadata: JSON.stringify(metadata) }),
+      });
+      // The blob is unchanged: the service answers its ETag and time.
+      const properties = propertiesOf(row);
+      return { snapshot, etag: properties.etag, lastModified: properties.lastModified };
+    });
+  } catch (err) {
+    if (made) host.removeContent(made);
+    throw err;
+  }
+}
+
+/** A snapshot's row (with its inline bytes), or BlobNotFound; ContainerNotFound. */
+export function snapshotRow(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  snapshot: string,
+): BlobRow | undefined {
+  const id = host.catalogue.containerId(container);
+  if (id === undefined) throw containerNotFound(container);
+  return host.catalogue.snapshots.one(id, name, snapshot);
+}
+
+export function deleteSnapshot(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  snapshot: string,
+): void {
+  const freed = host.immediate(() => {
+    const id = host.catalogue.containerId(container);
+    if (id === undefined) throw containerNotFound(container);
+    const dropped = host.catalogue.snapshots.drop(id, name, snapshot);
+    if (dropped === undefined) throw blobNotFound(container, name, snapshot);
+    return dropped;
+  });
+  host.removeContent(freed);
+}
+
+/**
+ * Delete Blob: SnapshotsPresent when the blob has snapshots and `deleteSnapshots` is absent;
+ * `only` keeps the blob. Returns the content no row names any more.
+ */
+export function deleteWithSnapshots(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  conditions: BackendConditions,
+  deleteSnapshots: DeleteSnapshots | undefined,
+): string[] {
+  const { catalogue } = host;
+  return host.immediate(() => {
+    const { container: id, row: found } = lookup(host, container, name);
+    const row = checked(host, found, container, name, conditions, "write");
+    if (deleteSnapshots === undefined && catalogue.snapshots.has(id, name)) {
+      throw new TableKitError(
+        "SnapshotsPresent",
+        "This operation is not permitted because the blob has snapshots.",
+        { details: { containerName: container, blobName: name } },
+      );
+    }
+    const freed = catalogue.snapshots.dropAll(id, name);
+    if (deleteSnapshots === "only") return freed;
+    catalogue.deleteBlob(id, name);
+    catalogue.setCommittedBlocks(id, name, undefined);
+    return [...freed, row.content, ...catalogue.dropStaged(id, name)];
+  });
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import { isTableKitError, TableKitError } from "../../model/index.js";
+import type { OperationOptions } from "../call-options.js";
+import type { Metadata, StoredCopy } from "./blob-backend.js";
+import type { BlobRequestConditions } from "./blob-rules.js";
+
+/**
+ * Copies into a blob (Copy Blob, Copy Blob From URL, Put Blob From URL, Put Block From URL): from
+ * a blob of the same store (a `BlobClient`; linked where the backend can, else streamed through) or
+ * from any URL this process can read (another server, an Azurite, a real account with a SAS),
+ * fetched with Node's fetch. Every copy completes before the call returns (status `success`).
+ */
+
+/** Conditions on the copy's source (the service's x-ms-source-if-* headers). */
+export interface BlobCopySourceConditions {
+  ifMatch?: string;
+  ifNoneMatch?: string;
+  ifModifiedSince?: Date;
+  ifUnmodifiedSince?: Date;
+}
+
+export interface BlobCopyOptions extends OperationOptions {
+  /** The destination's metadata; absent, the source's (Copy Blob) or none (Put Blob From URL). */
+  metadata?: Metadata;
+  /** Conditions on the destination. */
+  conditions?: BlobRequestConditions;
+  sourceConditions?: BlobCopySourceConditions;
+  /** The source URL the copy properties report (the default names the source blob). */
+  sourceUrl?: string;
+}
+
+export interface BlobCopyResponse {
+  etag: string;
+  lastModified: Date;
+  copyId: string;
+  copyStatus: "success";
+}
+
+/** `beginCopyFromURL`'s answer, shaped like the SDK's poller: the copy is already done. */
+export interface BlobBeginCopyFromUrlPoller {
+  readonly copyId: string;
+  isDone(): boolean;
+  getResult(): BlobCopyResponse;
+  pollUntilDone(): Promise<BlobCopyResponse>;
+}
+
+export function donePoller(result: BlobCopyResponse): BlobBeginCopyFromUrlPoller {
+  return {
+    copyId: result.copyId,
+    isDone: () => true,
+    getResult: () => result,
+    pollUntilDone: async () => result,
+  };
+}
+
+export function newCopyId(): string {
+  return randomUUID();
+}
+
+export function successfulCopy(id: string, source: string, length: number, at: Date): StoredCopy {
+  return { id, status: "success", source, progress: `${length}/${length}`, completedOn: at };
+}
+
+/** What a source answered: its bytes and the properties a copy takes from it. */
+export interface FetchedSource {
+  readonly body: Readable;
+  readonly contentLength: number;
+  readonly contentType?: string;
+  readonly metadata: Metadata;
+}
+
+/**
+ * Reads a URL (optionally `count` bytes from `offset`) with the source conditions as HTTP headers.
+ * A source that cannot be read is CannotVerifyCopySource (its status in `details`); a source
+ * condition it does not meet (304, 412) is SourceConditionNotMet.
+ */
+export async function fetchSource(
+  url: string,
+  range: { offset: number; count?: number } | undefined,
+  conditions: BlobCopySourceConditions | undefined,
+  signal: AbortSignal | undefined,
+): Promise<FetchedSource> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (err) {
+    throw new TableKitError("InvalidInput", `The copy source is not a URL: ${JSON.stringify(url)}`, {
+      cause: err,
+    });
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TableKitError("InvalidInput", `A copy source is an http or https URL, not ${parsed.protocol}`);
+  }
+  const headers: Record<string, string> = { "x-ms-version": "2025-01-05" };
+  if (range) {
+    headers["x-ms-range"] =
+      `bytes=${range.offset}-${range.count === undefined ? "" : range.offset + range.count - 1}`;
+  }
+  if (conditions?.ifMatch) headers["if-match"] = conditions.ifMatch;
+  if (conditions?.ifNoneMatch) headers["if-none-match"] = conditions.ifNoneMatch;
+  if (conditions?.ifModifiedSince) headers["if-modified-since"] = conditions.ifModifiedSince.toUTCString();
+  if (conditions?.ifUnmodifiedSince)
+    headers["if-unmodified-since"] = conditions.ifUnmodifiedSince.toUTCString();
+  let response: Response;
+  try {
+    response = await fetch(parsed, { headers, ...(signal ? { signal } : {}) });
+  } catch (err) {
+    throw new TableKitError(
+      "CannotVerifyCopySource",
+      `The copy source could not be reached: ${parsed.origin}`,
+      {
+        cause: err,
+        details: { source: true },
+      },
+    );
+  }
+  if (response.status === 304 || response.status === 412) {
+    await response.body?.cancel();
+    throw sourceConditionNotMet();
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new TableKitError("CannotVerifyCopySource", `The copy source answered ${response.status}.`, {
+      details: { source: true, sourceStatus: response.status },
+    });
+  }
+  const metadata: Metadata = {};
+  response.headers.forEach((value, name) => {
+    if (name.startsWith("x-ms-meta-")) metadata[name.slice(10)] = value;
+  });
+  const type = response.headers.get("content-type");
+  return {
+    body: Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>),
+    contentLength: Number(response.headers.get("content-length") ?? "0"),
+    ...(type ? { contentType: type } : {}),
+    metadata,
+  };
+}
+
+export function sourceConditionNotMet(): TableKitError {
+  return new TableKitError(
+    "SourceConditionNotMet",
+    "The source condition specified using HTTP conditional header(s) is not met.",
+    { details: { source: true } },
+  );
+}
+
+/** Evaluates source conditions against the source's ETag and time (those the backend does not apply itself). */
+export function checkSourceConditions(
+  conditions: BlobCopySourceConditions | undefined,
+  source: { etag: string; lastModified: Date },
+): void {
+  if (!conditions) return;
+  const { ifMatch, ifNoneMatch, ifModifiedSince, ifUnmodifiedSince } = conditions;
+  if (ifMatch !== undefined && ifMatch !== "*" && ifMatch !== source.etag) throw sourceConditionNotMet();
+  if (ifNoneMatch !== undefined && (ifNoneMatch === "*" || ifNoneMatch === source.etag))
+    throw sourceConditionNotMet();
+  if (ifModifiedSince && source.lastModified <= ifModifiedSince) throw sourceConditionNotMet();
+  if (ifUnmodifiedSince && source.lastModified > ifUnmodifiedSince) throw sourceConditionNotMet();
+}
+
+/** A source blob that does not exist: the copy's CannotVerifyCopySource. */
+export function asSourceError(err: unknown): unknown {
+  if (isTableKitError(err, "BlobNotFound", "ContainerNotFound", "InvalidRange")) {
+    return new TableKitError("CannotVerifyCopySource", "The specified blob does not exist.", {
+      cause: err,
+      details: { source: true },
+    });
+  }
+  return err;
+}
+
+export function noPendingCopy(): TableKitError {
+  return new TableKitError("NoPendingCopyOperation", "There is currently no pending copy operation.");
+}
