@@ -18,6 +18,7 @@ const LAYERS = [
   "advisor",
   "data-tables",
   "storage-queue",
+  "storage-blob",
   "server",
   "cli",
 ];
