@@ -8,7 +8,20 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 // The CLI starts the server (`tablekit serve`), so the server sits beneath it.
 // The advisor reads models and tables: a tool above the patterns, beneath the programs.
 // data-tables (the @azure/data-tables shim) is built on the store alone, beneath the programs.
-const LAYERS = ["model", "keys", "filter", "store", "patterns", "advisor", "data-tables", "server", "cli"];
+// storage-queue (the @azure/storage-queue shim) shares data-tables' registry and errors.
+const LAYERS = [
+  "model",
+  "keys",
+  "filter",
+  "store",
+  "patterns",
+  "advisor",
+  "data-tables",
+  "storage-queue",
+  "storage-blob",
+  "server",
+  "cli",
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -233,8 +246,8 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("tablekit/data-tables never loads a cloud SDK, not even dynamically (the embedded path installs none)", () => {
-    const shim = files.filter((f) => f.rel.startsWith("data-tables/"));
+  it("tablekit/data-tables and the storage shims never load a cloud SDK, not even dynamically (the embedded path installs none)", () => {
+    const shim = files.filter((f) => SHIMS.test(f.rel));
     expect(shim.length).toBeGreaterThan(5);
     const offenders = shim.filter((f) => namesCloudSdk(f.code)).map((f) => f.rel);
     expect(offenders).toEqual([]);
@@ -250,9 +263,9 @@ describe("architecture", () => {
     expect(namesCloudSdk('import { openStore } from "../store/open-store.js"; // not @azure/x')).toBe(false);
   });
 
-  it("tablekit/data-tables reaches no backend directly: only the store's public port", () => {
+  it("tablekit/data-tables and the storage shims reach no backend directly: only the store's public port", () => {
     const offenders = files
-      .filter((f) => f.rel.startsWith("data-tables/"))
+      .filter((f) => SHIMS.test(f.rel))
       .flatMap((f) =>
         importTargets(f)
           .filter((t) => t.startsWith("store/backends/"))
@@ -261,6 +274,9 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** The SDK-compatible entry points' folders. */
+const SHIMS = /^(data-tables|storage-queue|storage-blob)\//;
 
 /** True when code names a cloud SDK package in a string: an import of any kind, or a require. */
 function namesCloudSdk(code: string): boolean {

@@ -17,6 +17,7 @@ const SUBPATHS: Record<string, string> = {
   "tablekit/patterns": "src/patterns/index.ts",
   "tablekit/server": "src/server/index.ts",
   "tablekit/data-tables": "src/data-tables/index.ts",
+  "tablekit/storage-queue": "src/storage-queue/index.ts",
 };
 
 function markdownFiles(dir: string): string[] {

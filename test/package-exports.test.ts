@@ -60,6 +60,30 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
     expect(stdout.trim()).toBe("true bigint");
   });
 
+  it("tablekit/storage-queue runs a program on memory: with every cloud SDK unresolvable", async () => {
+    const hook = `data:text/javascript,${encodeURIComponent(
+      'export async function resolve(s, c, next) { if (/^@(azure|aws-sdk)\\//.test(s)) throw new Error("no SDK: " + s); return next(s, c); }',
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(
+      `import { register } from "node:module"; register(${JSON.stringify(hook)});`,
+    )}`;
+    const program = [
+      'import { QueueServiceClient, closeStorageQueueStores } from "tablekit/storage-queue";',
+      'const queue = QueueServiceClient.fromConnectionString("memory:").getQueueClient("jobs");',
+      "await queue.create();",
+      'await queue.sendMessage("hello");',
+      "const [m] = (await queue.receiveMessages()).receivedMessageItems;",
+      "console.log(m.messageText, m.nextVisibleOn instanceof Date);",
+      "await closeStorageQueueStores();",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", register, "--input-type=module", "-e", program],
+      { cwd: root },
+    );
+    expect(stdout.trim()).toBe("hello true");
+  });
+
   it("declares every bin as a built file with a shebang", () => {
     for (const file of Object.values(pkg.bin ?? {})) {
       const path = join(root, file);

@@ -267,6 +267,7 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        import { paddedInt } from "tablekit/keys";
        import * as patterns from "tablekit/patterns";
        import * as server from "tablekit/server";
+       import { QueueServiceClient, type ReceivedMessageItem } from "tablekit/storage-queue";
        // The declarations are real types, not any: a misspelt option does not compile.
        // @ts-expect-error tablePrefx is not an option of a dynamodb: store
        void (() => openStore("dynamodb:", { tablePrefx: "app-" }));
@@ -274,6 +275,9 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        void row;
        const sdkRow: SdkEntity<{ total: number }> | undefined = undefined;
        void sdkRow;
+       const message: ReceivedMessageItem | undefined = undefined;
+       void message;
+       void QueueServiceClient.fromConnectionString;
        void [advisor.adviseModel, filter.odata, patterns, server.startServer, TableClient.fromConnectionString];
        ${USE_THE_STORE}`,
     );

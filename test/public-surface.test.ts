@@ -68,6 +68,15 @@ const DATA_TABLES = [
   "odata",
 ];
 
+// @azure/storage-queue's runtime names a program uses, over any store's queue port.
+const STORAGE_QUEUE = [
+  "QueueClient",
+  "QueueServiceClient",
+  "RestError",
+  "closeStorageQueueStores",
+  "isRestError",
+];
+
 const PATTERNS = [
   "BlockIdAllocator",
   "DataSeries",
@@ -169,6 +178,12 @@ describe("public surface", () => {
     const ours = DATA_TABLES.filter((n) => !(n in sdk));
     // isRestError is @azure/core-rest-pipeline's; closeDataTablesStores is tablekit's own.
     expect(ours).toEqual(["closeDataTablesStores", "isRestError"]);
+  });
+
+  it("tablekit/storage-queue exports exactly these names, each of them a runtime name of @azure/storage-queue but one", async () => {
+    expect(names(await import("../src/storage-queue/index.js"))).toEqual(sorted(STORAGE_QUEUE));
+    const sdk = await import("@azure/storage-queue");
+    expect(STORAGE_QUEUE.filter((n) => !(n in sdk))).toEqual(["closeStorageQueueStores"]);
   });
 
   it("the root's keys namespace is tablekit/keys", async () => {

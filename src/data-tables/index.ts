@@ -60,6 +60,17 @@ export {
   RestError,
   type RestErrorOptions,
 } from "./rest-error.js";
+export type {
+  AccessPolicy,
+  CorsRule,
+  GeoReplication,
+  Logging,
+  Metrics,
+  RetentionPolicy,
+  ServiceProperties,
+  SignedIdentifier,
+  TableServiceStats,
+} from "./service-state.js";
 export { closeDataTablesStores } from "./store-registry.js";
 export { TableClient } from "./table-client.js";
 export { TableServiceClient } from "./table-service-client.js";

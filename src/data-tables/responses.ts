@@ -27,13 +27,13 @@ export type TableDeleteEntityHeaders = Omit<TableMergeEntityHeaders, "etag">;
 const ID_PREFIX = randomBytes(10).toString("hex");
 const ID_HEAD = `${ID_PREFIX.slice(0, 8)}-${ID_PREFIX.slice(8, 12)}-4${ID_PREFIX.slice(12, 15)}-a${ID_PREFIX.slice(15, 18)}-`;
 let idCounter = 0;
-function requestId(): string {
+export function requestId(): string {
   idCounter = (idCounter + 1) % 0x1000000000000;
   return ID_HEAD + idCounter.toString(16).padStart(12, "0");
 }
 
 /** The response `Date` header: the second the service answered in. */
-function responseDate(): Date {
+export function responseDate(): Date {
   return new Date(Math.floor(Date.now() / 1000) * 1000);
 }
 
@@ -69,6 +69,17 @@ export function deleteResponse(): TableDeleteEntityHeaders {
     date: responseDate(),
     body: undefined,
   };
+}
+
+/** The headers every other operation's response carries (`date` where the SDK maps it). */
+export function operationHeaders(withDate: boolean): {
+  clientRequestId: string;
+  requestId: string;
+  version: string;
+  date?: Date;
+} {
+  const headers = { clientRequestId: requestId(), requestId: requestId(), version: SERVICE_VERSION };
+  return withDate ? { ...headers, date: responseDate() } : headers;
 }
 
 /** One action's answer in a transaction, as the SDK parses it from the batch response. */

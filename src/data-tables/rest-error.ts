@@ -156,3 +156,50 @@ export function toRestError(err: unknown, request: RequestDescription, inTransac
   restError.details = { errorCode, ...headers, odataError };
   return restError;
 }
+
+/**
+ * The error `@azure/storage-queue` and `@azure/storage-blob` throw for a TableKitError: `code` and
+ * `details.errorCode` are the service's error code, the message is the service's `Message` (with
+ * its RequestId and Time lines), `response.bodyAsText` the XML error body.
+ */
+export function toStorageRestError(err: unknown, request: RequestDescription, version: string): unknown {
+  if (!(err instanceof TableKitError)) return err;
+  const requestId = randomUUID();
+  const date = new Date();
+  const message = `${err.message}\nRequestId:${requestId}\nTime:${date.toISOString()}`;
+  const headerEntries = {
+    "x-ms-error-code": err.code,
+    "x-ms-request-id": requestId,
+    "x-ms-version": version,
+    "content-type": "application/xml",
+    date: date.toUTCString(),
+  };
+  const pipelineRequest: PipelineRequest = {
+    url: request.url,
+    method: request.method,
+    headers: new Headers({}),
+    requestId: randomUUID(),
+  };
+  const bodyAsText = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${err.code}</Code><Message>${xmlText(message)}</Message></Error>`;
+  const response: PipelineResponse = {
+    status: err.status,
+    headers: new Headers(headerEntries),
+    request: pipelineRequest,
+    bodyAsText,
+    parsedBody: { Code: err.code, Message: message },
+  };
+  const restError = new RestError(message, {
+    code: err.code,
+    statusCode: err.status,
+    request: pipelineRequest,
+    response,
+    cause: err,
+  });
+  const { "x-ms-error-code": errorCode, ...headers } = headerEntries;
+  restError.details = { errorCode, ...headers, Code: err.code, Message: message };
+  return restError;
+}
+
+function xmlText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}

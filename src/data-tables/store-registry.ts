@@ -29,12 +29,12 @@ export interface StoreTarget {
 const STORE_SCHEME = /^(file|memory|dynamodb|azure):/i;
 
 /** The target of `fromConnectionString(text)`: a tablekit store URL, or an Azure connection string. */
-export function connectionStringTarget(text: string): StoreTarget {
+export function connectionStringTarget(text: string, service: StorageService = "table"): StoreTarget {
   if (typeof text !== "string" || text.trim() === "") {
     throw new TableKitError("InvalidStoreUrl", "A connection string or store URL is required");
   }
   if (STORE_SCHEME.test(text)) return { key: text, url: text, endpoint: storeEndpoint(text) };
-  return { key: `azure:${text}`, url: `azure:${text}`, endpoint: connectionStringEndpoint(text) };
+  return { key: `azure:${text}`, url: `azure:${text}`, endpoint: connectionStringEndpoint(text, service) };
 }
 
 /** The target of `new TableClient(url, …, credential)`: a store URL, or an account URL with its credential. */
@@ -112,18 +112,24 @@ function storeEndpoint(url: string): string {
     .replace(/\/$/, "");
 }
 
-/** The table endpoint a connection string names, as the SDK computes it. */
-function connectionStringEndpoint(text: string): string {
+/** The service a client speaks to: its endpoint in a connection string. */
+export type StorageService = "table" | "queue" | "blob";
+
+const DEV_PORTS: Record<StorageService, number> = { blob: 10000, queue: 10001, table: 10002 };
+
+/** A service's endpoint a connection string names, as the SDKs compute it. */
+function connectionStringEndpoint(text: string, service: StorageService): string {
   const fields = new Map<string, string>();
   for (const part of text.split(";")) {
     const eq = part.indexOf("=");
     if (eq > 0) fields.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
   }
-  if (fields.get("usedevelopmentstorage") === "true") return "http://127.0.0.1:10002/devstoreaccount1";
-  const explicit = fields.get("tableendpoint");
+  if (fields.get("usedevelopmentstorage") === "true")
+    return `http://127.0.0.1:${DEV_PORTS[service]}/devstoreaccount1`;
+  const explicit = fields.get(`${service}endpoint`);
   if (explicit) return explicit.replace(/\/$/, "");
   const account = fields.get("accountname") ?? "";
   const protocol = fields.get("defaultendpointsprotocol") ?? "https";
   const suffix = fields.get("endpointsuffix") ?? "core.windows.net";
-  return `${protocol}://${account}.table.${suffix}`;
+  return `${protocol}://${account}.${service}.${suffix}`;
 }

@@ -19,6 +19,7 @@ import type {
 import {
   deleteResponse,
   insertResponse,
+  operationHeaders,
   type TableDeleteEntityHeaders,
   type TableInsertEntityHeaders,
   type TableMergeEntityHeaders,
@@ -29,6 +30,7 @@ import {
 import { toRestError } from "./rest-error.js";
 import { sdkPagedIterator } from "./sdk-paging.js";
 import { entityToWrite, sdkEntity } from "./sdk-values.js";
+import { type SignedIdentifier, sdkIdentifiers, storeIdentifiers } from "./service-state.js";
 import { registry, type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
 
 type Credential = NamedKeyCredential | SASCredential | { getToken: unknown };
@@ -239,6 +241,36 @@ export class TableClient {
       throw this.fail(err, "DELETE", { partitionKey, rowKey });
     }
     return deleteResponse();
+  }
+
+  /** The table's stored access policies (dates as Date), as the SDK's; TableNotFound when it does not exist. */
+  async getAccessPolicy(options?: OperationOptions): Promise<SignedIdentifier[]> {
+    try {
+      const table = this.table ?? (await this.open());
+      return sdkIdentifiers(await table.getAccessPolicy(signal(options)));
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/${this.tableName}?comp=acl`, method: "GET" });
+    }
+  }
+
+  /** Replaces the table's stored access policies (at most five; dates sent to the second, as the SDK sends them). */
+  async setAccessPolicy(
+    tableAcl: SignedIdentifier[],
+    options?: OperationOptions,
+  ): Promise<{
+    clientRequestId?: string;
+    requestId?: string;
+    version?: string;
+    date?: Date;
+    body?: undefined;
+  }> {
+    try {
+      const table = this.table ?? (await this.open());
+      await table.setAccessPolicy(storeIdentifiers(tableAcl), signal(options));
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/${this.tableName}?comp=acl`, method: "PUT" });
+    }
+    return { ...operationHeaders(true), body: undefined };
   }
 
   /** An entity group transaction: `TableTransaction#actions`, or the same tuples written by hand. */

@@ -8,8 +8,15 @@ import type {
   TableItemResultPage,
   TableServiceClientOptions,
 } from "./models.js";
+import { operationHeaders } from "./responses.js";
 import { toRestError } from "./rest-error.js";
 import { sdkPagedIterator } from "./sdk-paging.js";
+import {
+  type ServiceProperties,
+  sdkServiceProperties,
+  storeServiceProperties,
+  type TableServiceStats,
+} from "./service-state.js";
 import { type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
 import { isCredential } from "./table-client.js";
 
@@ -60,6 +67,58 @@ export class TableServiceClient {
     } catch (err) {
       throw toRestError(err, { url: `${this.url}/Tables('${name}')`, method: "DELETE" });
     }
+  }
+
+  /**
+   * The Table service's properties (analytics logging, hour and minute metrics, CORS), as the SDK's
+   * `getProperties`; defaults where never set. NotSupported where the store keeps no service
+   * properties (`store.stateCapabilities.serviceProperties.tables`, false on DynamoDB).
+   */
+  async getProperties(
+    options?: OperationOptions,
+  ): Promise<ServiceProperties & { clientRequestId?: string; requestId?: string; version?: string }> {
+    try {
+      const properties = await (await this.store()).getServiceProperties("table", signal(options));
+      return { ...operationHeaders(false), ...sdkServiceProperties(properties) };
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/?restype=service&comp=properties`, method: "GET" });
+    }
+  }
+
+  /** Sets the Table service's properties: sections given replace the stored ones, absent ones are kept. */
+  async setProperties(
+    properties: ServiceProperties,
+    options?: OperationOptions,
+  ): Promise<{ clientRequestId?: string; requestId?: string; version?: string; body?: undefined }> {
+    try {
+      await (await this.store()).setServiceProperties(
+        "table",
+        storeServiceProperties(properties),
+        signal(options),
+      );
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/?restype=service&comp=properties`, method: "PUT" });
+    }
+    return { ...operationHeaders(false), body: undefined };
+  }
+
+  /**
+   * Replication statistics as the service's secondary answers them (the SDK asks the secondary
+   * endpoint): a store is its own replica, so `live`, synchronised as of now (to the second).
+   */
+  async getStatistics(
+    options?: OperationOptions,
+  ): Promise<
+    TableServiceStats & { clientRequestId?: string; requestId?: string; version?: string; date?: Date }
+  > {
+    try {
+      options?.abortSignal?.throwIfAborted();
+      await this.store(); // a store that cannot open answers as the service would not
+    } catch (err) {
+      throw toRestError(err, { url: `${this.url}/?restype=service&comp=stats`, method: "GET" });
+    }
+    const headers = operationHeaders(true);
+    return { ...headers, geoReplication: { status: "live", lastSyncTime: headers.date! } };
   }
 
   /** Tables as `{ name }`, optionally filtered over `TableName`; iterate, or `.byPage()`. */

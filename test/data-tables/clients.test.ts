@@ -127,3 +127,66 @@ describe("tablekit/data-tables clients", () => {
     ]);
   });
 });
+
+describe("tablekit/data-tables service state", () => {
+  it("a sixth stored access policy is refused (400) and the five stored are kept", async () => {
+    const client = TableClient.fromConnectionString("memory:", "Acl");
+    await client.createTable();
+    const policy = (id: string) => ({
+      id,
+      accessPolicy: {
+        start: new Date("2026-01-01T00:00:00Z"),
+        expiry: new Date("2026-01-02T00:00:00Z"),
+        permission: "r",
+      },
+    });
+    await client.setAccessPolicy(["a", "b", "c", "d", "e"].map(policy));
+    const err = await rejection(client.setAccessPolicy(["a", "b", "c", "d", "e", "f"].map(policy)));
+    expect([isRestError(err), err.statusCode]).toEqual([true, 400]);
+    expect((await client.getAccessPolicy()).map((p) => p.id)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("setAccessPolicy keeps dates to the second, as the SDK sends them", async () => {
+    const client = TableClient.fromConnectionString("memory:", "AclSeconds");
+    await client.createTable();
+    await client.setAccessPolicy([
+      { id: "p", accessPolicy: { start: new Date("2026-01-01T00:00:00.999Z"), permission: "r" } },
+    ]);
+    expect((await client.getAccessPolicy())[0]?.accessPolicy?.start?.toISOString()).toBe(
+      "2026-01-01T00:00:00.000Z",
+    );
+  });
+
+  it("a CORS rule over the limits is refused with the service's code, and the stored rules are kept", async () => {
+    const service = TableServiceClient.fromConnectionString("memory:");
+    const rule = {
+      allowedOrigins: "*",
+      allowedMethods: "GET",
+      allowedHeaders: "",
+      exposedHeaders: "",
+      maxAgeInSeconds: 5,
+    };
+    await service.setProperties({ cors: [rule] });
+    const err = await rejection(service.setProperties({ cors: [{ ...rule, allowedMethods: "FETCH" }] }));
+    expect([err.statusCode, (err.details as { errorCode?: string }).errorCode]).toEqual([
+      400,
+      "InvalidXmlNodeValue",
+    ]);
+    const six = await rejection(service.setProperties({ cors: Array.from({ length: 6 }, () => rule) }));
+    expect(six.statusCode).toBe(400);
+    expect((await service.getProperties()).cors).toEqual([rule]);
+  });
+
+  it("setProperties keeps the sections it is not given", async () => {
+    const service = TableServiceClient.fromConnectionString("memory:");
+    const hourMetrics = {
+      version: "1.0",
+      enabled: true,
+      includeAPIs: false,
+      retentionPolicy: { enabled: true, days: 2 },
+    };
+    await service.setProperties({ hourMetrics });
+    await service.setProperties({ cors: [] });
+    expect((await service.getProperties()).hourMetrics).toEqual(hourMetrics);
+  });
+});

@@ -48,13 +48,13 @@ export function changedLines(a: string, b: string): string[] {
  * dates are printed by the programs as "present"; the endpoint in `odata.metadata` (a random
  * port, a store URL) is the one other thing normalized here.
  */
-export async function runProgram(source: string, label: string): Promise<string[]> {
+export async function runProgram(source: string, label: string, args: string[] = []): Promise<string[]> {
   const dir = join(root, ".tmp", `data-tables-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${label.replace(/[^a-z0-9-]/gi, "_")}.ts`);
   writeFileSync(file, source);
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", file], {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", file, ...args], {
       cwd: root,
       timeout: 120_000,
       maxBuffer: 16 * 1024 * 1024,
