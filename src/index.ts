@@ -223,6 +223,7 @@ export {
 export {
   type AccessOperation,
   type AccessOptions,
+  type CoreStoreOptions,
   AccessPolicy,
   type AccessScope,
   type AccessTokenOptions,

@@ -54,6 +54,12 @@ export interface ServerOptions {
    * boundary, as the service may, for clients that want their paging exercised (docs/embedded.md).
    */
   readonly pages?: "fill" | "partition";
+  /**
+   * Seconds a deleted queue's or container's name answers 409 QueueBeingDeleted /
+   * ContainerBeingDeleted to a create, as Azure does (the store option `deletedNameHold`);
+   * default 30, 0 disables (docs/server.md).
+   */
+  readonly deletedNameHold?: number;
   /** Accounts and keys; default `AZURITE_ACCOUNTS` from the environment, else the development account. */
   readonly accounts?: readonly AccountKeys[];
   /** PEM certificate and key files (or a PFX file as `cert` with `pwd`): serve HTTPS. */
@@ -299,6 +305,9 @@ function checkOAuthLevel(level: string): OAuthLevel {
   return level;
 }
 
+/** How long the service refuses a just-deleted queue's or container's name (about 30 s on Azure). */
+export const SERVED_DELETED_NAME_HOLD_SECONDS = 30;
+
 /** The URL of an account's store: its own database under `location`, or its own memory. */
 function accountStoreUrl(account: string, options: ServerOptions, several: boolean): string {
   const { storeUrl, location } = options;
@@ -326,7 +335,10 @@ async function openAccountStores(
   try {
     for (const account of accounts) {
       const url = accountStoreUrl(account.name, options, accounts.length > 1);
-      const store = await openStore(url, options.pages === undefined ? {} : { pages: options.pages });
+      const store = await openStore(url, {
+        ...(options.pages === undefined ? {} : { pages: options.pages }),
+        deletedNameHold: options.deletedNameHold ?? SERVED_DELETED_NAME_HOLD_SECONDS,
+      });
       served.push({ ...account, store });
     }
   } catch (err) {

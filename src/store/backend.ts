@@ -14,6 +14,11 @@ export interface BackendStore {
   readonly queues?: QueueServiceBackend;
   /** The blob port (absent: `store.container()` is NotSupported). */
   readonly blobs?: BlobServiceBackend;
+  /**
+   * Seconds a deleted queue's or container's name is refused by create (the store option
+   * `deletedNameHold`, set by openStore; absent: 0). The core applies it (deleted-name-hold.ts).
+   */
+  readonly deletedNameHoldSeconds?: number;
   /** Releases clients, connections, files. The core calls it once, and no backend method after it. */
   close(): Promise<void>;
 }

@@ -134,7 +134,7 @@ export {
 } from "./blobs/page-blob-client.js";
 export { parseTagConditions, parseTagQuery } from "./blobs/tag-expression.js";
 export type { OperationOptions } from "./call-options.js";
-export type { AccessOptions } from "./open-store.js";
+export type { AccessOptions, CoreStoreOptions } from "./open-store.js";
 export {
   DEFAULT_STORE_URL,
   openStore,

@@ -1,4 +1,5 @@
 import { ownValue, TableKitError } from "../model/index.js";
+import { checkDeletedNameHold } from "./access/deleted-name-hold.js";
 import type { SasAccount } from "./access/sas-token.js";
 import { accessOfToken, type StoredAccessPolicy } from "./access/verify-sas.js";
 import type { Backend, BackendStore } from "./backend.js";
@@ -45,10 +46,21 @@ export interface AccessOptions {
   readonly accessPolicies?: (tableName: string, id: string) => StoredAccessPolicy | undefined;
 }
 
-const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions>]: true } = {
+/** Options every scheme takes that the core applies itself. */
+export interface CoreStoreOptions {
+  /**
+   * Seconds a deleted queue's or container's name stays refused: a create of it answers
+   * QueueBeingDeleted / ContainerBeingDeleted (409), as Azure does for about 30 s. 0 to 3600;
+   * default 0 (never). Only where capabilities.deletedNameHold (docs/queues.md#deleted-names).
+   */
+  readonly deletedNameHold?: number;
+}
+
+const ACCESS_OPTION_KEYS: { readonly [K in keyof Required<AccessOptions & CoreStoreOptions>]: true } = {
   accessToken: true,
   accessAccount: true,
   accessPolicies: true,
+  deletedNameHold: true,
 };
 
 /**
@@ -74,7 +86,7 @@ export const DEFAULT_STORE_URL = "file:./tablekit.db";
  */
 export async function openStore<Url extends string>(
   url: Url = DEFAULT_STORE_URL as Url,
-  options?: StoreOptions<Url> & AccessOptions,
+  options?: StoreOptions<Url> & AccessOptions & CoreStoreOptions,
 ): Promise<Store> {
   const match = typeof url === "string" ? /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(url) : null;
   const scheme = match?.[1]?.toLowerCase();
@@ -97,8 +109,10 @@ export async function openStore<Url extends string>(
     accessToken,
     accessAccount,
     accessPolicies,
+    deletedNameHold,
     ...own
-  } = checked as CommonStoreOptions & AccessOptions;
+  } = checked as CommonStoreOptions & AccessOptions & CoreStoreOptions;
+  const holdSeconds = checkDeletedNameHold(deletedNameHold);
   // A token that does not verify fails before anything is opened.
   const access =
     accessToken === undefined
@@ -114,7 +128,18 @@ export async function openStore<Url extends string>(
   let bundle = opened;
   try {
     if (s3) bundle = await withS3Blobs(opened, s3, region);
-    return new Store(await withQueuePort(bundle, own, shownUrl), shownUrl, access);
+    const ported = await withQueuePort(bundle, own, shownUrl);
+    const held: BackendStore =
+      holdSeconds === 0
+        ? ported
+        : {
+            tables: ported.tables,
+            ...(ported.queues ? { queues: ported.queues } : {}),
+            ...(ported.blobs ? { blobs: ported.blobs } : {}),
+            deletedNameHoldSeconds: holdSeconds,
+            close: () => ported.close(),
+          };
+    return new Store(held, shownUrl, access);
   } catch (err) {
     await bundle.close();
     throw err;

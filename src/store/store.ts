@@ -144,7 +144,13 @@ export class Store {
   /** A handle on a queue (no I/O; the queue need not exist yet). NotSupported without a queue port. */
   queue(name: string): Queue {
     assertOpen(this.lifecycle);
-    return new Queue(this.queuePort(), name, this.lifecycle, this.access);
+    return new Queue(
+      this.queuePort(),
+      name,
+      this.lifecycle,
+      this.access,
+      this.backend.deletedNameHoldSeconds ?? 0,
+    );
   }
 
   /** Creates a queue; an existing queue is not an error (as in `@azure/storage-queue`). */
@@ -252,7 +258,13 @@ export class Store {
 
   private blobs(): BlobPort {
     this.assertService("b", "blobs");
-    return blobPort(this.backend.blobs, this.lifecycle, this.url, this.access);
+    return blobPort(
+      this.backend.blobs,
+      this.lifecycle,
+      this.url,
+      this.access,
+      this.backend.deletedNameHoldSeconds ?? 0,
+    );
   }
 
   // --- State kept by the services (docs/architecture.md#state) ---

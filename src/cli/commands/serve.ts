@@ -29,6 +29,7 @@ interface ServeOptions {
   debug?: string;
   explorer?: boolean;
   pages?: "fill" | "partition";
+  deletedNameHold?: number;
 }
 
 /** `--oauth`: the one level Azurite has, `basic`. */
@@ -41,6 +42,14 @@ function oauthLevel(text: string): OAuthLevel {
 function pagePolicy(text: string): "fill" | "partition" {
   if (text !== "fill" && text !== "partition") throw new InvalidArgumentError("pages are fill or partition");
   return text;
+}
+
+/** `--deleted-name-hold`: whole seconds, 0 to 3600 (0 disables). */
+function holdSeconds(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 3600) {
+    throw new InvalidArgumentError("expected whole seconds from 0 to 3600");
+  }
+  return Number(text);
 }
 
 /** A port number option: 0 to 65535. */
@@ -79,6 +88,11 @@ export function registerServe(program: Command): void {
       "--pages <mode>",
       "where query pages end: fill (default: across partitions, as the service usually pages) or partition (also at every partition boundary)",
       pagePolicy,
+    )
+    .option(
+      "--deleted-name-hold <seconds>",
+      "seconds a deleted queue's or container's name answers 409 QueueBeingDeleted / ContainerBeingDeleted to a create, as Azure does (default 30; 0 disables)",
+      holdSeconds,
     )
     .option("--cert <file>", "certificate (PEM, or PFX with --pwd): serve HTTPS")
     .option("--key <file>", "private key of a PEM certificate")
@@ -124,6 +138,7 @@ export function registerServe(program: Command): void {
         services: (["table", "queue", "blob"] as const).filter((s) => opts[s] !== false),
         ...(opts.location ? { location: opts.location } : {}),
         ...(opts.pages ? { pages: opts.pages } : {}),
+        ...(opts.deletedNameHold === undefined ? {} : { deletedNameHold: opts.deletedNameHold }),
         ...(opts.cert ? { cert: opts.cert } : {}),
         ...(opts.key ? { key: opts.key } : {}),
         ...(opts.pwd ? { pwd: opts.pwd } : {}),

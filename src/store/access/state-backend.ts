@@ -100,4 +100,10 @@ export interface StateBackend {
   getServiceProperties?(call: CallOptions): Promise<StoredServiceProperties>;
   /** Replaces the service's properties whole (the core merged them with the stored ones). */
   setServiceProperties?(properties: StoredServiceProperties, call: CallOptions): Promise<void>;
+  /**
+   * When a resource of this name was last deleted, if it has not been created again since: the
+   * core's deleted-name hold (deleted-name-hold.ts) reads it. Present exactly where the port's
+   * capabilities say `deletedNameHold`; the backend records the time in the delete's own write.
+   */
+  deletedOn?(name: string, call: CallOptions): Promise<Date | undefined>;
 }

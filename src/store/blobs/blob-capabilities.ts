@@ -70,6 +70,11 @@ export interface BlobCapabilities {
   readonly nameOrder: "utf16" | "utf8";
   /** Data outlives the process (false for `memory:`). */
   readonly persistent: boolean;
+  /**
+   * The store keeps when each container was deleted, so the option `deletedNameHold` can refuse a
+   * create of a name deleted moments ago with ContainerBeingDeleted (docs/blobs.md).
+   */
+  readonly deletedNameHold: boolean;
   /** Known departures from the Blob service's documentation, each with a short id and an explanation. */
   readonly divergences: readonly { readonly id: string; readonly description: string }[];
 }

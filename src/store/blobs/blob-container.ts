@@ -1,4 +1,5 @@
 import { TableKitError } from "../../model/index.js";
+import { refuseHeldName } from "../access/deleted-name-hold.js";
 import { checkResourceMetadata, copyMetadata } from "../access/resource-metadata.js";
 import type { PublicAccessLevel, ResourceMetadata, StateBackend } from "../access/state-backend.js";
 import { requireState } from "../access/state-port.js";
@@ -166,6 +167,14 @@ export class BlobContainer {
     const initial = { metadata, ...(publicAccess ? { publicAccess } : {}) };
     const stateful = Object.keys(metadata).length > 0 || publicAccess !== undefined;
     if (stateful) this.state("container metadata and public access");
+    const { service, deletedNameHoldSeconds } = this.port;
+    await refuseHeldName(
+      service.state,
+      this.containerName,
+      deletedNameHoldSeconds,
+      "ContainerBeingDeleted",
+      call,
+    );
     await this.port.service.createContainer(this.containerName, call, stateful ? initial : undefined);
     return this.written(call);
   }

@@ -18,6 +18,8 @@ export interface BlobPort {
   readonly lifecycle: StoreLifecycle;
   /** What the store's access token allows; absent means everything. */
   readonly access?: AccessPolicy;
+  /** Seconds a deleted container's name is refused (the store option `deletedNameHold`). */
+  readonly deletedNameHoldSeconds: number;
 }
 
 /** The port of a store (InvalidInput once it is closed), or NotSupported when its URL configures no blobs. */
@@ -26,6 +28,7 @@ export function blobPort(
   lifecycle: StoreLifecycle,
   url: string,
   access?: AccessPolicy,
+  deletedNameHoldSeconds = 0,
 ): BlobPort {
   assertOpen(lifecycle);
   if (!service) {
@@ -34,9 +37,8 @@ export function blobPort(
       `The store ${url} has no blob backend (see docs/blobs.md for the URLs that configure one)`,
     );
   }
-  return access
-    ? { service, capabilities: service.capabilities, lifecycle, access }
-    : { service, capabilities: service.capabilities, lifecycle };
+  const port = { service, capabilities: service.capabilities, lifecycle, deletedNameHoldSeconds };
+  return access ? { ...port, access } : port;
 }
 
 /** Throws if the store is closed or the signal aborted; the options for the backend call. */

@@ -21,6 +21,11 @@ export interface QueueCapabilities {
   readonly clock: "service" | "client";
   /** Resolution of the times the backend reports (Azure: whole seconds, 1000; others 1 ms). */
   readonly timeResolutionMs: number;
+  /**
+   * The store keeps when each queue was deleted, so the option `deletedNameHold` can refuse a
+   * create of a name deleted moments ago with QueueBeingDeleted (docs/queues.md).
+   */
+  readonly deletedNameHold: boolean;
   /** Known departures from the Azure documentation, each with a short id and an explanation. */
   readonly divergences: readonly { readonly id: string; readonly description: string }[];
 }

@@ -1,5 +1,6 @@
 import { QUEUE_DEFAULTS, type QueueLimits, TableKitError } from "../../model/index.js";
 import type { AccessPolicy } from "../access/access-policy.js";
+import { refuseHeldName } from "../access/deleted-name-hold.js";
 import { checkResourceMetadata, copyMetadata, sameMetadata } from "../access/resource-metadata.js";
 import type { ResourceMetadata } from "../access/state-backend.js";
 import { requireState } from "../access/state-port.js";
@@ -108,6 +109,8 @@ export class Queue {
     private readonly lifecycle: StoreLifecycle,
     /** What the store's access token allows; absent means everything. */
     private readonly access?: AccessPolicy,
+    /** Seconds a deleted queue's name is refused (the store option `deletedNameHold`). */
+    private readonly deletedNameHoldSeconds = 0,
   ) {
     this.backendQueue = service.queue(name);
   }
@@ -153,6 +156,13 @@ export class Queue {
     const metadata = checkResourceMetadata(options?.metadata);
     const hasMetadata = Object.keys(metadata).length > 0;
     const state = hasMetadata ? this.state("queue metadata") : this.service.state;
+    await refuseHeldName(
+      this.service.state,
+      this.name,
+      this.deletedNameHoldSeconds,
+      "QueueBeingDeleted",
+      call,
+    );
     const created = await this.service.createQueue(this.name, call, hasMetadata ? { metadata } : undefined);
     if (
       !created &&

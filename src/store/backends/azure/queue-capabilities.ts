@@ -67,6 +67,8 @@ export function azureQueueCapabilities(emulator: boolean): QueueCapabilities {
     sendsOnce: false, // the SDK retries a Put Message whose answer was lost
     // Times come back as RFC 1123 dates: whole seconds.
     timeResolutionMs: 1000,
+    // Azure itself answers QueueBeingDeleted for about 30 s; the store option has no place to keep times.
+    deletedNameHold: false,
     divergences: emulator
       ? [...AZURITE_QUEUE_DIVERGENCES, SDK_METADATA_CASE]
       : [SDK_CARRIAGE_RETURN, SDK_METADATA_CASE],

@@ -7,6 +7,7 @@ export function embeddedBlobCapabilities(memory: boolean): BlobCapabilities {
     ...AZURE_BLOB_RULES,
     nameOrder: "utf8",
     persistent: !memory,
+    deletedNameHold: true, // tk_deleted_names, written with each delete
     divergences: [],
   } satisfies BlobCapabilities);
 }

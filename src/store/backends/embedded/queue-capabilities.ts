@@ -11,6 +11,7 @@ export function embeddedQueueCapabilities(options: { memory: boolean }): QueueCa
     clock: "service",
     sendsOnce: true, // a local SQLite insert: no transport to retry it
     timeResolutionMs: 1,
+    deletedNameHold: true, // tk_deleted_names, written with each delete
     divergences: [],
   });
 }

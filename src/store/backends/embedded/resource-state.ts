@@ -32,12 +32,21 @@ CREATE TABLE IF NOT EXISTS tk_service_properties (
   service TEXT PRIMARY KEY,
   properties TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tk_deleted_names (
+  port TEXT NOT NULL,
+  name TEXT NOT NULL,
+  deleted INTEGER NOT NULL,
+  PRIMARY KEY (port, name)
+) WITHOUT ROWID;
 `;
 
-/** Creates the state tables when missing (concurrent openers serialize on the write lock). */
+/**
+ * Creates the state tables when missing (concurrent openers serialize on the write lock); the
+ * newest table is the one looked for, so a database made before it gains it on open.
+ */
 export function prepareStateSchema(db: Db): void {
   const exists = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tk_service_properties'")
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tk_deleted_names'")
     .get();
   if (exists) return;
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -98,6 +107,14 @@ export class EmbeddedResourceState implements StateBackend {
       getProperties: db.prepare<[string], { properties: string }>(
         "SELECT properties FROM tk_service_properties WHERE service = ?",
       ),
+      deletedOn: db.prepare<[string, string], { deleted: number }>(
+        "SELECT deleted FROM tk_deleted_names WHERE port = ? AND name = ?",
+      ),
+      recordDeleted: db.prepare<[string, string, number]>(
+        `INSERT INTO tk_deleted_names (port, name, deleted) VALUES (?, ?, ?)
+         ON CONFLICT (port, name) DO UPDATE SET deleted = excluded.deleted`,
+      ),
+      forgetDeleted: db.prepare<[string, string]>("DELETE FROM tk_deleted_names WHERE port = ? AND name = ?"),
       setProperties: db.prepare<[string, string]>(
         `INSERT INTO tk_service_properties (service, properties) VALUES (?, ?)
          ON CONFLICT (service) DO UPDATE SET properties = excluded.properties`,
@@ -105,15 +122,21 @@ export class EmbeddedResourceState implements StateBackend {
     };
   }
 
-  /** Forgets a resource's state; call inside the transaction that deletes it. */
+  /**
+   * Forgets a resource's state and records when it was deleted (the deleted-name hold reads it);
+   * call inside the transaction that deletes it.
+   */
   drop(name: string): void {
-    this.sql.drop.run(this.host.port, this.host.key(name));
+    const key = this.host.key(name);
+    this.sql.drop.run(this.host.port, key);
+    this.sql.recordDeleted.run(this.host.port, key, Date.now());
   }
 
   /** A new resource's state (any leftover row dropped first); call inside the transaction that creates it. */
   init(name: string, initial: InitialResourceState | undefined): void {
     const key = this.host.key(name);
     this.sql.drop.run(this.host.port, key);
+    this.sql.forgetDeleted.run(this.host.port, key);
     if (initial) {
       this.sql.insert.run(
         this.host.port,
@@ -153,6 +176,13 @@ export class EmbeddedResourceState implements StateBackend {
         this.sql.setAccess.run(port, key, publicAccess ?? null, JSON.stringify(policies));
       }
       this.host.changed?.(name);
+    });
+  }
+
+  deletedOn(name: string, call: CallOptions): Promise<Date | undefined> {
+    return this.host.read(call, () => {
+      const row = this.sql.deletedOn.get(this.host.port, this.host.key(name));
+      return row ? new Date(row.deleted) : undefined;
     });
   }
 

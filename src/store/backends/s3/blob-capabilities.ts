@@ -87,6 +87,7 @@ export function s3BlobCapabilities(options: {
     maxListPageSize: 1000,
     nameOrder: "utf8",
     persistent: true,
+    deletedNameHold: false,
     divergences: options.emulator ? S3RVER_DIVERGENCES : [],
   } satisfies BlobCapabilities);
 }

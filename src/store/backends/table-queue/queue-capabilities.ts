@@ -36,6 +36,7 @@ export function tableQueueCapabilities(tables: Capabilities): QueueCapabilities 
     sendsOnce: false, // a retried insert of the message's entity: left to the table's SDK
     clock: "client",
     timeResolutionMs: 1,
+    deletedNameHold: false,
     divergences: TABLE_QUEUE_DIVERGENCES,
   });
 }
