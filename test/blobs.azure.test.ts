@@ -7,7 +7,7 @@ import { startAzurite } from "./support/azurite.js";
 runBlobConformance({
   name: "azure (Azurite)",
   open: () =>
-    blobTargetOnServer("azure (Azurite)", startAzurite, (azurite) =>
-      openStore(`azure:${azurite.connectionString}`),
+    blobTargetOnServer("azure (Azurite)", startAzurite, (azurite, core) =>
+      openStore(`azure:${azurite.connectionString}`, core),
     ),
 });

@@ -7,7 +7,7 @@ import { startS3rver } from "./support/s3rver.js";
 runBlobConformance({
   name: "s3 (s3rver)",
   open: () =>
-    blobTargetOnServer("s3 (s3rver)", startS3rver, (server) =>
-      openStore("memory:", { s3: { endpoint: server.endpoint, bucketPrefix: "tk-" } }),
+    blobTargetOnServer("s3 (s3rver)", startS3rver, (server, core) =>
+      openStore("memory:", { s3: { endpoint: server.endpoint, bucketPrefix: "tk-" }, ...core }),
     ),
 });

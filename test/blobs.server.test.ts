@@ -7,7 +7,7 @@ import { startTablekitServer } from "./support/tablekit-server.js";
 runBlobConformance({
   name: "azure (tablekit serve blobs)",
   open: () =>
-    blobTargetOnServer("azure (tablekit serve blobs)", startTablekitServer, (server) =>
-      openStore(server.storeUrl, server.storeOptions),
+    blobTargetOnServer("azure (tablekit serve blobs)", startTablekitServer, (server, core) =>
+      openStore(server.storeUrl, { ...server.storeOptions, ...core }),
     ),
 });

@@ -11,7 +11,9 @@ const memory = "memory:queue-conformance";
 runQueueConformance({
   name: "embedded memory:",
   open: async () =>
-    queueTargetFromStore("embedded memory:", await openStore(memory), { openStore: () => openStore(memory) }),
+    queueTargetFromStore("embedded memory:", await openStore(memory), {
+      openStore: (core) => openStore(memory, core),
+    }),
 });
 
 const dir = mkdtempSync(join(tmpdir(), "tablekit-queues-"));
@@ -21,5 +23,7 @@ const file = `file:${join(dir, "queues.db")}`;
 runQueueConformance({
   name: "embedded file:",
   open: async () =>
-    queueTargetFromStore("embedded file:", await openStore(file), { openStore: () => openStore(file) }),
+    queueTargetFromStore("embedded file:", await openStore(file), {
+      openStore: (core) => openStore(file, core),
+    }),
 });

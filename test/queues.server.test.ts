@@ -11,7 +11,7 @@ runQueueConformance({
     try {
       const store = await openStore(server.storeUrl, server.storeOptions);
       return queueTargetFromStore("azure (tablekit serve queues)", store, {
-        openStore: () => openStore(server.storeUrl, server.storeOptions),
+        openStore: (core) => openStore(server.storeUrl, { ...server.storeOptions, ...core }),
         release: async () => {
           await store.close();
           await server.stop();

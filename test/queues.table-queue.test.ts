@@ -11,6 +11,6 @@ runQueueConformance({
   name: "table-queue on embedded",
   open: async () =>
     queueTargetFromStore("table-queue on embedded", await openStore(memory, TABLE), {
-      openStore: () => openStore(memory, TABLE),
+      openStore: (core) => openStore(memory, { ...TABLE, ...core }),
     }),
 });

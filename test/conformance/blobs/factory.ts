@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from "vitest";
-import type { BlobCapabilities, BlobContainer, Store } from "../../../src/index.js";
+import type { BlobCapabilities, BlobContainer, CoreStoreOptions, Store } from "../../../src/index.js";
 import { randomAlphanumeric } from "../factory.js";
 
 /**
@@ -14,6 +14,8 @@ export interface BlobTarget {
   freshContainer(): Promise<BlobContainer>;
   /** A unique valid container name that does not exist yet (deleted by `dispose()` if created). */
   freshContainerName(): string;
+  /** Opens another store on the same data (another "process") with the core's options; the test closes it. */
+  openStore?(options?: CoreStoreOptions): Promise<Store>;
   /** Deletes every container this target named, then releases the store (and its server). */
   dispose(): Promise<void>;
 }
@@ -24,7 +26,12 @@ export interface BlobSetup {
 }
 
 /** A target over an open store; `release` runs after the containers are deleted (default: close). */
-export function blobTargetFromStore(name: string, store: Store, release?: () => Promise<void>): BlobTarget {
+export function blobTargetFromStore(
+  name: string,
+  store: Store,
+  release?: () => Promise<void>,
+  reopen?: (options?: CoreStoreOptions) => Promise<Store>,
+): BlobTarget {
   const caps = store.blobCapabilities;
   if (!caps) throw new Error(`${name} has no blob port`);
   const created = new Set<string>();
@@ -38,6 +45,7 @@ export function blobTargetFromStore(name: string, store: Store, release?: () => 
     store,
     capabilities: caps,
     freshContainerName,
+    ...(reopen ? { openStore: reopen } : {}),
     async freshContainer() {
       return store.createContainer(freshContainerName());
     },
@@ -56,15 +64,20 @@ export function blobTargetFromStore(name: string, store: Store, release?: () => 
 export async function blobTargetOnServer<S extends { stop(): Promise<void> }>(
   name: string,
   start: () => Promise<S>,
-  open: (server: S) => Promise<Store>,
+  open: (server: S, options?: CoreStoreOptions) => Promise<Store>,
 ): Promise<BlobTarget> {
   const server = await start();
   try {
     const store = await open(server);
-    return blobTargetFromStore(name, store, async () => {
-      await store.close();
-      await server.stop();
-    });
+    return blobTargetFromStore(
+      name,
+      store,
+      async () => {
+        await store.close();
+        await server.stop();
+      },
+      (options) => open(server, options),
+    );
   } catch (err) {
     await server.stop();
     throw err;

@@ -7,6 +7,7 @@ import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { copySuite } from "./copy.js";
+import { deletedNamesSuite } from "./deleted-names.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
@@ -45,6 +46,7 @@ export const BLOB_SUITES = [
   batchesSuite,
   snapshotsSuite,
   copySuite,
+  deletedNamesSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { openStore, type Queue, type QueueCapabilities, type Store } from "../../../src/index.js";
+import {
+  type CoreStoreOptions,
+  openStore,
+  type Queue,
+  type QueueCapabilities,
+  type Store,
+} from "../../../src/index.js";
 
 /**
  * One queue backend under test, as the queue conformance suite sees it. The suite reads
@@ -14,8 +20,8 @@ export interface QueueTarget {
   freshQueue(): Promise<Queue>;
   /** A valid, unique queue name not created yet; deleted by `dispose()` if a test created it. */
   freshQueueName(length?: number): string;
-  /** Opens another store on the same backend (another "process"); the test closes it. */
-  openStore(): Promise<Store>;
+  /** Opens another store on the same backend (another "process"), with the core's options; the test closes it. */
+  openStore(options?: CoreStoreOptions): Promise<Store>;
   /** How many messages the concurrency test sends through this backend (2,000 unless the setup says). */
   readonly concurrencyMessages: number;
   /** Deletes every queue this target created, then releases the store. */
@@ -28,8 +34,8 @@ export interface QueueSetup {
 }
 
 export interface QueueTargetOptions {
-  /** Opens another store on the same backend. */
-  readonly openStore: () => Promise<Store>;
+  /** Opens another store on the same backend, with the core's options. */
+  readonly openStore: (options?: CoreStoreOptions) => Promise<Store>;
   /** Runs after the queues are deleted (close the store, stop a server). Default: `store.close()`. */
   readonly release?: () => Promise<void>;
   readonly concurrencyMessages?: number;
@@ -84,7 +90,7 @@ export async function queueTargetOnServer<S extends { stop(): Promise<void> }>(
     const store = await openStore(url);
     return queueTargetFromStore(name, store, {
       ...options,
-      openStore: () => openStore(url),
+      openStore: (core) => openStore(url, core),
       release: async () => {
         await store.close();
         await server.stop();

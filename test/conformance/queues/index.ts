@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { abortAndClosedSuite } from "./abort-and-closed.js";
 import { concurrencySuite } from "./concurrency.js";
+import { deletedNamesSuite } from "./deleted-names.js";
 import type { QueueSetup, QueueTarget } from "./factory.js";
 import { limitsSuite } from "./limits.js";
 import { messagesSuite } from "./messages.js";
@@ -22,6 +23,7 @@ export const QUEUE_SUITES = [
   limitsSuite,
   queuesSuite,
   queueStateSuite,
+  deletedNamesSuite,
   abortAndClosedSuite,
   concurrencySuite,
 ] as const;
