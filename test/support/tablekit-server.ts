@@ -7,8 +7,10 @@ import type { TestServer } from "./server-target.js";
  * ports, in memory, serving the development account; its connection string names all three. The store connects with `emulator: false`: the server is held to the
  * service's semantics, so the azure backend applies none of its Azurite workarounds.
  */
-export async function startTablekitServer(): Promise<TestServer & { connectionString: string; url: string }> {
-  const server = await startServer({ port: 0, services: ["table", "queue", "blob"] });
+export async function startTablekitServer(
+  options: Pick<ServerOptions, "deletedNameHold"> = {},
+): Promise<TestServer & { connectionString: string; url: string }> {
+  const server = await startServer({ port: 0, services: ["table", "queue", "blob"], ...options });
   return {
     storeUrl: `azure:${server.connectionString}`,
     storeOptions: { emulator: false },
