@@ -68,10 +68,9 @@ describe("@azure/storage-queue against tablekit serve", () => {
     expect((await queue.getProperties()).metadata).toEqual({ team: "c", owner: "x" });
     await queue.delete();
     expect(await failure(queue.getProperties())).toEqual({ status: 404, code: "QueueNotFound" });
-    // A queue created again under the name starts without the old metadata.
-    await queue.create();
-    expect((await queue.getProperties()).metadata ?? {}).toEqual({});
-    await queue.delete();
+    // The name is held for 30 s, as the service holds it (a queue created again under the name
+    // starting without the old metadata is a conformance case, run with the hold off).
+    expect(await failure(queue.create())).toEqual({ status: 409, code: "QueueBeingDeleted" });
   });
 
   it("refuses invalid names and metadata with the service's codes", async () => {
