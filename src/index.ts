@@ -223,7 +223,6 @@ export {
 export {
   type AccessOperation,
   type AccessOptions,
-  type CoreStoreOptions,
   AccessPolicy,
   type AccessScope,
   type AccessTokenOptions,
@@ -272,6 +271,7 @@ export {
   type ContainerGetAccessPolicyResponse,
   type ContainerItem,
   type ContainerProperties,
+  type CoreStoreOptions,
   type CorsRule,
   type CreateEntityOptions,
   type CreateTableOptions,
