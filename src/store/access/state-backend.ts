@@ -87,7 +87,7 @@ export interface StoredStaticWebsite {
   readonly defaultIndexDocumentPath?: string;
 }
 
-/** The raw state calls of one port (tables, queues or blobs): four, each one round trip or transaction. */
+/** The raw state calls of one port (tables, queues or blobs): each one round trip or transaction. */
 export interface StateBackend {
   /** The resource's state (only `part` need be read); the port's NotFound code when it does not exist. */
   getState(name: string, part: StatePart, call: CallOptions): Promise<StoredResourceState>;
