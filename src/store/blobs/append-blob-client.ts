@@ -6,7 +6,6 @@ import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
 import type { BlobCopySourceConditions } from "./blob-copy.js";
 import { type CopySource, readSource } from "./blob-copy-into.js";
-import { readSourceBlock } from "./blob-source-block.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -16,6 +15,7 @@ import {
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
+import { readSourceBlock } from "./blob-source-block.js";
 
 export interface AppendBlobCreateOptions extends OperationOptions {
   blobHTTPHeaders?: BlobHTTPHeaders;

@@ -111,7 +111,11 @@ export const appendsSuite: BlobSuite = (target) => {
         expect(rest.blobAppendOffset).toBe("3000");
         const md5 = createHash("md5").update(body.subarray(0, 10)).digest();
         await log.appendBlockFromURL(source, 0, 10, { sourceContentMD5: md5 });
-        const expected = Buffer.concat([body.subarray(2000, 5000), body.subarray(9000), body.subarray(0, 10)]);
+        const expected = Buffer.concat([
+          body.subarray(2000, 5000),
+          body.subarray(9000),
+          body.subarray(0, 10),
+        ]);
         expect((await log.downloadToBuffer()).equals(expected)).toBe(true);
         // Every refusal appends nothing.
         const refusals = [
@@ -171,7 +175,9 @@ export const appendsSuite: BlobSuite = (target) => {
         expect(await codeOf(c.getAppendBlobClient("log").appendBlock("x", 1))).toBe("NotSupported");
         await c.uploadBlockBlob("src", "x", 1);
         const source = c.getBlobClient("src");
-        expect(await codeOf(c.getAppendBlobClient("log").appendBlockFromURL(source, 0, 1))).toBe("NotSupported");
+        expect(await codeOf(c.getAppendBlobClient("log").appendBlockFromURL(source, 0, 1))).toBe(
+          "NotSupported",
+        );
       },
     );
   });
