@@ -1,7 +1,8 @@
 /**
  * @azure/storage-blob's AppendBlobClient.appendBlockFromURL against tablekit serve: a source in the
  * same account (read through the store) and one on another serve fetched with a SAS; the source
- * range, source and append conditions, x-ms-source-content-md5, and what is refused.
+ * range, source and append conditions, x-ms-source-content-md5, and what is refused (also Put Page
+ * From URL, not served).
  */
 import { createHash } from "node:crypto";
 import {
@@ -98,6 +99,19 @@ describe("@azure/storage-blob's appendBlockFromURL against tablekit serve", () =
       code: "InvalidBlobType",
     });
     expect((await log.downloadToBuffer()).toString()).toBe("abcdef0123");
+  });
+
+  it("answers Put Page From URL with 501 rather than writing the empty body", async () => {
+    const src = container.getPageBlobClient("page-src");
+    await src.create(512);
+    await src.uploadPages(Buffer.alloc(512, "p"), 0, 512);
+    const dst = container.getPageBlobClient("page-dst");
+    await dst.create(512);
+    expect(await failure(dst.uploadPagesFromURL(src.url, 0, 0, 512))).toEqual({
+      status: 501,
+      code: "NotImplemented",
+    });
+    expect((await dst.getPageRanges()).pageRange).toEqual([]);
   });
 
   it("fetches a source on another server through a SAS, and cannot read it without one", async () => {

@@ -213,6 +213,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "PUT page":
       askCore(caller, "writeBlob", target);
       refuseUnkeptHeaders(ctx);
+      if (isCopy(ctx)) throw notServed("Put Page From URL (x-ms-copy-source on Put Page)");
       return putPage(ctx, container, name, conditions, caller.store.blobCapabilities!.maxPageWriteBytes);
     case "GET pagelist":
     case "HEAD pagelist":
