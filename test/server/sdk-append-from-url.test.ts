@@ -101,6 +101,19 @@ describe("@azure/storage-blob's appendBlockFromURL against tablekit serve", () =
     expect((await log.downloadToBuffer()).toString()).toBe("abcdef0123");
   });
 
+  it("answers a copy asked to seal its destination with 501 rather than leaving it open", async () => {
+    const log = container.getAppendBlobClient("to-seal.log");
+    await log.create();
+    await log.appendBlock("x", 1);
+    await log.seal();
+    const copy = container.getAppendBlobClient("sealed-copy.log");
+    expect(await failure(copy.beginCopyFromURL(log.url, { sealBlob: true }))).toMatchObject({ status: 501 });
+    expect(await copy.exists()).toBe(false);
+    await copy.beginCopyFromURL(log.url);
+    // Not sealed: serve writes x-ms-blob-sealed only on a sealed blob, so the SDK reports nothing.
+    expect(await copy.getProperties()).toMatchObject({ blobType: "AppendBlob", isSealed: undefined });
+  });
+
   it("answers Put Page From URL with 501 rather than writing the empty body", async () => {
     const src = container.getPageBlobClient("page-src");
     await src.create(512);
