@@ -85,7 +85,8 @@ export async function copyBlob(
 ): Promise<void> {
   askCore(caller, "writeBlob", { container: container.containerName, blob: name });
   // Sealing the copy is not offered: refused rather than a copy left open.
-  if (header(ctx, "x-ms-seal-blob") !== undefined) throw notServed("the x-ms-seal-blob header on Copy Blob");
+  if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
+    throw notServed("the x-ms-seal-blob header on Copy Blob");
   const client = container.getBlobClient(name);
   const source = copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
