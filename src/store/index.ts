@@ -51,6 +51,7 @@ export type { TableQueueOptions } from "./backends/table-queue/connection.js";
 export {
   AppendBlobClient,
   type AppendBlobCreateOptions,
+  type AppendBlockFromURLOptions,
   type AppendBlockOptions,
   type AppendBlockResponse,
 } from "./blobs/append-blob-client.js";

@@ -195,6 +195,31 @@ describe("Blob Batch: raw bodies and limits", () => {
     expect(await names(container)).toEqual(["b1"]);
   });
 
+  it("a container's batch takes sub-requests named without the account (Python's SDK), only in that container", async () => {
+    const container = await containerWith("relative", 3);
+    const sas = service
+      .generateAccountSasUrl(
+        new Date(Date.now() + 3_600_000),
+        AccountSASPermissions.parse("d"),
+        AccountSASResourceTypes.parse("sco").toString(),
+      )
+      .split("?")[1]!;
+    const send = (path: string, target: string) =>
+      storageRequest(endpoint, {
+        method: "POST",
+        path,
+        auth: { sas },
+        body: `--b\r\nContent-Type: application/http\r\nContent-ID: 0\r\n\r\nDELETE ${target} HTTP/1.1\r\n\r\n--b--\r\n`,
+        headers: { "content-type": "multipart/mixed; boundary=b" },
+      });
+    const scoped = "relative?restype=container&comp=batch";
+    expect((await send(scoped, "/relative/b0")).text).toContain("HTTP/1.1 202 Accepted");
+    // Not a way around the batch's scope: another container, or the account's batch, is still refused.
+    expect((await send(scoped, "/rawbatch/b0")).text).toContain("x-ms-error-code: InvalidInput");
+    expect((await send("?comp=batch", "/relative/b1")).text).toContain("x-ms-error-code: InvalidInput");
+    expect(await names(container)).toEqual(["b1", "b2"]);
+  });
+
   it("257 sub-requests are ExceedsMaxBatchRequestCount; 256 are run", async () => {
     const over = await rawBatch(Array.from({ length: 257 }, () => del("b0")));
     expect(over.status).toBe(202);

@@ -34,7 +34,7 @@ afterAll(() => server?.stop());
 describe("Python azure.storage.queue and azure.storage.blob against tablekit serve", () => {
   // Skipped only without python3-azure outside CI (the check above throws in CI and prints how to install it).
   it.skipIf(!python)(
-    "queues, messages, containers, ranges, block lists, append blobs, listings and conditions",
+    "queues, messages, containers, ranges, block lists, append blobs, listings, conditions, page blobs, seal and batches",
     { timeout: 90_000 },
     async () => {
       const { stdout } = await promisify(execFile)(python!, [script], {
@@ -49,6 +49,9 @@ describe("Python azure.storage.queue and azure.storage.blob against tablekit ser
         "ok listing",
         "ok conditions",
         "ok containers",
+        "ok page blobs",
+        "ok seal",
+        "ok batch",
       ]);
     },
   );

@@ -59,10 +59,14 @@ function rawQuery(ctx: RequestContext): Map<string, string[]> {
   return out;
 }
 
-/** The resource paths a signature may cover: the raw path, and for the secondary also the primary's. */
+/**
+ * The resource paths a signature may cover: the raw path, for the secondary also the primary's, and
+ * for a batch sub-request addressed relative to the account the path it was sent with.
+ */
 function signedPaths(ctx: RequestContext): string[] {
   const paths = [ctx.rawPath === "" ? "/" : ctx.rawPath];
   if (ctx.secondary) paths.push(ctx.rawPath.replace(`/${ctx.account}-secondary`, `/${ctx.account}`));
+  if (ctx.signedPath !== undefined) paths.push(ctx.signedPath);
   return paths;
 }
 

@@ -75,7 +75,15 @@ async function prepare(ctx: BlobContext): Promise<PreparedSub[]> {
   const scope = ctx.resource.kind === "container" ? ctx.resource.container : undefined;
   let kind: BatchKind | undefined;
   return subs.map((sub) => {
-    const { target, headers } = inheritCredentials(ctx, sub.target, { ...sub.headers, host });
+    // In a container's batch on a path-style URL, Python's SDK names each blob without the account
+    // (`/container/blob`, as on the service's host-style URLs): read as the batch's own account.
+    const relative =
+      ctx.pathStyle &&
+      scope !== undefined &&
+      sub.target.startsWith(`/${encodeURIComponent(scope)}/`) &&
+      !sub.target.startsWith(`/${ctx.account}/`);
+    const addressed = relative ? `/${ctx.account}${sub.target}` : sub.target;
+    const { target, headers } = inheritCredentials(ctx, addressed, { ...sub.headers, host });
     const message = subRequestMessage(sub.method, target, headers, clientIp);
     const response = new PartResponse();
     let parsed: RequestContext;
@@ -84,6 +92,7 @@ async function prepare(ctx: BlobContext): Promise<PreparedSub[]> {
     } catch {
       throw batchInvalid(`Part ${sub.contentId}'s request target is not a valid URI.`);
     }
+    if (relative) parsed = { ...parsed, signedPath: sub.target.split("?")[0]! };
     // The secondary's read-only rule is the handler's, which sub-requests skip: one on it is refused here.
     if (parsed.account !== ctx.account || parsed.secondary !== ctx.secondary) {
       throw batchInvalid("A sub-request addresses another account or location.");

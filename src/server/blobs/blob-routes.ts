@@ -34,7 +34,7 @@ import {
   rangeChecksumWanted,
   writeChecked,
 } from "./content-checksum.js";
-import { abortCopy, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
+import { abortCopy, appendBlockFromUrl, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
 import {
   asksPageProperties,
   getPageRanges,
@@ -181,6 +181,8 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "PUT appendblock": {
       askCore(caller, "appendBlock", target);
       refuseUnkeptHeaders(ctx);
+      const append = { ...conditions, ...appendConditions(ctx) };
+      if (isCopy(ctx)) return appendBlockFromUrl(ctx, caller, container, name, append);
       const caps = caller.store.blobCapabilities!;
       const expected = expectedChecksums(ctx);
       const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
@@ -193,19 +195,9 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
           "The value for one of the HTTP headers is not in the correct format: Content-Length",
         );
       }
-      const position = header(ctx, "x-ms-blob-condition-appendpos");
-      const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
-      const result = await container.getAppendBlobClient(name).appendBlock(bytes, bytes.length, {
-        conditions: {
-          ...conditions,
-          ...(position === undefined
-            ? {}
-            : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
-          ...(maxSize === undefined
-            ? {}
-            : { maxSize: integerHeader("x-ms-blob-condition-maxsize", maxSize) }),
-        },
-      });
+      const result = await container
+        .getAppendBlobClient(name)
+        .appendBlock(bytes, bytes.length, { conditions: append });
       writeResult(ctx, 201, result, {
         "x-ms-blob-append-offset": result.blobAppendOffset,
         "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
@@ -221,6 +213,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "PUT page":
       askCore(caller, "writeBlob", target);
       refuseUnkeptHeaders(ctx);
+      if (isCopy(ctx)) throw notServed("Put Page From URL (x-ms-copy-source on Put Page)");
       return putPage(ctx, container, name, conditions, caller.store.blobCapabilities!.maxPageWriteBytes);
     case "GET pagelist":
     case "HEAD pagelist":
@@ -261,6 +254,18 @@ function deleteSnapshotsHeader(ctx: BlobContext): "include" | "only" | undefined
     "InvalidHeaderValue",
     "The value for one of the HTTP headers is not in the correct format: x-ms-delete-snapshots",
   );
+}
+
+/** x-ms-blob-condition-appendpos and x-ms-blob-condition-maxsize, as the port's append conditions. */
+function appendConditions(ctx: BlobContext): { appendPosition?: number; maxSize?: number } {
+  const position = header(ctx, "x-ms-blob-condition-appendpos");
+  const maxSize = header(ctx, "x-ms-blob-condition-maxsize");
+  return {
+    ...(position === undefined
+      ? {}
+      : { appendPosition: integerHeader("x-ms-blob-condition-appendpos", position) }),
+    ...(maxSize === undefined ? {} : { maxSize: integerHeader("x-ms-blob-condition-maxsize", maxSize) }),
+  };
 }
 
 function integerHeader(name: string, value: string): number {

@@ -1,4 +1,5 @@
 import type {
+  AppendBlockOptions,
   BlobClient,
   BlobContainer,
   BlobCopySourceConditions,
@@ -9,7 +10,7 @@ import type { StorageCaller } from "../auth/storage-access.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
-import { askCore } from "./blob-ask.js";
+import { askCore, notServed } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
 
@@ -83,6 +84,9 @@ export async function copyBlob(
   conditions: BlobRequestConditions,
 ): Promise<void> {
   askCore(caller, "writeBlob", { container: container.containerName, blob: name });
+  // Sealing the copy is not offered: refused rather than a copy left open.
+  if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
+    throw notServed("the x-ms-seal-blob header on Copy Blob");
   const client = container.getBlobClient(name);
   const source = copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
@@ -112,6 +116,22 @@ export async function copyBlob(
   writeResult(ctx, 202, result, { "x-ms-copy-id": result.copyId, "x-ms-copy-status": result.copyStatus });
 }
 
+/** x-ms-source-range `bytes=a-b` (or `bytes=a-`) as offset and count; absent, the whole source. */
+function sourceRange(ctx: BlobContext): { offset: number; count: number | undefined } {
+  const rangeText = header(ctx, "x-ms-source-range");
+  if (rangeText === undefined) return { offset: 0, count: undefined };
+  const m = /^bytes=(\d+)-(\d+)?$/.exec(rangeText.trim());
+  if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-source-range header is not valid.",
+    );
+  }
+  const offset = Number(m[1]);
+  return { offset, count: m[2] === undefined ? undefined : Number(m[2]) - offset + 1 };
+}
+
 /** Put Block From URL: x-ms-source-range `bytes=a-b` of the source, or all of it. */
 export async function putBlockFromUrl(
   ctx: BlobContext,
@@ -121,27 +141,61 @@ export async function putBlockFromUrl(
 ): Promise<void> {
   askCore(caller, "writeBlob", { container: container.containerName, blob: name });
   const blockId = ctx.query.get("blockid") ?? "";
-  const rangeText = header(ctx, "x-ms-source-range");
-  let offset = 0;
-  let count: number | undefined;
-  if (rangeText !== undefined) {
-    const m = /^bytes=(\d+)-(\d+)?$/.exec(rangeText.trim());
-    if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) {
-      throw new ProtocolError(
-        400,
-        "InvalidHeaderValue",
-        "The value for the x-ms-source-range header is not valid.",
-      );
-    }
-    offset = Number(m[1]);
-    count = m[2] === undefined ? undefined : Number(m[2]) - offset + 1;
-  }
+  const { offset, count } = sourceRange(ctx);
   await container
     .getBlockBlobClient(name)
     .stageBlockFromURL(blockId, copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
     });
   send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
+}
+
+/**
+ * Append Block From URL: the source range (or all of the source) appended as one block, under the
+ * append conditions and the source's. The request carries no body (Content-Length 0, as the
+ * service requires); x-ms-source-content-md5 is checked against the bytes read.
+ */
+export async function appendBlockFromUrl(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  container: BlobContainer,
+  name: string,
+  conditions: AppendBlockOptions["conditions"],
+): Promise<void> {
+  askCore(caller, "appendBlock", { container: container.containerName, blob: name });
+  const length = header(ctx, "content-length");
+  if (length !== undefined && length.trim() !== "0") {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for one of the HTTP headers is not in the correct format: Content-Length",
+    );
+  }
+  if (header(ctx, "x-ms-source-content-crc64") !== undefined) {
+    throw notServed("the x-ms-source-content-crc64 header on Append Block From URL");
+  }
+  const md5 = header(ctx, "x-ms-source-content-md5");
+  const sourceContentMD5 = md5 === undefined ? undefined : Buffer.from(md5, "base64");
+  if (sourceContentMD5 !== undefined && sourceContentMD5.length !== 16) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-source-content-md5 header is not valid.",
+    );
+  }
+  const { offset, count } = sourceRange(ctx);
+  const result = await container
+    .getAppendBlobClient(name)
+    .appendBlockFromURL(copySource(ctx, caller), offset, count, {
+      sourceConditions: sourceConditions(ctx),
+      ...(conditions ? { conditions } : {}),
+      ...(sourceContentMD5 ? { sourceContentMD5 } : {}),
+    });
+  writeResult(ctx, 201, result, {
+    "x-ms-blob-append-offset": result.blobAppendOffset,
+    "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
+    "x-ms-request-server-encrypted": "true",
+  });
 }
 
 /** Abort Copy Blob: no copy here is ever pending (409 NoPendingCopyOperation), as the port answers. */

@@ -34,6 +34,11 @@ export interface RequestContext {
   readonly version: string;
   /** `http://host:port/account/`: the base of `odata.metadata` links. */
   readonly baseUrl: string;
+  /**
+   * A Blob Batch sub-request that named its blob relative to the account on a path-style URL
+   * (Python's SDK writes `/container/blob`): the raw path it was signed for.
+   */
+  readonly signedPath?: string;
 }
 
 interface HostStyle {
@@ -134,6 +139,7 @@ export function withResource<R>(ctx: RequestContext, resource: R): RequestContex
     clientIp: ctx.clientIp,
     version: ctx.version,
     baseUrl: ctx.baseUrl,
+    ...(ctx.signedPath === undefined ? {} : { signedPath: ctx.signedPath }),
     resource,
   };
 }

@@ -4,14 +4,18 @@ import { uploadAnnotations } from "./blob-annotations.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
+import type { BlobCopySourceConditions } from "./blob-copy.js";
+import { type CopySource, readSource } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   checkByteCount,
+  checkRange,
   checkRequestConditions,
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
+import { readSourceBlock } from "./blob-source-block.js";
 
 export interface AppendBlobCreateOptions extends OperationOptions {
   blobHTTPHeaders?: BlobHTTPHeaders;
@@ -28,6 +32,13 @@ export interface AppendBlockOptions extends OperationOptions {
     /** Append only if the blob stays within this many bytes. */
     maxSize?: number;
   };
+}
+
+export interface AppendBlockFromURLOptions extends AppendBlockOptions {
+  /** Conditions on the source (the service's x-ms-source-if-* headers): SourceConditionNotMet. */
+  sourceConditions?: BlobCopySourceConditions;
+  /** The MD5 the source range must have (x-ms-source-content-md5): Md5Mismatch, nothing appended. */
+  sourceContentMD5?: Uint8Array;
 }
 
 export interface AppendBlockResponse extends BlobWriteResponse {
@@ -106,6 +117,38 @@ export class AppendBlobClient extends BlobClient {
       blobAppendOffset: String(result.appendOffset),
       blobCommittedBlockCount: result.committedBlockCount,
     };
+  }
+
+  /**
+   * Append Block From URL: appends `count` bytes of the source from `sourceOffset` (all of it from
+   * there when `count` is undefined) as one block, under the same conditions as appendBlock. A blob
+   * of this store is read through the store (authorized as a read by its own client); a URL is
+   * fetched, so it must be readable as its server answers it (public, or with a SAS). A source that
+   * cannot be read or a range past its end is CannotVerifyCopySource; more than
+   * `maxAppendBlockBytes` is RequestBodyTooLarge; nothing is appended on any error.
+   */
+  async appendBlockFromURL(
+    source: CopySource,
+    sourceOffset = 0,
+    count?: number,
+    options: AppendBlockFromURLOptions = {},
+  ): Promise<AppendBlockResponse> {
+    const call = this.beginAppend(options);
+    this.refuseOnSnapshot();
+    await this.authorize("appendBlock", call);
+    const caps = this.port.capabilities;
+    const range = checkRange(sourceOffset, count);
+    if (range?.count !== undefined && range.count > caps.maxAppendBlockBytes) {
+      throw new TableKitError(
+        "RequestBodyTooLarge",
+        `An append block holds at most ${caps.maxAppendBlockBytes} bytes; the source range has ${range.count}`,
+        { details: { bytes: range.count, limit: caps.maxAppendBlockBytes } },
+      );
+    }
+    const read = await readSource(source, range, options);
+    const bytes = await readSourceBlock(read, caps.maxAppendBlockBytes, options);
+    const { sourceConditions: _source, sourceContentMD5: _md5, ...append } = options;
+    return this.appendBlock(bytes, bytes.byteLength, append);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect } from "vitest";
 import { itWhen } from "../../support/it-when.js";
 import { type BlobSuite, codeOf, patternBytes } from "./factory.js";
@@ -90,6 +91,81 @@ export const appendsSuite: BlobSuite = (target) => {
 
     itWhen(
       target,
+      (c) => c.appendBlobs,
+      "the blob backend has no append blobs (appendBlobs: false; on S3 logs go to numbered block blobs)",
+      "appends ranges of another blob (appendBlockFromURL) under source and append conditions",
+      async () => {
+        const c = await target().freshContainer();
+        const body = patternBytes(10_000, 5);
+        await c.uploadBlockBlob("src", body, body.length);
+        const source = c.getBlobClient("src");
+        const { etag } = await source.getProperties();
+        const log = c.getAppendBlobClient("log");
+        await log.create();
+        const first = await log.appendBlockFromURL(source, 2000, 3000);
+        expect([first.blobAppendOffset, first.blobCommittedBlockCount]).toEqual(["0", 1]);
+        const rest = await log.appendBlockFromURL(source, 9000, undefined, {
+          sourceConditions: { ifMatch: etag },
+          conditions: { appendPosition: 3000, maxSize: 4000 },
+        });
+        expect(rest.blobAppendOffset).toBe("3000");
+        const md5 = createHash("md5").update(body.subarray(0, 10)).digest();
+        await log.appendBlockFromURL(source, 0, 10, { sourceContentMD5: md5 });
+        const expected = Buffer.concat([
+          body.subarray(2000, 5000),
+          body.subarray(9000),
+          body.subarray(0, 10),
+        ]);
+        expect((await log.downloadToBuffer()).equals(expected)).toBe(true);
+        // Every refusal appends nothing.
+        const refusals = [
+          log.appendBlockFromURL(source, 0, 10, { sourceConditions: { ifNoneMatch: etag } }),
+          log.appendBlockFromURL(source, 0, 10, { sourceContentMD5: Buffer.alloc(16) }),
+          log.appendBlockFromURL(source, 0, 10, { conditions: { appendPosition: 0 } }),
+          log.appendBlockFromURL(source, 0, 10, { conditions: { maxSize: expected.length + 9 } }),
+          log.appendBlockFromURL(source, 20_000, 10),
+          log.appendBlockFromURL(c.getBlobClient("missing"), 0, 10),
+          c.getAppendBlobClient("src").appendBlockFromURL(source, 0, 10),
+          c.getAppendBlobClient("none").appendBlockFromURL(source, 0, 10),
+        ];
+        expect(await Promise.all(refusals.map(codeOf))).toEqual([
+          "SourceConditionNotMet",
+          "Md5Mismatch",
+          "AppendPositionConditionNotMet",
+          "MaxBlobSizeConditionNotMet",
+          "CannotVerifyCopySource",
+          "CannotVerifyCopySource",
+          "InvalidBlobType",
+          "BlobNotFound",
+        ]);
+        expect((await log.getProperties()).contentLength).toBe(expected.length);
+      },
+    );
+
+    itWhen(
+      target,
+      (c) => c.appendBlobs,
+      "the blob backend has no append blobs (appendBlobs: false; on S3 logs go to numbered block blobs)",
+      "refuses a source range past the append-block limit, a bad range and an empty source",
+      async () => {
+        const c = await target().freshContainer();
+        const limit = target().capabilities.maxAppendBlockBytes;
+        await c.uploadBlockBlob("src", "abc", 3);
+        await c.uploadBlockBlob("empty", "", 0);
+        const log = c.getAppendBlobClient("log");
+        await log.create();
+        const source = c.getBlobClient("src");
+        expect(await codeOf(log.appendBlockFromURL(source, 0, limit + 1))).toBe("RequestBodyTooLarge");
+        expect(await codeOf(log.appendBlockFromURL(source, -1, 2))).toBe("InvalidInput");
+        expect(await codeOf(log.appendBlockFromURL(source, 0, 0))).toBe("InvalidInput");
+        expect(await codeOf(log.appendBlockFromURL(c.getBlobClient("empty")))).toBe("InvalidInput");
+        await log.appendBlockFromURL(source, 0, limit);
+        expect((await log.downloadToBuffer()).toString()).toBe("abc");
+      },
+    );
+
+    itWhen(
+      target,
       (c) => !c.appendBlobs,
       "the blob backend has append blobs (appendBlobs: true), so there is no refusal to check",
       "a backend without append blobs says so (NotSupported)",
@@ -97,6 +173,11 @@ export const appendsSuite: BlobSuite = (target) => {
         const c = await target().freshContainer();
         expect(await codeOf(c.getAppendBlobClient("log").create())).toBe("NotSupported");
         expect(await codeOf(c.getAppendBlobClient("log").appendBlock("x", 1))).toBe("NotSupported");
+        await c.uploadBlockBlob("src", "x", 1);
+        const source = c.getBlobClient("src");
+        expect(await codeOf(c.getAppendBlobClient("log").appendBlockFromURL(source, 0, 1))).toBe(
+          "NotSupported",
+        );
       },
     );
   });

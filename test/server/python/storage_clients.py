@@ -1,5 +1,8 @@
 """azure.storage.queue and azure.storage.blob (Debian's python3-azure) against tablekit serve.
 
+Also page blobs, sealed append blobs (seal_append_blob, where the installed version has it) and
+blob batches (delete_blobs).
+
 Reads TABLEKIT_CONNECTION_STRING; asserts each behaviour and prints `ok <check>` per group.
 """
 import os
@@ -7,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 from azure.core import MatchConditions
 from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
-from azure.storage.blob import BlobServiceClient, BlobBlock
+from azure.storage.blob import BlobServiceClient, BlobBlock, PartialBatchErrorException
 from azure.storage.queue import QueueServiceClient
 
 CONN = os.environ["TABLEKIT_CONNECTION_STRING"]
@@ -136,6 +139,65 @@ def blobs():
     print("ok containers")
 
 
+def page_blobs_seal_and_batches():
+    service = BlobServiceClient.from_connection_string(CONN, **KW)
+    container = service.create_container("pypages")
+    disk = container.get_blob_client("disk.vhd")
+    disk.create_page_blob(4 * 512, sequence_number=3)
+    written = disk.upload_page(b"a" * 1024, offset=0, length=1024)
+    assert written["blob_sequence_number"] == 3, written
+    disk.clear_page(offset=512, length=512)
+    pages, cleared = disk.get_page_ranges()
+    assert [(r["start"], r["end"]) for r in pages] == [(0, 511)], pages
+    assert cleared == [], cleared
+    assert disk.download_blob().readall() == b"a" * 512 + bytes(1536)
+    props = disk.get_blob_properties()
+    assert (props.blob_type, props.size, props.page_blob_sequence_number) == ("PageBlob", 2048, 3), props
+    try:
+        disk.upload_page(b"b" * 512, offset=2048, length=512)
+        raise AssertionError("a write past the blob's end must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 416 and err.error_code == "InvalidPageRange", err.error_code
+    try:
+        disk.upload_page(b"b" * 512, offset=0, length=512, if_sequence_number_eq=4)
+        raise AssertionError("a failed sequence-number condition must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412 and err.error_code == "SequenceNumberConditionNotMet", err.error_code
+    assert disk.set_sequence_number("increment")["blob_sequence_number"] == 4
+    disk.resize_blob(512)
+    assert disk.get_blob_properties().size == 512
+    print("ok page blobs")
+
+    log = container.get_blob_client("sealed.log")
+    log.create_append_blob()
+    log.append_block(b"last line\n")
+    if hasattr(log, "seal_append_blob"):
+        log.seal_append_blob()
+        assert log.get_blob_properties().is_append_blob_sealed is True
+        try:
+            log.append_block(b"more\n")
+            raise AssertionError("an append to a sealed blob must fail")
+        except HttpResponseError as err:
+            assert err.status_code == 409 and err.error_code == "BlobIsSealed", err.error_code
+        assert log.download_blob().readall() == b"last line\n"
+    print("ok seal")
+
+    for name in ("b1", "b2", "b3"):
+        container.get_blob_client(name).upload_blob(name.encode())
+    answers = list(container.delete_blobs("b1", "missing", "b3", raise_on_any_failure=False))
+    assert [a.status_code for a in answers] == [202, 404, 202], [a.status_code for a in answers]
+    assert [b.name for b in container.list_blobs(name_starts_with="b")] == ["b2"]
+    try:
+        container.delete_blobs("b2", "missing")
+        raise AssertionError("a batch with a failed delete must raise by default")
+    except PartialBatchErrorException as err:
+        assert [p.status_code for p in err.parts] == [202, 404], err.parts
+    assert [b.name for b in container.list_blobs(name_starts_with="b")] == []
+    service.delete_container("pypages")
+    print("ok batch")
+
+
 queues()
 messages()
 blobs()
+page_blobs_seal_and_batches()
