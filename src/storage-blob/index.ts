@@ -11,6 +11,7 @@
 export { isRestError, RestError } from "../data-tables/rest-error.js";
 export { closeDataTablesStores as closeStorageBlobStores } from "../data-tables/store-registry.js";
 export {
+  AppendBlobClient,
   BlobClient,
   type BlobDeleteIfExistsResponse,
   type BlobDownloadResponse,
@@ -20,7 +21,9 @@ export {
   type BlockBlobUploadOptions,
   type BlockListEntry,
   type BlockListResponse,
+  PageBlobClient,
 } from "./blob-clients.js";
+export { BlobLeaseClient, type Lease } from "./blob-lease-client.js";
 export {
   BlobServiceClient,
   type ContainerItem,
