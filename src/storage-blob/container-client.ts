@@ -148,6 +148,24 @@ export class ContainerClient {
     return blobHeaders();
   }
 
+  /** The public access level and stored access policies. */
+  async getAccessPolicy(...args: Parameters<BlobContainer["getAccessPolicy"]>) {
+    try {
+      return { ...blobHeaders(), ...(await (await this.container()).getAccessPolicy(...args)) };
+    } catch (err) {
+      throw this.fail(err, "GET", "?restype=container&comp=acl");
+    }
+  }
+
+  /** Replaces the public access level (absent: private) and the stored access policies. */
+  async setAccessPolicy(...args: Parameters<BlobContainer["setAccessPolicy"]>) {
+    try {
+      return { ...blobHeaders(), ...(await (await this.container()).setAccessPolicy(...args)) };
+    } catch (err) {
+      throw this.fail(err, "PUT", "?restype=container&comp=acl");
+    }
+  }
+
   getBlobClient(blobName: string): BlobClient {
     return new BlobClient({ target: this.target, containerName: this.containerName, name: blobName });
   }

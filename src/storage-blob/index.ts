@@ -1,7 +1,7 @@
 /**
  * tablekit/storage-blob: the basics of `@azure/storage-blob` a program uses, over any tablekit
  * store's blob port. Change the import line and the connection string (`memory:`, `file:./app.db`,
- * or an Azure connection string), and a blob program runs unchanged (docs/data-tables.md#blobs).
+ * or an Azure connection string), and a blob program runs unchanged (docs/api.md#queues-and-blobs-tablekitstorage-queue-and-tablekitstorage-blob).
  * Nothing here loads the SDK.
  */
 
