@@ -18,6 +18,7 @@ const SUBPATHS: Record<string, string> = {
   "tablekit/server": "src/server/index.ts",
   "tablekit/data-tables": "src/data-tables/index.ts",
   "tablekit/storage-queue": "src/storage-queue/index.ts",
+  "tablekit/storage-blob": "src/storage-blob/index.ts",
 };
 
 function markdownFiles(dir: string): string[] {

@@ -84,6 +84,30 @@ describe("package exports (built dist/, as `npm test` builds first)", () => {
     expect(stdout.trim()).toBe("hello true");
   });
 
+  it("tablekit/storage-blob runs a program on memory: with every cloud SDK unresolvable", async () => {
+    const hook = `data:text/javascript,${encodeURIComponent(
+      'export async function resolve(s, c, next) { if (/^@(azure|aws-sdk)\\//.test(s)) throw new Error("no SDK: " + s); return next(s, c); }',
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(
+      `import { register } from "node:module"; register(${JSON.stringify(hook)});`,
+    )}`;
+    const program = [
+      'import { BlobServiceClient, closeStorageBlobStores } from "tablekit/storage-blob";',
+      'const { containerClient } = await BlobServiceClient.fromConnectionString("memory:").createContainer("docs");',
+      'const blob = containerClient.getBlockBlobClient("a.txt");',
+      'const { etag } = await blob.uploadData(Buffer.from("hello"));',
+      "const text = (await blob.downloadToBuffer()).toString();",
+      "console.log(text, typeof etag, (await blob.getProperties()).blobType);",
+      "await closeStorageBlobStores();",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", register, "--input-type=module", "-e", program],
+      { cwd: root },
+    );
+    expect(stdout.trim()).toBe("hello string BlockBlob");
+  });
+
   it("declares every bin as a built file with a shebang", () => {
     for (const file of Object.values(pkg.bin ?? {})) {
       const path = join(root, file);

@@ -268,6 +268,7 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        import * as patterns from "tablekit/patterns";
        import * as server from "tablekit/server";
        import { QueueServiceClient, type ReceivedMessageItem } from "tablekit/storage-queue";
+       import { BlobServiceClient, type BlobItem } from "tablekit/storage-blob";
        // The declarations are real types, not any: a misspelt option does not compile.
        // @ts-expect-error tablePrefx is not an option of a dynamodb: store
        void (() => openStore("dynamodb:", { tablePrefx: "app-" }));
@@ -278,6 +279,10 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
        const message: ReceivedMessageItem | undefined = undefined;
        void message;
        void QueueServiceClient.fromConnectionString;
+       const item: BlobItem | undefined = undefined;
+       void item;
+       // @ts-expect-error uploadData takes the bytes, not a file name and a length
+       void (() => BlobServiceClient.fromConnectionString("memory:").getContainerClient("c").getBlockBlobClient("b").uploadData("x", 1));
        void [advisor.adviseModel, filter.odata, patterns, server.startServer, TableClient.fromConnectionString];
        ${USE_THE_STORE}`,
     );

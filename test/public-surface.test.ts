@@ -77,6 +77,20 @@ const STORAGE_QUEUE = [
   "isRestError",
 ];
 
+// @azure/storage-blob's runtime names a program uses, over any store's blob port.
+const STORAGE_BLOB = [
+  "AppendBlobClient",
+  "BlobClient",
+  "BlobLeaseClient",
+  "BlobServiceClient",
+  "BlockBlobClient",
+  "ContainerClient",
+  "PageBlobClient",
+  "RestError",
+  "closeStorageBlobStores",
+  "isRestError",
+];
+
 const PATTERNS = [
   "BlockIdAllocator",
   "DataSeries",
@@ -184,6 +198,13 @@ describe("public surface", () => {
     expect(names(await import("../src/storage-queue/index.js"))).toEqual(sorted(STORAGE_QUEUE));
     const sdk = await import("@azure/storage-queue");
     expect(STORAGE_QUEUE.filter((n) => !(n in sdk))).toEqual(["closeStorageQueueStores"]);
+  });
+
+  it("tablekit/storage-blob exports exactly these names, each of them a runtime name of @azure/storage-blob but two", async () => {
+    expect(names(await import("../src/storage-blob/index.js"))).toEqual(sorted(STORAGE_BLOB));
+    const sdk = await import("@azure/storage-blob");
+    // isRestError is @azure/core-rest-pipeline's; closeStorageBlobStores is tablekit's own.
+    expect(STORAGE_BLOB.filter((n) => !(n in sdk))).toEqual(["closeStorageBlobStores", "isRestError"]);
   });
 
   it("the root's keys namespace is tablekit/keys", async () => {

@@ -180,6 +180,27 @@ export function toStorageRestError(err: unknown, request: RequestDescription, ve
     headers: new Headers({}),
     requestId: randomUUID(),
   };
+  const { "x-ms-error-code": errorCode, ...headers } = headerEntries;
+  // A HEAD answer, and a 304 Not Modified, have no body: the SDK's error then has the header's
+  // errorCode alone, no code or message.
+  const notModified = err.code === "ConditionNotMet" && err.details?.notModified === true;
+  if (request.method === "HEAD" || notModified) {
+    const status = notModified ? 304 : err.status;
+    const response: PipelineResponse = {
+      status,
+      headers: new Headers(headerEntries),
+      request: pipelineRequest,
+      bodyAsText: "",
+    };
+    const restError = new RestError("", {
+      statusCode: status,
+      request: pipelineRequest,
+      response,
+      cause: err,
+    });
+    restError.details = { errorCode, ...headers };
+    return restError;
+  }
   const bodyAsText = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${err.code}</Code><Message>${xmlText(message)}</Message></Error>`;
   const response: PipelineResponse = {
     status: err.status,
@@ -195,7 +216,6 @@ export function toStorageRestError(err: unknown, request: RequestDescription, ve
     response,
     cause: err,
   });
-  const { "x-ms-error-code": errorCode, ...headers } = headerEntries;
   restError.details = { errorCode, ...headers, Code: err.code, Message: message };
   return restError;
 }

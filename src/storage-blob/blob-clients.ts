@@ -1,13 +1,6 @@
-import type { Readable } from "node:stream";
-import { type StoreTarget, storeFor } from "../data-tables/store-registry.js";
-import { TableKitError } from "../model/errors.js";
-import type { BlobBytes, BlobStream } from "../store/blobs/blob-body.js";
-import type {
-  BlobDeleteOptions,
-  BlobDownloadOptions,
-  BlobProperties,
-  BlobReadOptions,
-} from "../store/blobs/blob-client.js";
+import type { AppendBlobClient as PortAppendBlobClient } from "../store/blobs/append-blob-client.js";
+import type { BlobClient as PortBlobClient } from "../store/blobs/blob-client.js";
+import type { BlobContainer } from "../store/blobs/blob-container.js";
 import type {
   BlockBlobUploadOptions,
   BlockListEntry,
@@ -15,24 +8,20 @@ import type {
   BlockBlobClient as PortBlockBlobClient,
   StageBlockOptions,
 } from "../store/blobs/block-blob-client.js";
-import type { OperationOptions } from "../store/call-options.js";
-import type { Store } from "../store/store.js";
-import { type BlobResponseHeaders, blobError, blobHeaders } from "./responses.js";
+import type { PageBlobClient as PortPageBlobClient } from "../store/blobs/page-blob-client.js";
+import { type BlobAddress, BlobOperations } from "./blob-operations.js";
+import { type BlobResponseHeaders, blobHeaders } from "./responses.js";
 
 export type {
   BlobDeleteOptions,
   BlobDownloadOptions,
   BlobProperties,
   BlobReadOptions,
-  BlockBlobUploadOptions,
-  BlockListEntry,
-  BlockListResponse,
-  StageBlockOptions,
-};
+} from "../store/blobs/blob-client.js";
+export type { BlockBlobUploadOptions, BlockListEntry, BlockListResponse, StageBlockOptions };
 
-export type BlobGetPropertiesResponse = BlobProperties & BlobResponseHeaders;
-export type BlobDownloadResponse = BlobProperties &
-  BlobResponseHeaders & { readableStreamBody?: Readable; contentRange?: string };
+export type BlobGetPropertiesResponse = Awaited<ReturnType<BlobClient["getProperties"]>>;
+export type BlobDownloadResponse = Awaited<ReturnType<BlobClient["download"]>>;
 export interface BlobWriteResponse extends BlobResponseHeaders {
   etag: string;
   lastModified: Date;
@@ -42,162 +31,130 @@ export interface BlobDeleteIfExistsResponse extends BlobResponseHeaders {
   errorCode?: string;
 }
 
-/** What a blob client was made from: the store target, its endpoint, the container and blob names. */
-export interface BlobAddress {
-  readonly target: StoreTarget;
-  readonly containerName: string;
-  readonly name: string;
-}
-
-/**
- * `@azure/storage-blob`'s BlobClient over any store's blob port: download (streamed, whole or a
- * range), downloadToBuffer, getProperties, exists, delete, deleteIfExists. Results carry the SDK's
- * fields the port has and its response headers; errors are RestErrors.
- */
-export class BlobClient {
-  readonly containerName: string;
-  readonly name: string;
-  readonly url: string;
-  protected readonly target: StoreTarget;
-
-  /** @internal Made by `ContainerClient.getBlobClient`. */
-  constructor(address: BlobAddress) {
-    if (typeof address.name !== "string" || address.name === "") {
-      throw new TableKitError("InvalidInput", "A blob name is required");
-    }
-    this.target = address.target;
-    this.containerName = address.containerName;
-    this.name = address.name;
-    this.url = `${address.target.endpoint}/${address.containerName}/${encodeURIComponent(address.name)}`;
-  }
-
-  protected async port(): Promise<PortBlockBlobClient> {
-    const store: Store = await storeFor(this.target);
-    return store.container(this.containerName).getBlockBlobClient(this.name);
-  }
-
-  protected fail(err: unknown, method: string, query = ""): unknown {
-    return blobError(err, `${this.url}${query}`, method);
-  }
-
-  /** Streams the blob (or `count` bytes from `offset`) as `readableStreamBody`. */
-  async download(
-    offset?: number,
-    count?: number,
-    options?: BlobDownloadOptions,
-  ): Promise<BlobDownloadResponse> {
-    try {
-      const response = await (await this.port()).download(offset, count, options);
-      return { ...blobHeaders(), ...response };
-    } catch (err) {
-      throw this.fail(err, "GET");
-    }
-  }
-
-  /** The blob (or a range) in one Buffer. */
-  async downloadToBuffer(offset?: number, count?: number, options?: BlobDownloadOptions): Promise<Buffer> {
-    try {
-      return await (await this.port()).downloadToBuffer(offset, count, options);
-    } catch (err) {
-      throw this.fail(err, "GET");
-    }
-  }
-
-  async getProperties(options?: BlobReadOptions): Promise<BlobGetPropertiesResponse> {
-    try {
-      return { ...blobHeaders(), ...(await (await this.port()).getProperties(options)) };
-    } catch (err) {
-      throw this.fail(err, "HEAD");
-    }
-  }
-
-  async exists(options?: OperationOptions): Promise<boolean> {
-    try {
-      return await (await this.port()).exists(options);
-    } catch (err) {
-      throw this.fail(err, "HEAD");
-    }
-  }
-
-  async delete(options?: BlobDeleteOptions): Promise<BlobResponseHeaders> {
-    try {
-      await (await this.port()).delete(options);
-    } catch (err) {
-      throw this.fail(err, "DELETE");
-    }
-    return blobHeaders();
-  }
-
-  async deleteIfExists(options?: BlobDeleteOptions): Promise<BlobDeleteIfExistsResponse> {
-    try {
-      const { succeeded } = await (await this.port()).deleteIfExists(options);
-      return succeeded ? { succeeded, ...blobHeaders() } : { succeeded, errorCode: "BlobNotFound" };
-    } catch (err) {
-      throw this.fail(err, "DELETE");
-    }
-  }
-
+/** The typed clients of the same blob, as the SDK's `get…Client()` of any blob client. */
+abstract class TypedBlobClients<P extends PortBlobClient> extends BlobOperations<P> {
   getBlockBlobClient(): BlockBlobClient {
-    return new BlockBlobClient({ target: this.target, containerName: this.containerName, name: this.name });
+    return new BlockBlobClient(this.address);
+  }
+
+  getAppendBlobClient(): AppendBlobClient {
+    return new AppendBlobClient(this.address);
+  }
+
+  getPageBlobClient(): PageBlobClient {
+    return new PageBlobClient(this.address);
   }
 }
 
-/** `@azure/storage-blob`'s BlockBlobClient: whole uploads, and staged blocks committed as a list. */
-export class BlockBlobClient extends BlobClient {
+/** `@azure/storage-blob`'s BlobClient over any store's blob port (blob-operations.ts has its methods). */
+export class BlobClient extends TypedBlobClients<PortBlobClient> {
+  protected open(container: BlobContainer, name: string): PortBlobClient {
+    return container.getBlobClient(name);
+  }
+}
+
+/** `@azure/storage-blob`'s BlockBlobClient: whole uploads (bytes or a stream), staged blocks committed as a list. */
+export class BlockBlobClient extends TypedBlobClients<PortBlockBlobClient> {
+  protected open(container: BlobContainer, name: string): PortBlockBlobClient {
+    return container.getBlockBlobClient(name);
+  }
+
   /** Uploads `contentLength` bytes, replacing any blob of this name. */
-  async upload(
-    body: BlobBytes,
-    contentLength: number,
-    options?: BlockBlobUploadOptions,
-  ): Promise<BlobWriteResponse> {
-    try {
-      return { ...blobHeaders(), ...(await (await this.port()).upload(body, contentLength, options)) };
-    } catch (err) {
-      throw this.fail(err, "PUT");
-    }
+  upload(...args: Parameters<PortBlockBlobClient["upload"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "", (p) => p.upload(...args));
   }
 
-  async uploadData(data: BlobBytes, options?: BlockBlobUploadOptions): Promise<BlobWriteResponse> {
-    try {
-      return { ...blobHeaders(), ...(await (await this.port()).uploadData(data, options)) };
-    } catch (err) {
-      throw this.fail(err, "PUT");
-    }
+  uploadData(...args: Parameters<PortBlockBlobClient["uploadData"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "", (p) => p.uploadData(...args));
   }
 
-  async stageBlock(
-    blockId: string,
-    body: BlobBytes | BlobStream,
-    contentLength?: number,
-    options?: StageBlockOptions,
-  ): Promise<BlobResponseHeaders> {
-    try {
-      await (await this.port()).stageBlock(blockId, body, contentLength, options);
-    } catch (err) {
-      throw this.fail(err, "PUT", "?comp=block");
-    }
+  uploadStream(...args: Parameters<PortBlockBlobClient["uploadStream"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "", (p) => p.uploadStream(...args));
+  }
+
+  async stageBlock(...args: Parameters<PortBlockBlobClient["stageBlock"]>): Promise<BlobResponseHeaders> {
+    await this.call("PUT", "?comp=block", (p) => p.stageBlock(...args));
     return blobHeaders();
   }
 
-  async commitBlockList(
-    blocks: readonly BlockListEntry[],
-    options?: BlockBlobUploadOptions,
-  ): Promise<BlobWriteResponse> {
-    try {
-      return { ...blobHeaders(), ...(await (await this.port()).commitBlockList(blocks, options)) };
-    } catch (err) {
-      throw this.fail(err, "PUT", "?comp=blocklist");
-    }
+  commitBlockList(...args: Parameters<PortBlockBlobClient["commitBlockList"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "?comp=blocklist", (p) => p.commitBlockList(...args));
   }
 
-  async getBlockList(
-    listType: "committed" | "uncommitted" | "all",
-    options?: OperationOptions,
-  ): Promise<BlockListResponse & BlobResponseHeaders> {
-    try {
-      return { ...blobHeaders(), ...(await (await this.port()).getBlockList(listType, options)) };
-    } catch (err) {
-      throw this.fail(err, "GET", "?comp=blocklist");
-    }
+  getBlockList(...args: Parameters<PortBlockBlobClient["getBlockList"]>) {
+    return this.respond("GET", "?comp=blocklist", (p) => p.getBlockList(...args));
+  }
+
+  syncUploadFromURL(...args: Parameters<PortBlockBlobClient["syncUploadFromURL"]>) {
+    return this.respond("PUT", "", (p) => p.syncUploadFromURL(...args));
+  }
+
+  async stageBlockFromURL(
+    ...args: Parameters<PortBlockBlobClient["stageBlockFromURL"]>
+  ): Promise<BlobResponseHeaders> {
+    await this.call("PUT", "?comp=block", (p) => p.stageBlockFromURL(...args));
+    return blobHeaders();
   }
 }
+
+/** `@azure/storage-blob`'s AppendBlobClient: create, append blocks, seal. */
+export class AppendBlobClient extends TypedBlobClients<PortAppendBlobClient> {
+  protected open(container: BlobContainer, name: string): PortAppendBlobClient {
+    return container.getAppendBlobClient(name);
+  }
+
+  create(...args: Parameters<PortAppendBlobClient["create"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "", (p) => p.create(...args));
+  }
+
+  async createIfNotExists(...args: Parameters<PortAppendBlobClient["createIfNotExists"]>) {
+    const answer = await this.respond("PUT", "", (p) => p.createIfNotExists(...args));
+    return answer.succeeded ? answer : { succeeded: false, errorCode: "BlobAlreadyExists" };
+  }
+
+  appendBlock(...args: Parameters<PortAppendBlobClient["appendBlock"]>) {
+    return this.respond("PUT", "?comp=appendblock", (p) => p.appendBlock(...args));
+  }
+
+  seal(...args: Parameters<PortAppendBlobClient["seal"]>) {
+    return this.respond("PUT", "?comp=seal", (p) => p.seal(...args));
+  }
+}
+
+/** `@azure/storage-blob`'s PageBlobClient: 512-byte pages written, cleared and listed, resize, sequence numbers. */
+export class PageBlobClient extends TypedBlobClients<PortPageBlobClient> {
+  protected open(container: BlobContainer, name: string): PortPageBlobClient {
+    return container.getPageBlobClient(name);
+  }
+
+  create(...args: Parameters<PortPageBlobClient["create"]>): Promise<BlobWriteResponse> {
+    return this.respond("PUT", "", (p) => p.create(...args));
+  }
+
+  async createIfNotExists(...args: Parameters<PortPageBlobClient["createIfNotExists"]>) {
+    const answer = await this.respond("PUT", "", (p) => p.createIfNotExists(...args));
+    return answer.succeeded ? answer : { succeeded: false, errorCode: "BlobAlreadyExists" };
+  }
+
+  uploadPages(...args: Parameters<PortPageBlobClient["uploadPages"]>) {
+    return this.respond("PUT", "?comp=page", (p) => p.uploadPages(...args));
+  }
+
+  clearPages(...args: Parameters<PortPageBlobClient["clearPages"]>) {
+    return this.respond("PUT", "?comp=page", (p) => p.clearPages(...args));
+  }
+
+  getPageRanges(...args: Parameters<PortPageBlobClient["getPageRanges"]>) {
+    return this.respond("GET", "?comp=pagelist", (p) => p.getPageRanges(...args));
+  }
+
+  resize(...args: Parameters<PortPageBlobClient["resize"]>) {
+    return this.respond("PUT", "?comp=properties", (p) => p.resize(...args));
+  }
+
+  updateSequenceNumber(...args: Parameters<PortPageBlobClient["updateSequenceNumber"]>) {
+    return this.respond("PUT", "?comp=properties", (p) => p.updateSequenceNumber(...args));
+  }
+}
+
+export type { BlobAddress };

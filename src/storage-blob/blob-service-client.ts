@@ -6,6 +6,7 @@ import type {
   ListContainersOptions,
   ListContainersSegment,
 } from "../store/blobs/blob-service.js";
+import type { FindBlobsByTagsSegment } from "../store/blobs/find-by-tags.js";
 import type { OperationOptions } from "../store/call-options.js";
 import {
   ContainerClient,
@@ -64,6 +65,15 @@ export class BlobServiceClient {
 
   async deleteContainer(containerName: string, options?: OperationOptions): Promise<BlobResponseHeaders> {
     return this.getContainerClient(containerName).delete(options);
+  }
+
+  /** Find Blobs by Tags across the account's containers; iterate, or `.byPage()` for the segments. */
+  findBlobsByTags(tagFilterSqlExpression: string, options?: OperationOptions) {
+    return blobListing(
+      async () => (await storeFor(this.target)).findBlobsByTags(tagFilterSqlExpression, options),
+      (segment: FindBlobsByTagsSegment) => ({ serviceEndpoint: `${this.url}/`, ...segment }),
+      (err) => blobError(err, `${this.url}/?comp=blobs`, "GET"),
+    );
   }
 
   /** Containers in name order; iterate, or `.byPage({ maxPageSize, continuationToken })`. */

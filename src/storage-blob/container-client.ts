@@ -13,13 +13,17 @@ import type {
   ListBlobsHierarchySegment,
   ListBlobsOptions,
 } from "../store/blobs/blob-container.js";
+import type { FindBlobsByTagsSegment } from "../store/blobs/find-by-tags.js";
 import type { OperationOptions } from "../store/call-options.js";
 import {
+  AppendBlobClient,
   BlobClient,
   type BlobWriteResponse,
   BlockBlobClient,
   type BlockBlobUploadOptions,
+  PageBlobClient,
 } from "./blob-clients.js";
+import { BlobLeaseClient } from "./blob-lease-client.js";
 import { type BlobResponseHeaders, blobError, blobHeaders, blobListing } from "./responses.js";
 
 export type {
@@ -144,12 +148,56 @@ export class ContainerClient {
     return blobHeaders();
   }
 
+  /** The public access level and stored access policies. */
+  async getAccessPolicy(...args: Parameters<BlobContainer["getAccessPolicy"]>) {
+    try {
+      return { ...blobHeaders(), ...(await (await this.container()).getAccessPolicy(...args)) };
+    } catch (err) {
+      throw this.fail(err, "GET", "?restype=container&comp=acl");
+    }
+  }
+
+  /** Replaces the public access level (absent: private) and the stored access policies. */
+  async setAccessPolicy(...args: Parameters<BlobContainer["setAccessPolicy"]>) {
+    try {
+      return { ...blobHeaders(), ...(await (await this.container()).setAccessPolicy(...args)) };
+    } catch (err) {
+      throw this.fail(err, "PUT", "?restype=container&comp=acl");
+    }
+  }
+
   getBlobClient(blobName: string): BlobClient {
     return new BlobClient({ target: this.target, containerName: this.containerName, name: blobName });
   }
 
   getBlockBlobClient(blobName: string): BlockBlobClient {
     return new BlockBlobClient({ target: this.target, containerName: this.containerName, name: blobName });
+  }
+
+  getAppendBlobClient(blobName: string): AppendBlobClient {
+    return new AppendBlobClient({ target: this.target, containerName: this.containerName, name: blobName });
+  }
+
+  getPageBlobClient(blobName: string): PageBlobClient {
+    return new PageBlobClient({ target: this.target, containerName: this.containerName, name: blobName });
+  }
+
+  /** A lease on the container (a leased container refuses a delete without its lease id). */
+  getBlobLeaseClient(proposeLeaseId?: string): BlobLeaseClient {
+    return new BlobLeaseClient(
+      async (leaseId) => (await this.container()).getBlobLeaseClient(leaseId),
+      `${this.url}?restype=container`,
+      proposeLeaseId,
+    );
+  }
+
+  /** Find Blobs by Tags within this container; iterate, or `.byPage()` for `{ where, blobs, continuationToken }`. */
+  findBlobsByTags(tagFilterSqlExpression: string, options?: OperationOptions) {
+    return blobListing(
+      async () => (await this.container()).findBlobsByTags(tagFilterSqlExpression, options),
+      (segment: FindBlobsByTagsSegment) => ({ serviceEndpoint: `${this.target.endpoint}/`, ...segment }),
+      (err) => this.fail(err, "GET", "?restype=container&comp=blobs"),
+    );
   }
 
   async uploadBlockBlob(

@@ -1,7 +1,7 @@
 /**
  * tablekit/storage-blob: the basics of `@azure/storage-blob` a program uses, over any tablekit
  * store's blob port. Change the import line and the connection string (`memory:`, `file:./app.db`,
- * or an Azure connection string), and a blob program runs unchanged (docs/data-tables.md#blobs).
+ * or an Azure connection string), and a blob program runs unchanged (docs/api.md#queues-and-blobs-tablekitstorage-queue-and-tablekitstorage-blob).
  * Nothing here loads the SDK.
  */
 
@@ -11,6 +11,7 @@
 export { isRestError, RestError } from "../data-tables/rest-error.js";
 export { closeDataTablesStores as closeStorageBlobStores } from "../data-tables/store-registry.js";
 export {
+  AppendBlobClient,
   BlobClient,
   type BlobDeleteIfExistsResponse,
   type BlobDownloadResponse,
@@ -20,7 +21,9 @@ export {
   type BlockBlobUploadOptions,
   type BlockListEntry,
   type BlockListResponse,
+  PageBlobClient,
 } from "./blob-clients.js";
+export { BlobLeaseClient, type Lease } from "./blob-lease-client.js";
 export {
   BlobServiceClient,
   type ContainerItem,

@@ -1,5 +1,6 @@
+import { requestId, responseDate } from "../data-tables/responses.js";
 import { toStorageRestError } from "../data-tables/rest-error.js";
-import { type StoreTarget, storeFor } from "../data-tables/store-registry.js";
+import { registry, type StoreTarget, storeFor } from "../data-tables/store-registry.js";
 import { TableKitError } from "../model/errors.js";
 import type { ResourceMetadata } from "../store/access/state-backend.js";
 import type { SignedIdentifier } from "../store/access/stored-access-policies.js";
@@ -73,6 +74,8 @@ export class QueueClient {
   readonly name: string;
   readonly url: string;
   readonly accountName: string;
+  private cached: Queue | undefined;
+  private cachedGeneration = -1;
 
   /** @internal Made by `QueueServiceClient.getQueueClient` or `fromConnectionString`. */
   constructor(
@@ -87,8 +90,17 @@ export class QueueClient {
     this.accountName = accountOf(target.endpoint);
   }
 
+  /**
+   * The port's queue, kept while the shared store stays open: a new one per call would look the
+   * store up and check the name again on every message (bench/storage-queue.bench.ts).
+   */
   private async queue(): Promise<Queue> {
-    return (await storeFor(this.target)).queue(this.name);
+    if (this.cached !== undefined && this.cachedGeneration === registry.generation) return this.cached;
+    const generation = registry.generation;
+    const queue = (await storeFor(this.target)).queue(this.name);
+    this.cached = queue;
+    this.cachedGeneration = generation;
+    return queue;
   }
 
   private fail(err: unknown, method: string, path = ""): unknown {
@@ -195,7 +207,19 @@ export class QueueClient {
   ): Promise<QueueSendMessageResponse> {
     try {
       const sent = await (await this.queue()).sendMessage(messageText, options);
-      return { ...queueHeaders(), ...sent, errorCode: undefined };
+      // Spelt out, not spread: the hottest queue call, and V8 builds a literal of known shape faster.
+      return {
+        clientRequestId: requestId(),
+        requestId: requestId(),
+        version: QUEUE_SERVICE_VERSION,
+        date: responseDate(),
+        messageId: sent.messageId,
+        popReceipt: sent.popReceipt,
+        insertedOn: sent.insertedOn,
+        expiresOn: sent.expiresOn,
+        nextVisibleOn: sent.nextVisibleOn,
+        errorCode: undefined,
+      };
     } catch (err) {
       throw this.fail(err, "POST", "/messages");
     }

@@ -41,10 +41,25 @@ describe("benchmarks", () => {
     expect(output).toContain(`smoke run: ${benches.length} of ${benches.length} benchmarks passed`);
   });
 
-  it("the data-tables benchmark runs its three rows at smoke size", { timeout: 120_000 }, async () => {
+  it("the data-tables benchmark runs its four rows on both engines at smoke size", {
+    timeout: 120_000,
+  }, async () => {
     const { code, output } = await runBench("data-tables.bench.ts", ["--smoke"]);
     expect(code, output).toBe(0);
-    for (const row of ["'create'", "'point read'", "'listing of 50 rows'"]) expect(output).toContain(row);
+    const rows = ["'upsert'", "'point read'", "'query of a 50-row partition'", "'transaction of 10 upserts'"];
+    for (const row of rows) expect(output.split(row).length - 1, row).toBe(2);
+    for (const engine of ["'memory:'", "'file:'"]) expect(output).toContain(engine);
+    expect(output).toContain("not judged (smoke run)");
+  });
+
+  it("the storage-queue benchmark runs its two rows on both engines at smoke size", {
+    timeout: 120_000,
+  }, async () => {
+    const { code, output } = await runBench("storage-queue.bench.ts", ["--smoke"]);
+    expect(code, output).toBe(0);
+    for (const row of ["'sendMessage'", "'receiveMessages + deleteMessage'"]) {
+      expect(output.split(row).length - 1, row).toBe(2);
+    }
     expect(output).toContain("not judged (smoke run)");
   });
 
