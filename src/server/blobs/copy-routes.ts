@@ -9,7 +9,7 @@ import type { StorageCaller } from "../auth/storage-access.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
-import { askCore } from "./blob-ask.js";
+import { askCore, askCoreToWrite } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
 
@@ -82,7 +82,9 @@ export async function copyBlob(
   name: string,
   conditions: BlobRequestConditions,
 ): Promise<void> {
-  askCore(caller, "writeBlob", { container: container.containerName, blob: name });
+  // A token with `c` and no `w` copies to a new blob only (the SAS permission table): the port
+  // makes that write create-only.
+  askCoreToWrite(caller, { container: container.containerName, blob: name });
   const client = container.getBlobClient(name);
   const source = copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
