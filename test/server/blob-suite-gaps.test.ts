@@ -6,7 +6,12 @@
  * include=uncommittedblobs refused rather than answered wrongly.
  */
 import { createHash } from "node:crypto";
-import { BlobServiceClient, type BlockBlobUploadOptions, type ContainerClient } from "@azure/storage-blob";
+import {
+  BlobServiceClient,
+  type BlockBlobUploadOptions,
+  type ContainerClient,
+  ContainerSASPermissions,
+} from "@azure/storage-blob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.js";
 
@@ -186,5 +191,29 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([
       id("123"),
     ]);
+  });
+  it("Put Block List answers the Content-MD5 of the block list it was sent; a wrong one is Md5Mismatch and commits nothing", async () => {
+    const blob = container.getBlockBlobClient("md5/list");
+    const id = Buffer.from("block-1").toString("base64");
+    await blob.stageBlock(id, "one", 3);
+    const sas = await container.generateSasUrl({
+      permissions: ContainerSASPermissions.parse("rw"),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    const xml = `<?xml version="1.0" encoding="utf-8"?><BlockList><Latest>${id}</Latest></BlockList>`;
+    const put = (headers: Record<string, string>) =>
+      fetch(`${blob.url}?comp=blocklist&${sas.split("?")[1]}`, {
+        method: "PUT",
+        headers: { "x-ms-version": "2021-12-02", ...headers },
+        body: xml,
+      });
+    const wrong = await put({ "content-md5": md5("other").toString("base64") });
+    expect(wrong.status).toBe(400);
+    expect(wrong.headers.get("x-ms-error-code")).toBe("Md5Mismatch");
+    expect(await blob.exists()).toBe(false);
+    const ok = await put({});
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("content-md5")).toBe(md5(xml).toString("base64"));
+    expect((await blob.downloadToBuffer()).toString()).toBe("one");
   });
 });
