@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  BlobSASPermissions,
   BlobServiceClient,
   type BlockBlobUploadOptions,
   type ContainerClient,
@@ -215,5 +216,22 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     expect(ok.status).toBe(201);
     expect(ok.headers.get("content-md5")).toBe(md5(xml).toString("base64"));
     expect((await blob.downloadToBuffer()).toString()).toBe("one");
+  });
+  it("Get Blob Properties (HEAD) ignores Range and x-ms-range: 200 with the whole blob's Content-Length", async () => {
+    const blob = container.getBlockBlobClient("head/ranged");
+    await blob.upload("0123456789", 10);
+    const sas = await blob.generateSasUrl({
+      permissions: BlobSASPermissions.parse("r"),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    for (const range of [{ "x-ms-range": "bytes=2-5" }, { range: "bytes=2-" }]) {
+      const head = await fetch(sas, { method: "HEAD", headers: { "x-ms-version": "2021-12-02", ...range } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-length")).toBe("10");
+      expect(head.headers.get("content-range")).toBeNull();
+    }
+    const get = await fetch(sas, { headers: { "x-ms-version": "2021-12-02", "x-ms-range": "bytes=2-5" } });
+    expect(get.status).toBe(206);
+    expect(await get.text()).toBe("2345");
   });
 });
