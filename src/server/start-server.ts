@@ -248,7 +248,17 @@ const CLIENT_ERROR_LINGER_MS = 1_000;
  * alone leaves it half open for as long as the client keeps its side (a descriptor pinned per client).
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const response = (socket as { _httpMessage?: http.ServerResponse })._httpMessage;
+  if (socket.writable && response && !response.headersSent && err.code !== "ERR_HTTP_REQUEST_TIMEOUT") {
+    // Bytes past a request's declared body (a client that sent more than its Content-Length):
+    // the request in flight is answered, then the connection closed; the extra bytes are no request.
+    response.shouldKeepAlive = false;
+    response.once("close", () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    });
+    return;
+  }
   if (!socket.writable || response?.headersSent) {
     socket.destroy();
     return;
