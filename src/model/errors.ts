@@ -53,6 +53,7 @@ export const ERROR_STATUS = {
   NoPendingCopyOperation: 409,
   CannotVerifyCopySource: 404,
   SourceConditionNotMet: 412,
+  UnsatisfiableCondition: 400,
   // Stored access policies and service properties (the services' XML-node answers)
   InvalidXmlDocument: 400,
   InvalidXmlNodeValue: 400,

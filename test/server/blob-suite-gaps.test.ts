@@ -235,4 +235,17 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     expect(get.status).toBe(206);
     expect(await get.text()).toBe("2345");
   });
+  it("Get Blob and Get Blob Properties with If-None-Match: * are 400 UnsatisfiableCondition, the blob there or not", async () => {
+    const blob = container.getBlockBlobClient("none-match/star");
+    await blob.upload("x", 1);
+    for (const name of ["none-match/star", "none-match/absent"]) {
+      const client = container.getBlobClient(name);
+      const none = { conditions: { ifNoneMatch: "*" } };
+      expect(await failure(client.download(0, undefined, none))).toEqual({
+        status: 400,
+        code: "UnsatisfiableCondition",
+      });
+      expect((await failure(client.getProperties(none))).status).toBe(400);
+    }
+  });
 });
