@@ -116,6 +116,17 @@ describe("copies through @azure/storage-blob", () => {
     });
     expect(props.copyId).toBe(result.copyId);
     expect(props.copyCompletedOn).toBeInstanceOf(Date);
+    // List Blobs with include=copy carries the record; without it, none.
+    const listed = [];
+    for await (const b of container.listBlobsFlat({ prefix: "copy-dst", includeCopy: true })) listed.push(b);
+    expect(listed[0]?.properties).toMatchObject({
+      copyId: result.copyId,
+      copyStatus: "success",
+      copyProgress: "12/12",
+    });
+    expect(listed[0]?.properties.copyCompletedOn).toBeInstanceOf(Date);
+    for await (const b of container.listBlobsFlat({ prefix: "copy-dst" }))
+      expect(b.properties.copyId).toBeUndefined();
     expect(await failure(dst.abortCopyFromURL(result.copyId!))).toEqual({
       status: 409,
       code: "NoPendingCopyOperation",

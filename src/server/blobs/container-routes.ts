@@ -258,6 +258,7 @@ async function listBlobs(
     includeMetadata: include.includes("metadata"),
     ...(include.includes("tags") ? { includeTags: true } : {}),
     ...(snapshots ? { includeSnapshots: true } : {}),
+    ...(include.includes("copy") ? { includeCopy: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

@@ -255,6 +255,8 @@ export interface BackendListQuery {
   readonly includeTags?: boolean;
   /** Each blob's snapshots too, just before it, oldest first (only when capabilities.snapshots). */
   readonly includeSnapshots?: boolean;
+  /** Each blob's copy record in `properties.copy` (where capabilities.copyProperties). */
+  readonly includeCopy?: boolean;
 }
 
 export interface StoredBlobItem {
