@@ -144,6 +144,11 @@ describe("@azure/storage-blob's AppendBlobClient.seal against tablekit serve", (
     const log = container.getAppendBlobClient("sealed.log");
     await log.create();
     await log.appendBlock("one", 3);
+    // An append blob says it is not sealed (x-ms-blob-sealed: false), on properties and downloads.
+    expect((await log.getProperties()).isSealed).toBe(false);
+    expect((await log.download()).isSealed).toBe(false);
+    await container.getBlockBlobClient("plain").upload("x", 1);
+    expect((await container.getBlobClient("plain").getProperties()).isSealed).toBeUndefined();
     expect(await failure(log.seal({ conditions: { appendPosition: 2 } }))).toEqual({
       status: 412,
       code: "AppendPositionConditionNotMet",
@@ -151,6 +156,11 @@ describe("@azure/storage-blob's AppendBlobClient.seal against tablekit serve", (
     await log.seal({ conditions: { appendPosition: 3 } });
     expect((await log.getProperties()).isSealed).toBe(true);
     expect(await failure(log.appendBlock("two", 3))).toEqual({ status: 409, code: "BlobIsSealed" });
+    // The service's wording leads the message (clients match on it).
+    const refused = await log.appendBlock("two", 3).catch((err: { details?: { message?: string } }) => err);
+    expect((refused as { details?: { message?: string } }).details?.message).toMatch(
+      /^The specified blob is sealed, and its contents can't be modified unless the blob is re-created after a delete\./,
+    );
     const listed = [];
     for await (const b of container.listBlobsFlat({ prefix: "sealed" })) listed.push(b.properties.isSealed);
     expect(listed).toEqual([true]);

@@ -131,6 +131,8 @@ const XML_SERVICE_MESSAGES: Readonly<Record<string, string>> = {
   RequestBodyTooLarge: "The request body is too large and exceeds the maximum permissible limit.",
   OutOfRangeQueryParameterValue:
     "One of the query parameters specified in the request URI is outside the permissible range.",
+  BlobIsSealed:
+    "The specified blob is sealed, and its contents can't be modified unless the blob is re-created after a delete.",
 };
 
 /** `message` led by the service's fixed wording for `code`, when it has one and the message lacks it. */
