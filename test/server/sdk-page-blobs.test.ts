@@ -51,6 +51,34 @@ describe("@azure/storage-blob's PageBlobClient against tablekit serve", () => {
     expect(listed[0]).toMatchObject({ blobType: "PageBlob", blobSequenceNumber: 3, contentLength: 2048 });
   });
 
+  it("Put Blob of a page blob keeps the x-ms-blob-* content headers and x-ms-tags, and honours x-ms-if-tags", async () => {
+    const disk = container.getPageBlobClient("headers.vhd");
+    await disk.create(512, {
+      blobHTTPHeaders: {
+        blobContentType: "application/x-vhd",
+        blobCacheControl: "no-cache",
+        blobContentDisposition: "attachment",
+        blobContentLanguage: "en",
+        blobContentEncoding: "identity",
+      },
+      tags: { tier: "gold" },
+    });
+    const p = await disk.getProperties();
+    expect(p).toMatchObject({
+      contentType: "application/x-vhd",
+      cacheControl: "no-cache",
+      contentDisposition: "attachment",
+      contentLanguage: "en",
+      contentEncoding: "identity",
+      tagCount: 1,
+    });
+    expect(p.contentMD5).toBeUndefined();
+    expect(await failure(disk.create(512, { conditions: { tagConditions: `"tier" = 'silver'` } }))).toEqual({
+      status: 412,
+      code: "ConditionNotMet",
+    });
+  });
+
   it("resizes and runs the sequence-number actions", async () => {
     const disk = container.getPageBlobClient("resized");
     await disk.create(1024);

@@ -326,6 +326,10 @@ export interface BackendCreatePageBlob {
   readonly size: number;
   readonly sequenceNumber: number;
   readonly contentType?: string;
+  /** Cache-Control, Content-Encoding, -Language, -Disposition and a given Content-MD5 (none is computed). */
+  readonly headers?: ContentHeaders;
+  /** Index tags (only when capabilities.tags); none: the blob has none. */
+  readonly tags?: BlobTags;
   readonly metadata: Metadata;
   readonly conditions: BackendConditions;
 }
