@@ -160,6 +160,11 @@ describe("copies through @azure/storage-blob", () => {
     ]) {
       expect((await failure(copy)).status).toBe(403);
     }
+    // Over an existing blob the token's refusal comes first, whatever the source (here one it cannot read).
+    const unreadable = container.getBlobClient("create-only-src").url;
+    expect(
+      (await failure(withSas.getBlobClient("create-only-taken").syncCopyFromURL(unreadable))).status,
+    ).toBe(403);
     expect((await container.getBlobClient("create-only-taken").downloadToBuffer()).toString()).toBe("taken");
   });
 
