@@ -248,4 +248,9 @@ describe("blob service gaps found by Azurite's blob tests", () => {
       expect((await failure(client.getProperties(none))).status).toBe(400);
     }
   });
+  it("Get Account Information names the SKU of an account with a read-only secondary: Standard_RAGRS", async () => {
+    const info = await service.getAccountInfo();
+    expect(info.skuName).toBe("Standard_RAGRS");
+    expect(info.accountKind).toBe("StorageV2");
+  });
 });
