@@ -27,6 +27,7 @@ import {
 import type { BlobContext } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import {
+  checkChecksummedLength,
   checkChecksums,
   checkedBody,
   expectedChecksums,
@@ -135,6 +136,14 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
           throw err;
         });
       // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
+      if (checksum) {
+        try {
+          checkChecksummedLength(checksum, download.contentLength);
+        } catch (err) {
+          download.readableStreamBody.destroy();
+          throw err;
+        }
+      }
       const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
