@@ -132,6 +132,14 @@ describe("copies through @azure/storage-blob", () => {
       code: "NoPendingCopyOperation",
     });
     expect(await failure(dst.syncCopyFromURL(`${container.url}/missing`))).toMatchObject({ status: 404 });
+    // A source URL with a SAS that may not read it: the source's 403, as CannotVerifyCopySource.
+    const writeOnly = await source.generateSasUrl({
+      permissions: BlobSASPermissions.parse("w"),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    for (const copy of [dst.syncCopyFromURL(writeOnly), dst.beginCopyFromURL(writeOnly)]) {
+      expect(await failure(copy)).toEqual({ status: 403, code: "CannotVerifyCopySource" });
+    }
   });
 
   it("copies with a SAS that may create but not write: to a new blob only (403 over an existing one)", async () => {

@@ -82,6 +82,10 @@ export function errorParts(err: unknown): { status: number; code: string; messag
     if (err.code === "InvalidContinuationToken")
       return { status: 400, code: "InvalidInput", message: err.message };
     if (err.code === "InvalidFilter") return { status: 400, code: "InvalidInput", message: err.message };
+    // A copy source that refused the read: the service answers with the source's own status (403, 409, …).
+    const source = err.code === "CannotVerifyCopySource" ? err.details?.sourceStatus : undefined;
+    if (typeof source === "number" && source >= 400 && source < 500)
+      return { status: source, code: err.code, message: err.message };
     return { status: err.status, code: err.code, message: err.message };
   }
   if (err instanceof ProtocolError) return { status: err.status, code: err.code, message: err.message };
