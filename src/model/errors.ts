@@ -54,6 +54,7 @@ export const ERROR_STATUS = {
   CannotVerifyCopySource: 404,
   SourceConditionNotMet: 412,
   Md5Mismatch: 400,
+  UnsatisfiableCondition: 400,
   // Stored access policies and service properties (the services' XML-node answers)
   InvalidXmlDocument: 400,
   InvalidXmlNodeValue: 400,

@@ -248,13 +248,30 @@ function createServer(listener: http.RequestListener, options: ServerOptions): A
 
 /** How long the answer to a broken request may take to leave before its socket is destroyed anyway. */
 const CLIENT_ERROR_LINGER_MS = 1_000;
+/** How long a client that sent bytes past its request may go on sending them after the answer. */
+const EXTRA_BYTES_LINGER_MS = 30_000;
 
 /**
  * Answers a request Node could not parse, or that timed out, then destroys its socket: ending it
  * alone leaves it half open for as long as the client keeps its side (a descriptor pinned per client).
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const response = (socket as { _httpMessage?: http.ServerResponse })._httpMessage;
+  if (socket.writable && response && !response.headersSent && err.code !== "ERR_HTTP_REQUEST_TIMEOUT") {
+    // Bytes past a request's declared body (a client that sent more than its Content-Length):
+    // the request in flight is answered, then the connection closed; the extra bytes are no request.
+    response.shouldKeepAlive = false;
+    // The client may still be writing them: drain and drop them, so its writes do not fail with a
+    // reset before it reads the answer; the socket goes when it ends its side (or after a while).
+    socket.on("data", () => {});
+    socket.resume();
+    response.once("close", () => {
+      socket.end();
+      socket.once("end", () => socket.destroy());
+      setTimeout(() => socket.destroy(), EXTRA_BYTES_LINGER_MS).unref();
+    });
+    return;
+  }
   if (!socket.writable || response?.headersSent) {
     socket.destroy();
     return;

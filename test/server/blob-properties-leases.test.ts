@@ -87,12 +87,27 @@ describe("blob properties through serve", () => {
     expect(Buffer.from(ranged.contentMD5!).equals(md5("234"))).toBe(true);
     expect(Buffer.from(ranged.blobContentMD5!).equals(declared)).toBe(true);
     const big = container.getBlockBlobClient("md5-big");
-    await big.upload(Buffer.alloc(4 * 1024 * 1024 + 1), 4 * 1024 * 1024 + 1);
+    await big.upload(Buffer.alloc(4 * 1024 * 1024 + 2), 4 * 1024 * 1024 + 2);
     const atLimit = await big.download(0, 4 * 1024 * 1024, { rangeGetContentMD5: true });
     expect(atLimit.contentMD5).toBeDefined();
     expect(await failure(big.download(0, 4 * 1024 * 1024 + 1, { rangeGetContentMD5: true }))).toMatchObject({
       status: 400,
     });
+    // An open range ("bytes=7-") is checked by the length it turns out to have.
+    const tail = await blob.download(7, undefined, { rangeGetContentMD5: true });
+    expect(Buffer.from(tail.contentMD5!).equals(md5("789"))).toBe(true);
+    // Without a range at all it is the documented 400 (InvalidHeaderValue).
+    expect(await failure(big.download(0, undefined, { rangeGetContentMD5: true }))).toMatchObject({
+      status: 400,
+      code: "InvalidHeaderValue",
+    });
+    expect(await failure(big.download(1, undefined, { rangeGetContentMD5: true }))).toMatchObject({
+      status: 400,
+      code: "OutOfRangeInput",
+    });
+    expect((await big.download(2, undefined, { rangeGetContentMD5: true })).contentLength).toBe(
+      4 * 1024 * 1024,
+    );
   });
 
   it("keeps metadata names' case and empty values; Get Blob Metadata answers them", async () => {

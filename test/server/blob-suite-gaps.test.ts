@@ -6,7 +6,13 @@
  * include=uncommittedblobs refused rather than answered wrongly.
  */
 import { createHash } from "node:crypto";
-import { BlobServiceClient, type BlockBlobUploadOptions, type ContainerClient } from "@azure/storage-blob";
+import {
+  BlobSASPermissions,
+  BlobServiceClient,
+  type BlockBlobUploadOptions,
+  type ContainerClient,
+  ContainerSASPermissions,
+} from "@azure/storage-blob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.js";
 
@@ -186,5 +192,65 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     expect((await blob.getBlockList("uncommitted")).uncommittedBlocks?.map((b) => b.name)).toEqual([
       id("123"),
     ]);
+  });
+  it("Put Block List answers the Content-MD5 of the block list it was sent; a wrong one is Md5Mismatch and commits nothing", async () => {
+    const blob = container.getBlockBlobClient("md5/list");
+    const id = Buffer.from("block-1").toString("base64");
+    await blob.stageBlock(id, "one", 3);
+    const sas = await container.generateSasUrl({
+      permissions: ContainerSASPermissions.parse("rw"),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    const xml = `<?xml version="1.0" encoding="utf-8"?><BlockList><Latest>${id}</Latest></BlockList>`;
+    const put = (headers: Record<string, string>) =>
+      fetch(`${blob.url}?comp=blocklist&${sas.split("?")[1]}`, {
+        method: "PUT",
+        headers: { "x-ms-version": "2021-12-02", ...headers },
+        body: xml,
+      });
+    const wrong = await put({ "content-md5": md5("other").toString("base64") });
+    expect(wrong.status).toBe(400);
+    expect(wrong.headers.get("x-ms-error-code")).toBe("Md5Mismatch");
+    expect(await blob.exists()).toBe(false);
+    const ok = await put({});
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("content-md5")).toBe(md5(xml).toString("base64"));
+    expect((await blob.downloadToBuffer()).toString()).toBe("one");
+  });
+  it("Get Blob Properties (HEAD) ignores Range and x-ms-range: 200 with the whole blob's Content-Length", async () => {
+    const blob = container.getBlockBlobClient("head/ranged");
+    await blob.upload("0123456789", 10);
+    const sas = await blob.generateSasUrl({
+      permissions: BlobSASPermissions.parse("r"),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    const ranges: Record<string, string>[] = [{ "x-ms-range": "bytes=2-5" }, { range: "bytes=2-" }];
+    for (const range of ranges) {
+      const head = await fetch(sas, { method: "HEAD", headers: { "x-ms-version": "2021-12-02", ...range } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-length")).toBe("10");
+      expect(head.headers.get("content-range")).toBeNull();
+    }
+    const get = await fetch(sas, { headers: { "x-ms-version": "2021-12-02", "x-ms-range": "bytes=2-5" } });
+    expect(get.status).toBe(206);
+    expect(await get.text()).toBe("2345");
+  });
+  it("Get Blob and Get Blob Properties with If-None-Match: * are 400 UnsatisfiableCondition, the blob there or not", async () => {
+    const blob = container.getBlockBlobClient("none-match/star");
+    await blob.upload("x", 1);
+    for (const name of ["none-match/star", "none-match/absent"]) {
+      const client = container.getBlobClient(name);
+      const none = { conditions: { ifNoneMatch: "*" } };
+      expect(await failure(client.download(0, undefined, none))).toEqual({
+        status: 400,
+        code: "UnsatisfiableCondition",
+      });
+      expect((await failure(client.getProperties(none))).status).toBe(400);
+    }
+  });
+  it("Get Account Information names the SKU of an account with a read-only secondary: Standard_RAGRS", async () => {
+    const info = await service.getAccountInfo();
+    expect(info.skuName).toBe("Standard_RAGRS");
+    expect(info.accountKind).toBe("StorageV2");
   });
 });

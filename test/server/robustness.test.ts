@@ -235,6 +235,37 @@ describe("tablekit serve: malformed input", () => {
     await alive();
   });
 
+  it("bytes past a request's Content-Length: the request is answered, then the connection closed", async () => {
+    const body = JSON.stringify({ TableName: "PastLength" });
+    const headers = {
+      ...signedHeaders("Tables"),
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    const head = [
+      "POST /devstoreaccount1/Tables HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "",
+      "",
+    ].join("\r\n");
+    const socket = connect(port, "127.0.0.1");
+    const answer = await new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (d) => {
+        text += d.toString();
+      });
+      socket.on("close", () => resolve(text));
+      socket.write(`${head}${body}\x01\x02 these bytes are no request\r\n\r\n`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer).not.toMatch(/HTTP\/1\.1 400/);
+    const listed = await rawRequest(endpoint, { path: "Tables('PastLength')" });
+    expect(listed.status).toBe(200);
+    await alive();
+  });
+
   it("headers over the limit: 400 and the connection closed", async () => {
     const r = await rawRequest(endpoint, {
       path: "Robust()",

@@ -51,6 +51,34 @@ describe("@azure/storage-blob's PageBlobClient against tablekit serve", () => {
     expect(listed[0]).toMatchObject({ blobType: "PageBlob", blobSequenceNumber: 3, contentLength: 2048 });
   });
 
+  it("Put Blob of a page blob keeps the x-ms-blob-* content headers and x-ms-tags, and honours x-ms-if-tags", async () => {
+    const disk = container.getPageBlobClient("headers.vhd");
+    await disk.create(512, {
+      blobHTTPHeaders: {
+        blobContentType: "application/x-vhd",
+        blobCacheControl: "no-cache",
+        blobContentDisposition: "attachment",
+        blobContentLanguage: "en",
+        blobContentEncoding: "identity",
+      },
+      tags: { tier: "gold" },
+    });
+    const p = await disk.getProperties();
+    expect(p).toMatchObject({
+      contentType: "application/x-vhd",
+      cacheControl: "no-cache",
+      contentDisposition: "attachment",
+      contentLanguage: "en",
+      contentEncoding: "identity",
+      tagCount: 1,
+    });
+    expect(p.contentMD5).toBeUndefined();
+    expect(await failure(disk.create(512, { conditions: { tagConditions: `"tier" = 'silver'` } }))).toEqual({
+      status: 412,
+      code: "ConditionNotMet",
+    });
+  });
+
   it("resizes and runs the sequence-number actions", async () => {
     const disk = container.getPageBlobClient("resized");
     await disk.create(1024);
@@ -144,6 +172,11 @@ describe("@azure/storage-blob's AppendBlobClient.seal against tablekit serve", (
     const log = container.getAppendBlobClient("sealed.log");
     await log.create();
     await log.appendBlock("one", 3);
+    // An append blob says it is not sealed (x-ms-blob-sealed: false), on properties and downloads.
+    expect((await log.getProperties()).isSealed).toBe(false);
+    expect((await log.download()).isSealed).toBe(false);
+    await container.getBlockBlobClient("plain").upload("x", 1);
+    expect((await container.getBlobClient("plain").getProperties()).isSealed).toBeUndefined();
     expect(await failure(log.seal({ conditions: { appendPosition: 2 } }))).toEqual({
       status: 412,
       code: "AppendPositionConditionNotMet",
@@ -151,6 +184,11 @@ describe("@azure/storage-blob's AppendBlobClient.seal against tablekit serve", (
     await log.seal({ conditions: { appendPosition: 3 } });
     expect((await log.getProperties()).isSealed).toBe(true);
     expect(await failure(log.appendBlock("two", 3))).toEqual({ status: 409, code: "BlobIsSealed" });
+    // The service's wording leads the message (clients match on it).
+    const refused = await log.appendBlock("two", 3).catch((err: { details?: { message?: string } }) => err);
+    expect((refused as { details?: { message?: string } }).details?.message).toMatch(
+      /^The specified blob is sealed, and its contents can't be modified unless the blob is re-created after a delete\./,
+    );
     const listed = [];
     for await (const b of container.listBlobsFlat({ prefix: "sealed" })) listed.push(b.properties.isSealed);
     expect(listed).toEqual([true]);

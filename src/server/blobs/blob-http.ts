@@ -32,7 +32,8 @@ export function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
     ...(p.blobCommittedBlockCount === undefined
       ? {}
       : { "x-ms-blob-committed-block-count": String(p.blobCommittedBlockCount) }),
-    ...(p.isSealed ? { "x-ms-blob-sealed": "true" } : {}),
+    // Append blobs answer whether they are sealed, false too (the port sets isSealed on them only).
+    ...(p.isSealed === undefined ? {} : { "x-ms-blob-sealed": String(p.isSealed) }),
     ...(p.blobSequenceNumber === undefined
       ? {}
       : { "x-ms-blob-sequence-number": String(p.blobSequenceNumber) }),

@@ -27,6 +27,7 @@ import {
 import type { BlobContext } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import {
+  checkChecksummedLength,
   checkChecksums,
   checkedBody,
   expectedChecksums,
@@ -101,10 +102,10 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "GET ":
     case "HEAD ": {
       askCore(caller, "readBlob", target);
-      const range = requestedRange(ctx);
-      const checksum = rangeChecksumWanted(ctx, range);
       const overrides = sasOverrides(ctx, caller);
-      if (ctx.method === "HEAD" && !range) {
+      // Get Blob Properties ignores Range and x-ms-range (HTTP defines range handling for GET
+      // only): its Content-Length is the blob's, which the legacy SDK sizes its ranged reads by.
+      if (ctx.method === "HEAD") {
         // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
         const found = await client.getProperties({ conditions }).catch((err: unknown) => {
           if (isNotModified(err)) throw notModified();
@@ -120,6 +121,8 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
         ctx.res.end();
         return;
       }
+      const range = requestedRange(ctx);
+      const checksum = rangeChecksumWanted(ctx, range);
       const download = await client
         .download(range?.offset, range?.count, { conditions })
         .catch(async (err: unknown) => {
@@ -133,6 +136,14 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
           throw err;
         });
       // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
+      if (checksum) {
+        try {
+          checkChecksummedLength(checksum, download.contentLength);
+        } catch (err) {
+          download.readableStreamBody.destroy();
+          throw err;
+        }
+      }
       const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
       const headers: OutgoingHttpHeaders = {
         ...standardHeaders(ctx),
@@ -145,12 +156,7 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       };
       ctx.res.writeHead(range ? 206 : 200, headers);
       if (rangeBytes) {
-        ctx.res.end(ctx.method === "HEAD" ? undefined : rangeBytes);
-        return;
-      }
-      if (ctx.method === "HEAD") {
-        download.readableStreamBody.destroy();
-        ctx.res.end();
+        ctx.res.end(rangeBytes);
         return;
       }
       await streamResponse(ctx, download.readableStreamBody, download.contentLength);

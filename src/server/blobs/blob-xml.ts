@@ -49,6 +49,17 @@ function contentXml(p: BlobItem["properties"]): string {
   }`;
 }
 
+/** A copied blob's record, listed with include=copy (the port sets it only then). */
+function copyXml(p: BlobItem["properties"]): string {
+  if (p.copyId === undefined) return "";
+  const one = (tag: string, value: string | undefined) =>
+    value === undefined ? "" : `<${tag}>${escapeXml(value)}</${tag}>`;
+  return `${one("CopyId", p.copyId)}${one("CopyStatus", p.copyStatus)}${one("CopySource", p.copySource)}${one(
+    "CopyProgress",
+    p.copyProgress,
+  )}${one("CopyCompletionTime", p.copyCompletedOn ? httpDate(p.copyCompletedOn) : undefined)}`;
+}
+
 export function containerListingXml(
   listing: ListingHead & {
     readonly containers: readonly (ContainerItem & {
@@ -87,7 +98,7 @@ export function blobListingXml(
       p.blobSequenceNumber === undefined
         ? ""
         : `<x-ms-blob-sequence-number>${p.blobSequenceNumber}</x-ms-blob-sequence-number>`
-    }${p.isSealed ? "<Sealed>true</Sealed>" : ""}${leaseXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
+    }${p.isSealed ? "<Sealed>true</Sealed>" : ""}${leaseXml(p)}${copyXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
       p,
     )}</Properties>${metadataXml(item.metadata)}${tagSetXml(item.tags)}</Blob>`;
   };

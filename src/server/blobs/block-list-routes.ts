@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { TableKitError } from "../../model/index.js";
 import type { BlobContainer, BlobRequestConditions, BlockListEntry } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
@@ -9,7 +10,7 @@ import { askCore, askCoreToWrite } from "./blob-ask.js";
 import { blobOptions, header, refuseUnkeptHeaders, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
 import { blockListXml } from "./blob-xml.js";
-import { checkedBody, expectedChecksums, writeChecked } from "./content-checksum.js";
+import { checkChecksums, checkedBody, expectedChecksums, writeChecked } from "./content-checksum.js";
 import { ifTags } from "./tag-headers.js";
 
 /**
@@ -60,11 +61,19 @@ export async function putBlockList(
 ): Promise<void> {
   askCoreToWrite(caller, { container: container.containerName, blob: name });
   refuseUnkeptHeaders(ctx);
-  const blocks = parseBlockList(await readBody(ctx.req, MAX_BLOCK_LIST_XML));
+  const xml = await readBody(ctx.req, MAX_BLOCK_LIST_XML);
+  // A transactional checksum covers the block list sent (Md5Mismatch before anything is written);
+  // the answer's Content-MD5 is always that of the list, as Put Block List documents it.
+  const bytes = Buffer.from(xml, "utf8");
+  const verified = checkChecksums(expectedChecksums(ctx), bytes);
+  const blocks = parseBlockList(xml);
   const result = await container
     .getBlockBlobClient(name)
     .commitBlockList(blocks, blobOptions(ctx, conditions));
-  writeResult(ctx, 201, result);
+  writeResult(ctx, 201, result, {
+    "content-md5": createHash("md5").update(bytes).digest("base64"),
+    ...verified,
+  });
 }
 
 export async function getBlockList(

@@ -167,7 +167,8 @@ async function answerService(ctx: BlobContext, caller: StorageCaller, deps: Blob
   if (ctx.query.get("restype") === "account" && ctx.query.get("comp") === "properties") {
     askCore(caller, "getAccountInfo");
     send(ctx, 200, {
-      "x-ms-sku-name": "Standard_LRS",
+      // Read-access geo-redundant: serve answers reads on the account's -secondary endpoint.
+      "x-ms-sku-name": "Standard_RAGRS",
       "x-ms-account-kind": "StorageV2",
       "x-ms-is-hns-enabled": "false",
     });
@@ -258,6 +259,7 @@ async function listBlobs(
     includeMetadata: include.includes("metadata"),
     ...(include.includes("tags") ? { includeTags: true } : {}),
     ...(snapshots ? { includeSnapshots: true } : {}),
+    ...(include.includes("copy") ? { includeCopy: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

@@ -175,7 +175,8 @@ export function rangeChecksumWanted(
   if (range?.count !== undefined && range.count > MAX_CHECKSUMMED_RANGE && !(md5 && crc64)) {
     throw new ProtocolError(400, "OutOfRangeInput", `${name} is served for ranges of at most 4 MiB.`);
   }
-  if ((md5 && crc64) || !range || range.count === undefined) {
+  // An open range ("bytes=3-") is checked once its length is known (checksummedLength).
+  if ((md5 && crc64) || !range) {
     throw new ProtocolError(
       400,
       "InvalidHeaderValue",
@@ -183,6 +184,14 @@ export function rangeChecksumWanted(
     );
   }
   return md5 ? "md5" : "crc64";
+}
+
+/** An open range whose checksum was asked: OutOfRangeInput once it turns out longer than 4 MiB. */
+export function checkChecksummedLength(kind: "md5" | "crc64", length: number): void {
+  if (length > MAX_CHECKSUMMED_RANGE) {
+    const name = kind === "crc64" ? "x-ms-range-get-content-crc64" : "x-ms-range-get-content-md5";
+    throw new ProtocolError(400, "OutOfRangeInput", `${name} is served for ranges of at most 4 MiB.`);
+  }
 }
 
 /** The header carrying a read range's checksum. */

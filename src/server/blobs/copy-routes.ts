@@ -10,7 +10,7 @@ import type { StorageCaller } from "../auth/storage-access.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
-import { askCore, notServed } from "./blob-ask.js";
+import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
 
@@ -39,7 +39,9 @@ function copySource(ctx: BlobContext, caller: StorageCaller): CopySource {
     );
   }
   const base = new URL(ctx.baseUrl);
-  if (caller.keyHolder && url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
+  // A source URL with its own SAS is read with that SAS (over HTTP), which may refuse the read.
+  const ownSas = url.searchParams.has("sig");
+  if (caller.keyHolder && !ownSas && url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
     const [container, ...rest] = url.pathname.slice(base.pathname.length).split("/");
     if (container && rest.length > 0) {
       const blob = caller.store
@@ -83,7 +85,9 @@ export async function copyBlob(
   name: string,
   conditions: BlobRequestConditions,
 ): Promise<void> {
-  askCore(caller, "writeBlob", { container: container.containerName, blob: name });
+  // A token with `c` and no `w` copies to a new blob only (the SAS permission table): the port
+  // makes that write create-only.
+  askCoreToWrite(caller, { container: container.containerName, blob: name });
   // Sealing the copy is not offered: refused rather than a copy left open.
   if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
     throw notServed("the x-ms-seal-blob header on Copy Blob");

@@ -7,8 +7,10 @@ import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { httpDate } from "../protocol/xml.js";
 import { notModified } from "./blob-conditions.js";
+import { httpHeadersOf } from "./blob-property-routes.js";
 import type { BlobContext } from "./blob-service.js";
 import { checkChecksums, expectedChecksums } from "./content-checksum.js";
+import { tagsHeader } from "./tag-headers.js";
 
 /**
  * Page blobs and sealed append blobs over the port: Put Blob (PageBlob), Put Page (update, clear),
@@ -83,9 +85,9 @@ export async function putPageBlob(
   const sequence = numberHeader(ctx, "x-ms-blob-sequence-number");
   const result = await asHeaderValue("x-ms-blob-content-length", () =>
     container.getPageBlobClient(name).create(size, {
-      ...(header(ctx, "x-ms-blob-content-type") === undefined
-        ? {}
-        : { blobHTTPHeaders: { blobContentType: header(ctx, "x-ms-blob-content-type")! } }),
+      // The x-ms-blob-* content headers and x-ms-tags, as Put Blob takes them for any blob type.
+      blobHTTPHeaders: httpHeadersOf(ctx),
+      ...tagsHeader(ctx),
       metadata: metadataFromHeaders(ctx.req),
       conditions,
       ...(sequence === undefined ? {} : { blobSequenceNumber: sequence }),

@@ -82,6 +82,10 @@ export function errorParts(err: unknown): { status: number; code: string; messag
     if (err.code === "InvalidContinuationToken")
       return { status: 400, code: "InvalidInput", message: err.message };
     if (err.code === "InvalidFilter") return { status: 400, code: "InvalidInput", message: err.message };
+    // A copy source that refused the read: the service answers with the source's own status (403, 409, …).
+    const source = err.code === "CannotVerifyCopySource" ? err.details?.sourceStatus : undefined;
+    if (typeof source === "number" && source >= 400 && source < 500)
+      return { status: source, code: err.code, message: err.message };
     return { status: err.status, code: err.code, message: err.message };
   }
   if (err instanceof ProtocolError) return { status: err.status, code: err.code, message: err.message };
@@ -131,6 +135,8 @@ const XML_SERVICE_MESSAGES: Readonly<Record<string, string>> = {
   RequestBodyTooLarge: "The request body is too large and exceeds the maximum permissible limit.",
   OutOfRangeQueryParameterValue:
     "One of the query parameters specified in the request URI is outside the permissible range.",
+  BlobIsSealed:
+    "The specified blob is sealed, and its contents can't be modified unless the blob is re-created after a delete.",
 };
 
 /** `message` led by the service's fixed wording for `code`, when it has one and the message lacks it. */

@@ -255,6 +255,8 @@ export interface BackendListQuery {
   readonly includeTags?: boolean;
   /** Each blob's snapshots too, just before it, oldest first (only when capabilities.snapshots). */
   readonly includeSnapshots?: boolean;
+  /** Each blob's copy record in `properties.copy` (where capabilities.copyProperties). */
+  readonly includeCopy?: boolean;
 }
 
 export interface StoredBlobItem {
@@ -324,6 +326,10 @@ export interface BackendCreatePageBlob {
   readonly size: number;
   readonly sequenceNumber: number;
   readonly contentType?: string;
+  /** Cache-Control, Content-Encoding, -Language, -Disposition and a given Content-MD5 (none is computed). */
+  readonly headers?: ContentHeaders;
+  /** Index tags (only when capabilities.tags); none: the blob has none. */
+  readonly tags?: BlobTags;
   readonly metadata: Metadata;
   readonly conditions: BackendConditions;
 }

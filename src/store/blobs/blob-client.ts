@@ -298,6 +298,9 @@ export class BlobClient {
       if (await this.current(call)()) throw createOnlyRefusal();
       throw conditionNotMet();
     }
+    // Refused before the work starts (a copy's source read, a body): the write below stays
+    // create-only in the backend either way.
+    if (await this.current(call)()) throw createOnlyRefusal();
     return asCreateOnly(true, work(checkConditions({ ifNoneMatch: "*" }, caps, "write")));
   }
 

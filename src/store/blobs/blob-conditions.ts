@@ -93,6 +93,13 @@ export async function underConditions<T>(
   current: () => Promise<StoredBlobProperties | undefined>,
   work: (conditions: BackendConditions) => Promise<T>,
 ): Promise<T> {
+  if (use === "read" && c.ifNoneMatch !== undefined && etagList(c.ifNoneMatch).includes("*")) {
+    // A read "only if the blob does not exist" can never return it: the service answers 400.
+    throw new TableKitError(
+      "UnsatisfiableCondition",
+      "The condition specified is unsatisfiable: If-None-Match: * on a read.",
+    );
+  }
   const lease = backendExtras(c, caps);
   const plain = direct(c, use);
   if (plain) return work(checkConditions({ ...plain, ...lease }, caps, use));

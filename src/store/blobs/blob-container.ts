@@ -16,6 +16,7 @@ import {
   type BlobDeleteOptions,
   type BlobProperties,
   type BlobWriteResponse,
+  copyProperties,
   tierProperties,
 } from "./blob-client.js";
 import { conditionNotMet } from "./blob-conditions.js";
@@ -61,6 +62,11 @@ export interface BlobItem {
     | "accessTierChangedOn"
     | "archiveStatus"
     | "rehydratePriority"
+    | "copyId"
+    | "copyStatus"
+    | "copySource"
+    | "copyProgress"
+    | "copyCompletedOn"
   >;
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
@@ -83,6 +89,8 @@ export interface ListBlobsOptions extends OperationOptions {
   includeTags?: boolean;
   /** Each blob's snapshots too, oldest first, just before the blob (NotSupported without capabilities.snapshots). */
   includeSnapshots?: boolean;
+  /** Each copied blob's `copyId`, `copyStatus`, … (where capabilities.copyProperties; elsewhere none are kept). */
+  includeCopy?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -428,6 +436,7 @@ export class BlobContainer {
         includeMetadata: options.includeMetadata === true,
         ...(options.includeTags === true ? { includeTags: true } : {}),
         ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
+        ...(options.includeCopy === true ? { includeCopy: true } : {}),
       },
       call,
     );
@@ -478,6 +487,7 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags:
       ...tierProperties(p),
       ...(p.blobType === "AppendBlob" ? { isSealed: p.sealed === true } : {}),
       ...(p.sequenceNumber === undefined ? {} : { blobSequenceNumber: p.sequenceNumber }),
+      ...(p.copy ? copyProperties(p.copy) : {}),
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
     ...(includeTags && item.tags && Object.keys(item.tags).length > 0 ? { tags: { ...item.tags } } : {}),

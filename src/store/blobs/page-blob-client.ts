@@ -1,12 +1,13 @@
 import { TableKitError } from "../../model/index.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
+import { uploadAnnotations } from "./blob-annotations.js";
 import type { BackendConditions, SequenceConditions, StoredPageRange } from "./blob-backend.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
+import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
-  checkContentType,
   checkRange,
   checkRequestConditions,
   normalizeMetadata,
@@ -25,8 +26,11 @@ export interface PageBlobRequestConditions extends BlobRequestConditions {
 
 export interface PageBlobCreateOptions extends OperationOptions {
   blobSequenceNumber?: number;
-  blobHTTPHeaders?: { blobContentType?: string };
+  /** Content type, Cache-Control, Content-Encoding, -Language, -Disposition, MD5 (none computed). */
+  blobHTTPHeaders?: BlobHTTPHeaders;
   metadata?: Record<string, string>;
+  /** The blob's index tags (at most 10). */
+  tags?: Record<string, string>;
   conditions?: BlobRequestConditions;
 }
 
@@ -58,11 +62,13 @@ export class PageBlobClient extends BlobClient {
     const caps = this.port.capabilities;
     const checkedSize = this.checkSize(size);
     const sequenceNumber = checkSequenceNumber("blobSequenceNumber", options.blobSequenceNumber ?? 0);
-    const contentType = checkContentType(options.blobHTTPHeaders?.blobContentType);
+    const { contentType, headers } = checkHttpHeaders(options.blobHTTPHeaders, caps);
     const create = {
       size: checkedSize,
       sequenceNumber,
       ...(contentType === undefined ? {} : { contentType }),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...uploadAnnotations(options, caps, false),
       metadata: normalizeMetadata(options.metadata, caps),
     };
     const result = await this.conditionalWrite(options.conditions, call, (conditions) =>

@@ -80,6 +80,17 @@ export const conditionsSuite: BlobSuite = (target) => {
       },
     );
 
+    it('a read with ifNoneMatch "*" is UnsatisfiableCondition, whether the blob exists or not', async () => {
+      const c = await target().freshContainer();
+      await c.uploadBlockBlob("here", "x", 1);
+      for (const name of ["here", "absent"]) {
+        const blob = c.getBlobClient(name);
+        const none = { conditions: { ifNoneMatch: "*" } };
+        expect(await codeOf(blob.download(0, undefined, none))).toBe("UnsatisfiableCondition");
+        expect(await codeOf(blob.getProperties(none))).toBe("UnsatisfiableCondition");
+      }
+    });
+
     it("rejects malformed conditions before any I/O", async () => {
       const blob = target().store.container(target().freshContainerName()).getBlockBlobClient("never");
       expect(await codeOf(blob.upload("a", 1, { conditions: { ifMatch: "no-quotes" } }))).toBe(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { itWhen } from "../../support/it-when.js";
-import { type BlobSuite, codeOf, patternBytes } from "./factory.js";
+import { type BlobSuite, codeOf, collect, patternBytes } from "./factory.js";
 
 export const copySuite: BlobSuite = (target) => {
   describe("copy", () => {
@@ -50,6 +50,17 @@ export const copySuite: BlobSuite = (target) => {
           copyProgress: "5/5",
         });
         expect(props.copyCompletedOn).toBeInstanceOf(Date);
+        // Listings give them with includeCopy only.
+        const listed = await collect(c.listBlobsFlat({ includeCopy: true }));
+        expect(listed.find((i) => i.name === "d")?.properties).toMatchObject({
+          copyId: copied.copyId,
+          copyStatus: "success",
+          copySource: "http://example/s",
+          copyProgress: "5/5",
+        });
+        expect(listed.find((i) => i.name === "s")?.properties.copyId).toBeUndefined();
+        const plain = await collect(c.listBlobsFlat());
+        expect(plain.find((i) => i.name === "d")?.properties.copyId).toBeUndefined();
         await c.uploadBlockBlob("d", "other", 5);
         expect((await dst.getProperties()).copyId).toBeUndefined();
       },

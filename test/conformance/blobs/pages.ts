@@ -67,6 +67,34 @@ export const pagesSuite: BlobSuite = (target) => {
       },
     );
 
+    itWhen(
+      target,
+      (c) => c.pageBlobs && c.contentHeaders && c.tags && c.tagConditions,
+      `${NO_PAGES}, or no content headers or tags`,
+      "creates a page blob with its content headers and tags, under tag conditions; no MD5 is computed",
+      async () => {
+        const c = await target().freshContainer();
+        const disk = c.getPageBlobClient("disk.vhd");
+        await disk.create(1024, {
+          blobHTTPHeaders: { blobContentType: "application/x-vhd", blobCacheControl: "no-cache" },
+          tags: { kind: "disk" },
+        });
+        const p = await disk.getProperties();
+        expect(p).toMatchObject({ contentType: "application/x-vhd", cacheControl: "no-cache", tagCount: 1 });
+        expect(p.contentMD5).toBeUndefined();
+        expect((await disk.getTags()).tags).toEqual({ kind: "disk" });
+        expect(await codeOf(disk.create(512, { conditions: { tagConditions: `"kind" = 'other'` } }))).toBe(
+          "ConditionNotMet",
+        );
+        expect((await disk.getProperties()).contentLength).toBe(1024);
+        await disk.create(512, { conditions: { tagConditions: `"kind" = 'disk'` } });
+        const again = await disk.getProperties();
+        expect(again.contentLength).toBe(512);
+        expect(again.cacheControl).toBeUndefined();
+        expect(again.tagCount ?? 0).toBe(0);
+      },
+    );
+
     itWhen(target, pages, NO_PAGES, "overwrites part of a written range", async () => {
       const c = await target().freshContainer();
       const disk = c.getPageBlobClient("d");

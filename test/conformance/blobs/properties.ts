@@ -71,6 +71,25 @@ export const propertiesSuite: BlobSuite = (target) => {
       },
     );
 
+    itWhen(
+      target,
+      (c) => c.contentMD5 && c.appendBlobs,
+      "the backend keeps no Content-MD5, or has no append blobs",
+      "computes no Content-MD5 for an append blob: created, appended, or given one",
+      async () => {
+        const c = await target().freshContainer();
+        const log = c.getAppendBlobClient("log");
+        await log.create();
+        expect((await log.getProperties()).contentMD5).toBeUndefined();
+        await log.appendBlock("line\n", 5);
+        expect((await log.getProperties()).contentMD5).toBeUndefined();
+        expect((await log.download()).contentMD5).toBeUndefined();
+        const given = md5("declared");
+        await log.create({ blobHTTPHeaders: { blobContentMD5: given } });
+        expect([...((await log.getProperties()).contentMD5 ?? [])]).toEqual([...given]);
+      },
+    );
+
     it("refuses a Content-MD5 that is not 16 bytes and a header that is not printable ASCII", async () => {
       const c = target().store.container(target().freshContainerName());
       const upload = (blobHTTPHeaders: object) => codeOf(c.uploadBlockBlob("x", "x", 1, { blobHTTPHeaders }));

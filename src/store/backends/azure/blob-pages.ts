@@ -13,7 +13,7 @@ import type {
 } from "../../blobs/blob-backend.js";
 import type { CallOptions } from "../../call-options.js";
 import { sdkCall } from "./blob-errors.js";
-import { sdkConditions } from "./blob-properties-sdk.js";
+import { sdkConditions, sdkHttpHeaders } from "./blob-properties-sdk.js";
 import type { SdkBlobProperties, SdkContainerClient } from "./blob-sdk.js";
 
 /** Page blobs through `@azure/storage-blob`'s PageBlobClient: one SDK call per port call. */
@@ -30,8 +30,9 @@ export class AzurePageBlobs implements PageBlobBackend {
       client.create(create.size, {
         ...o,
         blobSequenceNumber: create.sequenceNumber,
-        blobHTTPHeaders: { blobContentType: create.contentType },
+        blobHTTPHeaders: sdkHttpHeaders(create.contentType, create.headers),
         metadata: create.metadata,
+        ...(create.tags ? { tags: create.tags } : {}),
         conditions: sdkConditions(create.conditions),
       }),
     );

@@ -113,7 +113,7 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         if (full) return full;
         continue;
       }
-      s.items.push(blobItem(row, catalogue, s.query.includeTags === true));
+      s.items.push(blobItem(row, catalogue, s.query));
       s.cursor = { from: row.name, inclusive: false };
     }
     if (sought) continue;
@@ -152,7 +152,7 @@ function pushWithSnapshots(
   }
   if (s.items.length === s.query.maxPageSize)
     return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
-  s.items.push(blobItem(row, catalogue, s.query.includeTags === true));
+  s.items.push(blobItem(row, catalogue, s.query));
   s.cursor = { from: row.name, inclusive: false };
   return undefined;
 }
@@ -186,9 +186,15 @@ function continuationOf(item: BackendListPage["items"][number]): string {
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
 }
 
-function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, includeTags: boolean): StoredBlobItem {
+function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, query: BackendListQuery): StoredBlobItem {
   const { annotations } = catalogue;
-  const properties = annotations.describe(row.container, row.name, propertiesOf(row));
+  const includeTags = query.includeTags === true;
+  const copy =
+    query.includeCopy === true ? catalogue.copies.of(row.container, row.name, row.etag) : undefined;
+  const properties = {
+    ...annotations.describe(row.container, row.name, propertiesOf(row)),
+    ...(copy ? { copy } : {}),
+  };
   return {
     kind: "blob",
     name: row.name,

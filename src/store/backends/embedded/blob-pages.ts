@@ -15,7 +15,7 @@ import type {
 import { checkLease } from "../../blobs/blob-leases.js";
 import { sequenceConditionNotMet, sequenceConditionsHold } from "../../blobs/blob-rules.js";
 import type { CallOptions } from "../../call-options.js";
-import { type BlobRow, newEtag, parseLease, propertiesOf } from "./blob-catalogue.js";
+import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { blobNotFound, checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 import type { SqliteStatement } from "./sqlite-database.js";
@@ -88,7 +88,13 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     const freed = this.host.immediate(() => {
       const { container, row: current } = this.lookup(name);
       checkWrite(current, create.conditions);
-      catalogue.upsert({ ...row, container });
+      catalogue.annotations.checkTagConditions(container, name, current !== undefined, create.conditions);
+      catalogue.upsert(
+        { ...row, container, props: propsJson(create.headers, current, row.modified) },
+        current,
+      );
+      // A new blob: its tags are the ones given, its tier none (page blobs have no access tier here).
+      catalogue.annotations.replace(container, name, create.tags ? { tags: create.tags } : {});
       catalogue.setCommittedBlocks(container, name, undefined);
       const dropped = catalogue.dropStaged(container, name);
       return current?.content ? [...dropped, current.content] : dropped;

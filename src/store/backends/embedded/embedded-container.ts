@@ -109,8 +109,10 @@ export class EmbeddedContainer implements ContainerBackend {
           // Swept as an orphan while the stream stalled (embedded-containers.ts): nothing to name.
           throw new TableKitError("ServerBusy", `The upload of ${name} stalled too long; retry it`);
         }
-        // A single upload keeps the MD5 of what it wrote, unless the caller gave one.
-        const headers = { contentMD5: body.md5, ...upload.headers };
+        // A single upload of a block blob keeps the MD5 of what it wrote, unless the caller gave
+        // one; the service computes none for an append or page blob (their bytes come later).
+        const computed = upload.blobType === "BlockBlob" ? { contentMD5: body.md5 } : {};
+        const headers = { ...computed, ...upload.headers };
         catalogue.upsert({ ...row, container, props: propsJson(headers, current, row.modified) }, current);
         catalogue.annotations.replace(container, name, upload);
         if (upload.copy) catalogue.copies.record(container, name, row.etag, upload.copy);
