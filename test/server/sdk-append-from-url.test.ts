@@ -110,8 +110,8 @@ describe("@azure/storage-blob's appendBlockFromURL against tablekit serve", () =
     expect(await failure(copy.beginCopyFromURL(log.url, { sealBlob: true }))).toMatchObject({ status: 501 });
     expect(await copy.exists()).toBe(false);
     await copy.beginCopyFromURL(log.url);
-    // Not sealed: serve writes x-ms-blob-sealed only on a sealed blob, so the SDK reports nothing.
-    expect(await copy.getProperties()).toMatchObject({ blobType: "AppendBlob", isSealed: undefined });
+    // Not sealed: serve answers x-ms-blob-sealed: false for an append blob that is not.
+    expect(await copy.getProperties()).toMatchObject({ blobType: "AppendBlob", isSealed: false });
   });
 
   it("answers Put Page From URL with 501 rather than writing the empty body", async () => {
