@@ -23,6 +23,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Listings return metadata names in the case they were written, Get Blob Properties lower-cased. The port lower-cases them everywhere.",
   },
   {
+    id: "append-blob-download-md5",
+    description:
+      "Get Blob of a whole append blob answers a Content-MD5 of its bytes; the service keeps and answers one only when it was given (an append blob has none of its own). Not worked around.",
+  },
+  {
     id: "creation-time-reset-on-overwrite",
     description:
       "Put Blob over an existing blob resets x-ms-creation-time; the service keeps the time the blob was first created. Not worked around.",

@@ -41,14 +41,18 @@ CREATE TABLE IF NOT EXISTS tk_deleted_names (
 `;
 
 /**
- * Creates the state tables when missing (concurrent openers serialize on the write lock); the
- * newest table is the one looked for, so a database made before it gains it on open.
+ * Creates the state tables when any is missing (concurrent openers serialize on the write lock),
+ * so a database made before one of them gains it on open.
  */
 export function prepareStateSchema(db: Db): void {
-  const exists = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tk_deleted_names'")
-    .get();
-  if (exists) return;
+  const present = db
+    .prepare(
+      `SELECT count(*) FROM sqlite_master WHERE type = 'table'
+        AND name IN ('tk_resource_state', 'tk_service_properties', 'tk_deleted_names')`,
+    )
+    .pluck()
+    .get() as number;
+  if (present === 3) return;
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   try {
     db.transaction(() => db.exec(STATE_SCHEMA)).immediate();
