@@ -1,5 +1,6 @@
 /** Seed 001: an employee moved to an archive table by an eventually consistent transaction. */
 import { odata } from "../../filter/index.js";
+import { TableKitError } from "../../model/index.js";
 import { step, TransactionQueue } from "../../patterns/index.js";
 import type { Store, Table } from "../../store/index.js";
 import type { Channel } from "../output/terminal.js";
@@ -10,6 +11,7 @@ export const ARCHIVE_TABLE = "DemoArchive";
 export const JOURNAL_TABLE = "DemoJournal";
 /** Kept between runs and emptied (a deleted Azure queue cannot be re-created for a while). */
 export const TRANSACTION_QUEUE = "demo-transactions";
+const WORKER_WAIT_MS = 30_000;
 
 async function has(table: Table, partitionKey: string, rowKey: string): Promise<string> {
   for await (const _ of table.listEntities({
@@ -57,8 +59,10 @@ export async function archiveDemo(store: Store, out: Channel): Promise<void> {
 
   // A worker that stops right after the first step, as if it crashed there: the seed's in-between state.
   const seen: string[][] = [];
+  const failures: unknown[] = [];
   const crashing = transactions.worker({
     visibilityTimeout: 1,
+    onError: (err) => failures.push(err),
     onBoundary: async ({ point, step: index }) => {
       if (point !== "applied" || index !== 0) return;
       seen.push([
@@ -70,7 +74,20 @@ export async function archiveDemo(store: Store, out: Channel): Promise<void> {
     },
   });
   crashing.start();
-  while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Bounded: a worker that cannot apply the step (a store error) must end the demo, not hang it.
+  const deadline = Date.now() + WORKER_WAIT_MS;
+  while (seen.length === 0) {
+    if (Date.now() > deadline) {
+      crashing.halt();
+      const last = failures.at(-1);
+      throw new TableKitError(
+        "OperationTimedOut",
+        `The demo's worker applied no step in ${WORKER_WAIT_MS / 1000} s${last ? `: ${String(last)}` : ""}`,
+        last === undefined ? {} : { cause: last },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   await crashing.stop();
   const stats = await transactions.worker().drain();
   seen.push([
