@@ -72,7 +72,7 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
   /** The blob tables, created on first use (when files no row names are swept, once per process). */
   get catalogue(): EmbeddedBlobCatalogue {
     if (!this.catalogueOnce) {
-      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db));
+      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db, this.content));
       this.sweepOrphans(this.catalogueOnce);
     }
     return this.catalogueOnce;
@@ -172,7 +172,16 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
 
   /** Runs `work` holding the write lock (IMMEDIATE), turning SQLite's errors into TableKitErrors. */
   immediate<T>(work: () => T): T {
-    return this.guard(() => this.transaction.immediate(work) as T);
+    let result: T;
+    try {
+      result = this.guard(() => this.transaction.immediate(work) as T);
+    } catch (err) {
+      this.catalogueOnce?.softDeletes.takeFreed(); // rolled back: those rows still name their content
+      throw err;
+    }
+    const freed = this.catalogueOnce?.softDeletes.takeFreed();
+    if (freed?.length) this.removeContent(...freed);
+    return result;
   }
 
   /** Runs `work` in one read transaction: a consistent snapshot. */
