@@ -7,9 +7,9 @@ import type {
 } from "../../blobs/blob-backend.js";
 import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
+import type { EmbeddedBlobContent } from "./blob-content.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
 import type { BlobRow } from "./blob-row.js";
-import type { EmbeddedBlobContent } from "./blob-content.js";
 import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import { EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
 import type { Db } from "./connection.js";

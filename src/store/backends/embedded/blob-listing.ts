@@ -145,7 +145,7 @@ function pushWithSnapshots(
   row: BlobRow,
 ): BackendListPage | undefined {
   const live = catalogue.snapshots.ofNames(s.container, row.name, row.name);
-  const snapshots: (typeof live[number] & ListedRow)[] = s.query.includeDeleted
+  const snapshots: ((typeof live)[number] & ListedRow)[] = s.query.includeDeleted
     ? [...live, ...catalogue.softDeletes.deletedSnapshots(s.container, row.name, s.now)].sort((a, b) =>
         a.snapshot < b.snapshot ? -1 : 1,
       )

@@ -93,18 +93,24 @@ export class EmbeddedSoftDeletes {
           UNION ALL SELECT max(snapshot) FROM tk_deleted_blobs WHERE container = ? AND name = ? AND snapshot <> '')`).pluck(),
       dropOf: prepare("DELETE FROM tk_deleted_blobs WHERE container = ? AND name = ? AND snapshot = ?"),
       dropAllOf: prepare("DELETE FROM tk_deleted_blobs WHERE container = ? AND name = ?"),
-      anyOf: prepare("SELECT 1 FROM tk_deleted_blobs WHERE container = ? AND name = ? AND expires > ?").pluck(),
+      anyOf: prepare(
+        "SELECT 1 FROM tk_deleted_blobs WHERE container = ? AND name = ? AND expires > ?",
+      ).pluck(),
       restoreBlob: prepare(`INSERT INTO tk_blobs (${ROW}, data, props, lease, sealed)
         SELECT ${ROW}, data, props, NULL, sealed FROM tk_deleted_blobs
         WHERE container = ? AND name = ? AND snapshot = ''`),
       asSnapshot: prepare(
         "UPDATE tk_deleted_blobs SET snapshot = ? WHERE container = ? AND name = ? AND snapshot = ''",
       ),
-      expired: prepare("SELECT container, name, snapshot, type, content FROM tk_deleted_blobs WHERE expires <= ?"),
+      expired: prepare(
+        "SELECT container, name, snapshot, type, content FROM tk_deleted_blobs WHERE expires <= ?",
+      ),
       dropExpired: prepare("DELETE FROM tk_deleted_blobs WHERE expires <= ?"),
       movePages: prepare("UPDATE tk_pages SET blob = ? WHERE container = ? AND blob = ?"),
       dropPages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
-      contentsOf: prepare("SELECT content FROM tk_deleted_blobs WHERE container = ? AND content <> ''").pluck(),
+      contentsOf: prepare(
+        "SELECT content FROM tk_deleted_blobs WHERE container = ? AND content <> ''",
+      ).pluck(),
       dropContainer: prepare("DELETE FROM tk_deleted_blobs WHERE container = ?"),
       snapshotsOf: prepare(`SELECT ${ROW}, snapshot, deleted, expires FROM tk_deleted_blobs
         WHERE container = ? AND name = ? AND snapshot <> '' AND expires > ? ORDER BY snapshot`),
@@ -152,8 +158,20 @@ export class EmbeddedSoftDeletes {
   }
 
   /** Moves the blob's snapshots (or the one named) from tk_snapshots to the soft-deleted ones. */
-  keepSnapshots(container: number, name: string, snapshot: string | undefined, days: number, now: number): void {
-    const params = { container, name, snapshot: snapshot ?? null, deleted: now, expires: now + days * DAY_MS };
+  keepSnapshots(
+    container: number,
+    name: string,
+    snapshot: string | undefined,
+    days: number,
+    now: number,
+  ): void {
+    const params = {
+      container,
+      name,
+      snapshot: snapshot ?? null,
+      deleted: now,
+      expires: now + days * DAY_MS,
+    };
     this.sql.keepSnapshots!.run(params);
     this.sql.dropSnapshots!.run({ container, name, snapshot: snapshot ?? null });
   }
