@@ -88,7 +88,7 @@ describe("soft delete through serve", () => {
     await blob.undelete();
     expect((await blob.downloadToBuffer()).toString()).toBe("v1");
     expect((await blob.getProperties()).metadata).toEqual({ kind: "report" });
-    expect((await blob.withSnapshot(snapshot).downloadToBuffer()).toString()).toBe("v1");
+    expect((await blob.withSnapshot(snapshot!).downloadToBuffer()).toString()).toBe("v1");
   });
 
   it("writes Deleted after the name and DeletedTime, RemainingRetentionDays among the properties", async () => {
