@@ -11,8 +11,6 @@ const dir = mkdtempSync(join(tmpdir(), "tablekit-soft-delete-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.useRealTimers());
 
-const DAY = 24 * 60 * 60 * 1000;
-
 /** Files of blob content beside the database (the content store's directory tree). */
 function contentFiles(db: string): string[] {
   return readdirSync(`${db}.blobs`, { recursive: true, withFileTypes: true })
