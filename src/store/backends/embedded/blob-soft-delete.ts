@@ -35,7 +35,8 @@ export const SOFT_DELETE_SCHEMA = `
     deleted INTEGER NOT NULL,
     expires INTEGER NOT NULL,
     PRIMARY KEY (container, name, snapshot)
-  );`;
+  );
+  CREATE INDEX IF NOT EXISTS tk_deleted_blobs_by_expiry ON tk_deleted_blobs (expires);`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
