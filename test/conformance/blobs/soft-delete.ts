@@ -180,6 +180,46 @@ export const softDeleteSuite: BlobSuite = (target) => {
       target,
       (caps, t) => softDeleting(caps, t) && caps.snapshots,
       `${NO_SOFT_DELETE}, or no snapshots`,
+      "pages of one item list live and soft-deleted blobs and snapshots once each, in order",
+      async () => {
+        const t = target();
+        const c = await t.freshContainer();
+        await withRetention(t, 1, async () => {
+          for (const name of ["a", "b", "c/1", "c/2", "d"]) await c.uploadBlockBlob(name, name, name.length);
+          await c.getBlobClient("b").createSnapshot();
+          await c.uploadBlockBlob("b", "b2", 2); // a soft-deleted snapshot of "b"
+          await c.getBlobClient("a").delete();
+          await c.getBlobClient("c/2").delete();
+          const all = async (maxPageSize: number) => {
+            const seen: string[] = [];
+            for await (const page of c
+              .listBlobsFlat({ includeDeleted: true, includeSnapshots: true })
+              .byPage({ maxPageSize })) {
+              for (const b of page.segment.blobItems) {
+                seen.push(`${b.name}${b.snapshot ? "@s" : ""}${b.deleted ? "-deleted" : ""}`);
+              }
+            }
+            return seen;
+          };
+          const expected = ["a-deleted", "b@s", "b@s-deleted", "b", "c/1", "c/2-deleted", "d"];
+          expect(await all(1)).toEqual(expected);
+          expect(await all(2)).toEqual(expected);
+          expect(await all(100)).toEqual(expected);
+          const top: string[] = [];
+          for await (const item of c.listBlobsByHierarchy("/", { includeDeleted: true })) {
+            top.push(
+              item.kind === "prefix" ? `${item.name}(dir)` : `${item.name}${item.deleted ? "-deleted" : ""}`,
+            );
+          }
+          expect(top).toEqual(["a-deleted", "b", "c/(dir)", "d"]);
+        });
+      },
+    );
+
+    itWhen(
+      target,
+      (caps, t) => softDeleting(caps, t) && caps.snapshots,
+      `${NO_SOFT_DELETE}, or no snapshots`,
       "a blob written over a soft-deleted one keeps it as a soft-deleted snapshot undelete restores",
       async () => {
         const t = target();
