@@ -178,6 +178,32 @@ export const softDeleteSuite: BlobSuite = (target) => {
 
     itWhen(
       target,
+      (caps, t) => softDeleting(caps, t) && caps.blocks && caps.accessTiers,
+      `${NO_SOFT_DELETE}, or no block lists or tiers`,
+      "an undeleted blob has its committed block list and tier again",
+      async () => {
+        const t = target();
+        const c = await t.freshContainer();
+        await withRetention(t, 1, async () => {
+          const blob = c.getBlockBlobClient("built");
+          const ids = ["YmxvY2stMQ==", "YmxvY2stMg=="];
+          await blob.stageBlock(ids[0]!, "ab", 2);
+          await blob.stageBlock(ids[1]!, "cd", 2);
+          await blob.commitBlockList(ids);
+          await blob.setAccessTier("Cool");
+          await blob.delete();
+          expect(await codeOf(blob.getBlockList("committed"))).toBe("BlobNotFound");
+          await blob.undelete();
+          const list = await blob.getBlockList("committed");
+          expect(list.committedBlocks?.map((b) => b.name)).toEqual(ids);
+          expect((await blob.getProperties()).accessTier).toBe("Cool");
+          expect((await blob.downloadToBuffer()).toString()).toBe("abcd");
+        });
+      },
+    );
+
+    itWhen(
+      target,
       (caps, t) => softDeleting(caps, t) && caps.snapshots,
       `${NO_SOFT_DELETE}, or no snapshots`,
       "pages of one item list live and soft-deleted blobs and snapshots once each, in order",
