@@ -101,6 +101,11 @@ export abstract class BlobOperations<P extends PortBlobClient> {
     return succeeded ? { succeeded, ...blobHeaders() } : { succeeded, errorCode: "BlobNotFound" };
   }
 
+  /** Undelete Blob (where the store keeps soft-deleted blobs: docs/blobs.md#soft-delete). */
+  undelete(...args: Parameters<PortBlobClient["undelete"]>) {
+    return this.respond("PUT", "?comp=undelete", (p: PortBlobClient) => p.undelete(...args));
+  }
+
   setHTTPHeaders(...args: Parameters<PortBlobClient["setHTTPHeaders"]>) {
     return this.respond("PUT", "?comp=properties", (p: PortBlobClient) => p.setHTTPHeaders(...args));
   }

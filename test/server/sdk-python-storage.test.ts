@@ -34,7 +34,7 @@ afterAll(() => server?.stop());
 describe("Python azure.storage.queue and azure.storage.blob against tablekit serve", () => {
   // Skipped only without python3-azure outside CI (the check above throws in CI and prints how to install it).
   it.skipIf(!python)(
-    "queues, messages, containers, ranges, block lists, append blobs, listings, conditions, page blobs, seal and batches",
+    "queues, messages, containers, ranges, block lists, append blobs, listings, conditions, page blobs, seal, batches and soft delete",
     { timeout: 90_000 },
     async () => {
       const { stdout } = await promisify(execFile)(python!, [script], {
@@ -52,6 +52,7 @@ describe("Python azure.storage.queue and azure.storage.blob against tablekit ser
         "ok page blobs",
         "ok seal",
         "ok batch",
+        "ok soft delete",
       ]);
     },
   );

@@ -49,7 +49,8 @@ describe("tablekit/storage-blob where the blob port lacks a feature", () => {
       capabilities.snapshots,
       capabilities.tags,
       capabilities.appendBlobs,
-    ]).toEqual([false, false, false, false]);
+      capabilities.softDelete,
+    ]).toEqual([false, false, false, false, false]);
     const service = BlobServiceClient.fromConnectionString(storeUrl);
     const { containerClient } = await service.createContainer("limits");
     const blob = containerClient.getBlockBlobClient("a.txt");
@@ -63,6 +64,7 @@ describe("tablekit/storage-blob where the blob port lacks a feature", () => {
     expect(await refusal(() => blob.setTags({ a: "1" }))).toBe(notSupported);
     expect(await refusal(() => blob.getTags())).toBe(notSupported);
     expect(await refusal(() => containerClient.getAppendBlobClient("log").create())).toBe(notSupported);
+    expect(await refusal(() => blob.undelete())).toBe(notSupported);
     // Nothing was written by a refused call.
     const names: string[] = [];
     for await (const item of containerClient.listBlobsFlat()) names.push(item.name);

@@ -45,6 +45,7 @@ import {
   setPageProperties,
 } from "./page-blob-routes.js";
 import { answerSnapshot, snapshotBlob, snapshotParameter } from "./snapshot-routes.js";
+import { undeleteBlob } from "./soft-delete-routes.js";
 import { tierHeader } from "./tag-headers.js";
 import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
@@ -169,6 +170,8 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
       return abortCopy(ctx, caller, client);
     case "PUT snapshot":
       return snapshotBlob(ctx, caller, client, conditions);
+    case "PUT undelete":
+      return undeleteBlob(ctx, caller, client);
     case "DELETE ": {
       askCore(caller, "deleteBlob", target);
       refuseUnkeptHeaders(ctx);

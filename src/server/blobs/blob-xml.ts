@@ -1,5 +1,6 @@
 import type { BlobItem, ContainerItem, HierarchyItem } from "../../store/index.js";
 import { escapeXml, httpDate } from "../protocol/xml.js";
+import { deletedXml, deletionPropertiesXml } from "./soft-delete-routes.js";
 import { annotationXml, tagSetXml } from "./tag-headers.js";
 
 /** The Blob service's XML bodies: container and blob listings, block lists. */
@@ -90,7 +91,7 @@ export function blobListingXml(
     if (item.kind === "prefix") return `<BlobPrefix><Name>${escapeXml(item.name)}</Name></BlobPrefix>`;
     const p = item.properties;
     const snapshot = item.snapshot === undefined ? "" : `<Snapshot>${item.snapshot}</Snapshot>`;
-    return `<Blob><Name>${escapeXml(item.name)}</Name>${snapshot}<Properties><Last-Modified>${httpDate(
+    return `<Blob><Name>${escapeXml(item.name)}</Name>${snapshot}${deletedXml(item)}<Properties><Last-Modified>${httpDate(
       p.lastModified,
     )}</Last-Modified><Etag>${escapeXml(p.etag.replace(/^"|"$/g, ""))}</Etag><Content-Length>${p.contentLength}</Content-Length><Content-Type>${escapeXml(
       p.contentType ?? "application/octet-stream",
@@ -100,6 +101,7 @@ export function blobListingXml(
         : `<x-ms-blob-sequence-number>${p.blobSequenceNumber}</x-ms-blob-sequence-number>`
     }${p.isSealed ? "<Sealed>true</Sealed>" : ""}${leaseXml(p)}${copyXml(p)}<ServerEncrypted>true</ServerEncrypted>${annotationXml(
       p,
+      deletionPropertiesXml(p),
     )}</Properties>${metadataXml(item.metadata)}${tagSetXml(item.tags)}</Blob>`;
   };
   return `${HEAD}<EnumerationResults ServiceEndpoint="${escapeXml(listing.serviceEndpoint)}" ContainerName="${escapeXml(

@@ -254,8 +254,12 @@ async function listBlobs(
   // Snapshots where the store keeps them; a store without (S3) has none to list.
   const snapshots =
     include.includes("snapshots") && deps.store(ctx.account).blobCapabilities?.snapshots === true;
+  // Soft-deleted blobs likewise, where the store keeps them.
+  const deleted =
+    include.includes("deleted") && deps.store(ctx.account).blobCapabilities?.softDelete === true;
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
+    ...(deleted ? { includeDeleted: true } : {}),
     includeMetadata: include.includes("metadata"),
     ...(include.includes("tags") ? { includeTags: true } : {}),
     ...(snapshots ? { includeSnapshots: true } : {}),

@@ -69,13 +69,13 @@ export function annotationHeaders(p: BlobProperties): OutgoingHttpHeaders {
 }
 
 /** The tier and tag-count elements of a listed blob's `<Properties>`. */
-export function annotationXml(p: Partial<BlobProperties>): string {
+export function annotationXml(p: Partial<BlobProperties>, beforeTagCount = ""): string {
   return `${p.accessTier ? `<AccessTier>${p.accessTier}</AccessTier>` : ""}${
     // Listings carry AccessTierInferred only when it is true, as the service writes them.
     p.accessTierInferred ? "<AccessTierInferred>true</AccessTierInferred>" : ""
   }${p.accessTierChangedOn ? `<AccessTierChangeTime>${httpDate(p.accessTierChangedOn)}</AccessTierChangeTime>` : ""}${
     p.archiveStatus ? `<ArchiveStatus>${p.archiveStatus}</ArchiveStatus>` : ""
-  }${p.rehydratePriority ? `<RehydratePriority>${p.rehydratePriority}</RehydratePriority>` : ""}${
+  }${p.rehydratePriority ? `<RehydratePriority>${p.rehydratePriority}</RehydratePriority>` : ""}${beforeTagCount}${
     p.tagCount ? `<TagCount>${p.tagCount}</TagCount>` : ""
   }`;
 }

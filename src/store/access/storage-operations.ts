@@ -59,6 +59,8 @@ export const BLOB_OPERATIONS = {
   writeBlob: { account: { type: "o", anyOf: "w" }, service: "w" },
   appendBlock: { account: { type: "o", anyOf: "aw" }, service: "aw" },
   deleteBlob: { account: { type: "o", anyOf: "d" }, service: "d" },
+  // Undelete Blob writes the blob back: the write permission (its RBAC action is blobs/write).
+  undeleteBlob: { account: { type: "o", anyOf: "w" }, service: "w" },
   // Blob index tags: t reads and writes a blob's tags; f finds blobs by tags (account or container).
   readBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },
   writeBlobTags: { account: { type: "o", anyOf: "t" }, service: "t" },

@@ -257,6 +257,11 @@ export interface BackendListQuery {
   readonly includeSnapshots?: boolean;
   /** Each blob's copy record in `properties.copy` (where capabilities.copyProperties). */
   readonly includeCopy?: boolean;
+  /**
+   * Soft-deleted blobs too (with `includeSnapshots`, soft-deleted snapshots too), each with
+   * `deleted` set, in their place in name order (only when capabilities.softDelete).
+   */
+  readonly includeDeleted?: boolean;
 }
 
 export interface StoredBlobItem {
@@ -267,6 +272,14 @@ export interface StoredBlobItem {
   readonly tags?: BlobTags;
   /** Set on a snapshot: its time, `YYYY-MM-DDThh:mm:ss.fffffffZ`. */
   readonly snapshot?: string;
+  /** Set on a soft-deleted blob or snapshot (listed with `includeDeleted`). */
+  readonly deleted?: StoredDeletion;
+}
+
+/** When a soft-deleted blob or snapshot was deleted, and the whole days left before it is gone. */
+export interface StoredDeletion {
+  readonly deletedOn: Date;
+  readonly remainingRetentionDays: number;
 }
 
 /** Which of a blob's snapshots a delete takes too: `include` the blob and them, `only` them. */
@@ -456,6 +469,12 @@ export interface ContainerBackend {
     call: CallOptions,
     deleteSnapshots?: DeleteSnapshots,
   ): Promise<void>;
+  /**
+   * Undelete Blob (present when capabilities.softDelete): restores the soft-deleted blob (unless a
+   * live blob has its name) and every soft-deleted snapshot of it. A live blob with nothing
+   * soft-deleted is left as it is. BlobNotFound when the name has neither; ContainerNotFound.
+   */
+  undelete?(name: string, call: CallOptions): Promise<void>;
   /**
    * Snapshots (present when capabilities.snapshots): a read-only copy of the blob as it is now,
    * with `metadata` when given, else the blob's. BlobNotFound, ConditionNotMet.

@@ -62,6 +62,12 @@ export interface BlobCapabilities {
   readonly tags: boolean;
   readonly findByTags: boolean;
   readonly tagConditions: boolean;
+  /**
+   * Soft delete (docs/blobs.md#soft-delete): with the service properties' delete retention policy
+   * on, deletes and overwrites keep what they remove for the retention days; `undelete` and the
+   * listing option `includeDeleted`. False: those are NotSupported and deletes are final.
+   */
+  readonly softDelete: boolean;
   /** Access tiers (Hot, Cool, Cold, Archive) on block blobs: `setAccessTier`, the upload option `tier`. */
   readonly accessTiers: boolean;
   /** Largest listing page. */
@@ -115,5 +121,6 @@ export const AZURE_BLOB_RULES = Object.freeze({
   findByTags: true,
   tagConditions: true,
   accessTiers: true,
+  softDelete: true,
   maxListPageSize: 5000,
 } as const satisfies Partial<BlobCapabilities>);

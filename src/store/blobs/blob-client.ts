@@ -40,6 +40,7 @@ import {
 } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { checkSnapshot, requireSnapshots, snapshotIsReadOnly } from "./blob-snapshot.js";
+import { requireSoftDelete } from "./blob-soft-delete.js";
 import { type BlobTags, checkTags } from "./blob-tags.js";
 
 /** A blob's properties (`@azure/storage-blob`'s BlobGetPropertiesResponse, in part). */
@@ -431,6 +432,17 @@ export class BlobClient {
       );
     }
     await this.backend.deleteSnapshot!(this.name, this.snapshot, call);
+  }
+
+  /**
+   * Undelete Blob: restores the soft-deleted blob and its soft-deleted snapshots; on a live blob, its
+   * soft-deleted snapshots (docs/blobs.md#soft-delete). BlobNotFound when the name has neither.
+   */
+  async undelete(options: OperationOptions = {}): Promise<void> {
+    const call = this.begin(options);
+    await this.authorize("undeleteBlob", call);
+    requireSoftDelete(this.port.capabilities);
+    await this.backend.undelete!(this.name, call);
   }
 
   async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {

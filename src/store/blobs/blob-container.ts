@@ -27,6 +27,7 @@ import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } fro
 import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { requireSnapshots } from "./blob-snapshot.js";
+import { deletionFields, requireSoftDelete } from "./blob-soft-delete.js";
 import type { BlobTags } from "./blob-tags.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./find-by-tags.js";
@@ -54,6 +55,9 @@ export interface BlobItem {
     isSealed?: boolean;
     /** Page blobs: the sequence number. */
     blobSequenceNumber?: number;
+    /** Soft-deleted items: when they were deleted, whole days before they are gone. */
+    deletedOn?: Date;
+    remainingRetentionDays?: number;
   } & Pick<
     BlobProperties,
     | "tagCount"
@@ -74,6 +78,8 @@ export interface BlobItem {
   tags?: BlobTags;
   /** Set on a snapshot (listed with `includeSnapshots`, just before its blob): its time. */
   snapshot?: string;
+  /** True on a soft-deleted blob or snapshot (listed with `includeDeleted`). */
+  deleted?: true;
 }
 
 /** A virtual directory of a hierarchical listing: every name that continues `name`. */
@@ -91,6 +97,11 @@ export interface ListBlobsOptions extends OperationOptions {
   includeSnapshots?: boolean;
   /** Each copied blob's `copyId`, `copyStatus`, … (where capabilities.copyProperties; elsewhere none are kept). */
   includeCopy?: boolean;
+  /**
+   * Soft-deleted blobs too, with `deleted: true`, `deletedOn` and `remainingRetentionDays`; with
+   * `includeSnapshots`, soft-deleted snapshots too (docs/blobs.md#soft-delete; NotSupported without capabilities.softDelete).
+   */
+  includeDeleted?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -427,6 +438,7 @@ export class BlobContainer {
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
     if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
+    if (options.includeDeleted === true) requireSoftDelete(this.port.capabilities);
     return this.backend.list(
       {
         prefix,
@@ -437,6 +449,7 @@ export class BlobContainer {
         ...(options.includeTags === true ? { includeTags: true } : {}),
         ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
         ...(options.includeCopy === true ? { includeCopy: true } : {}),
+        ...(options.includeDeleted === true ? { includeDeleted: true } : {}),
       },
       call,
     );
@@ -466,8 +479,10 @@ export class BlobContainer {
 
 function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags: boolean): BlobItem {
   const p = item.properties;
+  const deletion = deletionFields(item.deleted);
   return {
     name: item.name,
+    ...deletion.item,
     ...(item.snapshot === undefined ? {} : { snapshot: item.snapshot }),
     properties: {
       etag: p.etag,
@@ -488,6 +503,7 @@ function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags:
       ...(p.blobType === "AppendBlob" ? { isSealed: p.sealed === true } : {}),
       ...(p.sequenceNumber === undefined ? {} : { blobSequenceNumber: p.sequenceNumber }),
       ...(p.copy ? copyProperties(p.copy) : {}),
+      ...deletion.properties,
     },
     ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
     ...(includeTags && item.tags && Object.keys(item.tags).length > 0 ? { tags: { ...item.tags } } : {}),

@@ -18,6 +18,7 @@ import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 import { sealSuite } from "./seal.js";
 import { snapshotsSuite } from "./snapshots.js";
+import { softDeleteSuite } from "./soft-delete.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
 
@@ -47,6 +48,8 @@ export const BLOB_SUITES = [
   snapshotsSuite,
   copySuite,
   deletedNamesSuite,
+  // Last: it turns the store's delete retention policy on (and off again) while it runs.
+  softDeleteSuite,
 ] as const;
 
 /** Registers the whole blob conformance suite for one backend. Call from a `*.test.ts` file. */

@@ -1,7 +1,8 @@
 """azure.storage.queue and azure.storage.blob (Debian's python3-azure) against tablekit serve.
 
-Also page blobs, sealed append blobs (seal_append_blob, where the installed version has it) and
-blob batches (delete_blobs).
+Also page blobs, sealed append blobs (seal_append_blob, where the installed version has it),
+blob batches (delete_blobs) and soft delete (the delete retention policy, include=["deleted"],
+undelete_blob).
 
 Reads TABLEKIT_CONNECTION_STRING; asserts each behaviour and prints `ok <check>` per group.
 """
@@ -10,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from azure.core import MatchConditions
 from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
-from azure.storage.blob import BlobServiceClient, BlobBlock, PartialBatchErrorException
+from azure.storage.blob import BlobServiceClient, BlobBlock, PartialBatchErrorException, RetentionPolicy
 from azure.storage.queue import QueueServiceClient
 
 CONN = os.environ["TABLEKIT_CONNECTION_STRING"]
@@ -197,7 +198,34 @@ def page_blobs_seal_and_batches():
     print("ok batch")
 
 
+def soft_delete():
+    service = BlobServiceClient.from_connection_string(CONN, **KW)
+    service.set_service_properties(delete_retention_policy=RetentionPolicy(enabled=True, days=2))
+    try:
+        container = service.create_container("pysoft")
+        blob = container.get_blob_client("note.txt")
+        blob.upload_blob(b"keep me", metadata={"who": "py"})
+        blob.delete_blob()
+        try:
+            blob.get_blob_properties()
+            raise AssertionError("a soft-deleted blob must not be found")
+        except ResourceNotFoundError:
+            pass
+        assert [b.name for b in container.list_blobs()] == []
+        listed = list(container.list_blobs(include=["deleted"]))
+        assert [(b.name, b.deleted) for b in listed] == [("note.txt", True)], listed
+        assert listed[0].deleted_time is not None and listed[0].remaining_retention_days == 2, listed[0]
+        blob.undelete_blob()
+        assert blob.download_blob().readall() == b"keep me"
+        assert blob.get_blob_properties().metadata == {"who": "py"}
+        service.delete_container("pysoft")
+    finally:
+        service.set_service_properties(delete_retention_policy=RetentionPolicy(enabled=False))
+    print("ok soft delete")
+
+
 queues()
 messages()
 blobs()
 page_blobs_seal_and_batches()
+soft_delete()

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { findStatement } from "../../../src/store/backends/embedded/blob-annotations.js";
 import { EmbeddedBlobCatalogue } from "../../../src/store/backends/embedded/blob-catalogue.js";
+import { EmbeddedMemoryContent } from "../../../src/store/backends/embedded/blob-content.js";
 import type { Db } from "../../../src/store/backends/embedded/connection.js";
 import { parseTagQuery } from "../../../src/store/blobs/tag-expression.js";
 
@@ -15,7 +16,7 @@ function plan(db: Database.Database, where: string, after?: { container: string;
 
 describe("Find Blobs by Tags on the embedded engine seeks, never scans", () => {
   const db = new Database(":memory:");
-  new EmbeddedBlobCatalogue(db as unknown as Db);
+  new EmbeddedBlobCatalogue(db as unknown as Db, new EmbeddedMemoryContent());
 
   it("an equality seeks (key, value); every other comparison is a primary-key lookup", () => {
     for (const where of [

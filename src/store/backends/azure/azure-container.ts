@@ -26,6 +26,7 @@ import type {
   StoredBlobProperties,
   StoredBlockLists,
   StoredContainer,
+  StoredDeletion,
 } from "../../blobs/blob-backend.js";
 import type { BlobCapabilities } from "../../blobs/blob-capabilities.js";
 import type { LeaseAction } from "../../blobs/blob-leases.js";
@@ -242,6 +243,12 @@ export class AzureContainer implements ContainerBackend {
     return this.getProperties(name, {}, call, snapshot);
   }
 
+  /** Undelete Blob: the SDK's own call (Azurite answers it without restoring: softDelete false there). */
+  async undelete(name: string, call: CallOptions): Promise<void> {
+    const client = await this.client();
+    await blobCall(call, (o) => client.getBlobClient(name).undelete(o));
+  }
+
   async deleteSnapshot(name: string, snapshot: string, call: CallOptions): Promise<void> {
     const client = await this.client();
     await blobCall(call, (o) => client.getBlobClient(name).withSnapshot(snapshot).delete(o));
@@ -256,6 +263,7 @@ export class AzureContainer implements ContainerBackend {
         includeMetadata: query.includeMetadata,
         ...(query.includeTags ? { includeTags: true } : {}),
         ...(query.includeSnapshots ? { includeSnapshots: true } : {}),
+        ...(query.includeDeleted ? { includeDeleted: true } : {}),
       };
       const listing =
         query.delimiter === undefined
@@ -276,6 +284,7 @@ export class AzureContainer implements ContainerBackend {
         ...(b.snapshot ? { snapshot: b.snapshot } : {}),
         properties: toStored({ ...b.properties, metadata: b.metadata }, b.properties.contentLength ?? 0),
         ...(query.includeTags && b.tags && Object.keys(b.tags).length > 0 ? { tags: { ...b.tags } } : {}),
+        ...(b.deleted ? { deleted: deletionOf(b.properties) } : {}),
       })),
     ];
     // A blob's snapshots before it, oldest first, as the service lists them (Azurite lists it first).
@@ -525,4 +534,9 @@ function toStored(p: SdkBlobProperties, contentLength: number): StoredBlobProper
 export function compareNames(a: string, b: string, order: "utf8" | "utf16"): number {
   if (order === "utf16") return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** A soft-deleted item's times as the service lists them (DeletedTime, RemainingRetentionDays). */
+function deletionOf(p: { deletedOn?: Date; remainingRetentionDays?: number }): StoredDeletion {
+  return { deletedOn: p.deletedOn ?? new Date(0), remainingRetentionDays: p.remainingRetentionDays ?? 0 };
 }

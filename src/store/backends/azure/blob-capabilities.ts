@@ -78,6 +78,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Put Page accepts a range that starts inside the blob and ends past its size; the service answers 416 InvalidPageRange. Its 416s carry the code 'Requested Range Not Satisfiable': the backend reports them as InvalidPageRange. Not worked around otherwise.",
   },
   {
+    id: "no-soft-delete",
+    description:
+      "Keeps a DeleteRetentionPolicy in the service properties but deletes for good: include=deleted lists nothing and Undelete Blob answers 501 (observed on 3.x). Reported as softDelete: false; the service keeps soft-deleted blobs for the retention days.",
+  },
+  {
     id: "seal-ignores-append-position",
     description:
       "Seal Blob ignores x-ms-blob-condition-appendpos; the service answers 412 AppendPositionConditionNotMet when the blob's length differs. Not worked around.",
@@ -107,6 +112,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     copyProperties: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
+    // Azurite deletes for good (divergence no-soft-delete); the service keeps soft-deleted blobs.
+    softDelete: !emulator,
     divergences: emulator ? [...AZURITE_BLOB_DIVERGENCES, ...SDK_BLOB_DIVERGENCES] : SDK_BLOB_DIVERGENCES,
   } satisfies BlobCapabilities);
 }

@@ -90,7 +90,8 @@ export interface SdkFindSegment {
 export interface SdkBlobItem {
   name: string;
   snapshot?: string;
-  properties: SdkBlobProperties;
+  deleted?: boolean;
+  properties: SdkBlobProperties & { deletedOn?: Date; remainingRetentionDays?: number };
   metadata?: Record<string, string>;
   tags?: Record<string, string>;
 }
@@ -161,6 +162,7 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeDeleted?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
@@ -170,6 +172,7 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeDeleted?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
 }
@@ -188,6 +191,7 @@ export interface SdkBlobClient {
     options?: CallOptions & { conditions?: Conditions; metadata?: Record<string, string> },
   ): Promise<Written & { snapshot?: string }>;
   withSnapshot(snapshot: string): SdkBlobClient;
+  undelete(options?: CallOptions): Promise<unknown>;
   setHTTPHeaders(
     headers?: SdkHttpHeaders,
     options?: CallOptions & { conditions?: Conditions },

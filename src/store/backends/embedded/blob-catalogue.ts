@@ -7,9 +7,11 @@ import type {
 } from "../../blobs/blob-backend.js";
 import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
+import type { EmbeddedBlobContent } from "./blob-content.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
 import type { BlobRow } from "./blob-row.js";
 import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
+import { EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -181,15 +183,21 @@ export class EmbeddedBlobCatalogue {
   readonly snapshots: EmbeddedSnapshots;
   /** The copy properties of blobs a copy wrote (blob-copies.ts). */
   readonly copies: EmbeddedCopies;
+  /** Soft-deleted blobs and snapshots (blob-soft-delete.ts). */
+  readonly softDeletes: EmbeddedSoftDeletes;
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    content: EmbeddedBlobContent,
+  ) {
     db.transaction(() => {
-      db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA);
+      db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
       addMissingColumns(db);
     }).immediate();
     this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
     this.snapshots = new EmbeddedSnapshots(db);
     this.copies = new EmbeddedCopies(db);
+    this.softDeletes = new EmbeddedSoftDeletes(db, content, this.annotations);
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       containerId: prepare("SELECT id FROM tk_containers WHERE name = ?").pluck(),
@@ -210,7 +218,8 @@ export class EmbeddedBlobCatalogue {
       contentsOf: prepare("SELECT content FROM tk_blobs WHERE container = ? AND content <> ''").pluck(),
       allContents: prepare(`SELECT content FROM tk_blobs WHERE content <> ''
         UNION ALL SELECT content FROM tk_staged_blocks WHERE content <> ''
-        UNION ALL SELECT content FROM tk_snapshots WHERE content <> ''`).pluck(),
+        UNION ALL SELECT content FROM tk_snapshots WHERE content <> ''
+        UNION ALL SELECT content FROM tk_deleted_blobs WHERE content <> ''`).pluck(),
       snapshotContentsOf: prepare(
         "SELECT content FROM tk_snapshots WHERE container = ? AND content <> ''",
       ).pluck(),
@@ -321,6 +330,7 @@ export class EmbeddedBlobCatalogue {
       ...(this.sql.contentsOf!.all(id) as string[]),
       ...(this.sql.stagedContentsOf!.all(id) as string[]),
       ...(this.sql.snapshotContentsOf!.all(id) as string[]),
+      ...this.softDeletes.dropContainer(id),
     ];
     this.sql.deleteBlobsOf!.run(id);
     this.sql.deleteSnapshotsOf!.run(id);
@@ -405,6 +415,7 @@ export class EmbeddedBlobCatalogue {
    * is the row it replaces, whose lease it keeps (a lease outlives a rewrite).
    */
   upsert(row: BlobRow, current?: BlobRow): void {
+    this.softDeletes.beforeWrite(row, current, Date.now());
     this.sql.deletePages!.run(row.container, row.name);
     this.sql.upsert!.run({
       ...row,

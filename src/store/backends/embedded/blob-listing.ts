@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BackendListPage, BackendListQuery, StoredBlobItem } from "../../blobs/blob-backend.js";
 import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-catalogue.js";
+import { deletedInfo, type ListedRow } from "./blob-soft-delete.js";
 
 /**
  * Rows plus statements one synchronous chunk of a listing may cost before other requests get the
@@ -51,6 +52,7 @@ export async function listPage(source: ListingSource, query: BackendListQuery): 
     container: 0,
     rowsRead: 0,
     statements: 0,
+    now: Date.now(),
     ...(query.continuation?.startsWith("s:")
       ? { resumeAfter: JSON.parse(query.continuation.slice(2)) as [string, string] }
       : {}),
@@ -79,6 +81,8 @@ interface PageState {
   container: number;
   rowsRead: number;
   statements: number;
+  /** The page's clock: which soft-deleted rows are still kept, and their days left. */
+  readonly now: number;
   /** A page that ended inside a blob's snapshots: that blob's name and the last snapshot listed. */
   resumeAfter?: [name: string, snapshot: string];
 }
@@ -90,7 +94,9 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
   while (work < LISTING_CHUNK_WORK) {
     if (s.cursor === undefined) return { items: s.items };
     const want = Math.min(maxPageSize - s.items.length + 1, s.batch, LISTING_CHUNK_WORK - work);
-    const rows = catalogue.blobs(s.container, s.cursor.from, s.cursor.inclusive, want);
+    const rows: ListedRow[] = s.query.includeDeleted
+      ? catalogue.softDeletes.listed(s.container, s.cursor.from, s.cursor.inclusive, want, s.now)
+      : catalogue.blobs(s.container, s.cursor.from, s.cursor.inclusive, want);
     s.statements++;
     s.rowsRead += rows.length;
     work += rows.length + 1;
@@ -113,7 +119,7 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         if (full) return full;
         continue;
       }
-      s.items.push(blobItem(row, catalogue, s.query));
+      s.items.push(blobItem(row, catalogue, s.query, s.now));
       s.cursor = { from: row.name, inclusive: false };
     }
     if (sought) continue;
@@ -138,7 +144,12 @@ function pushWithSnapshots(
   s: PageState,
   row: BlobRow,
 ): BackendListPage | undefined {
-  const snapshots = catalogue.snapshots.ofNames(s.container, row.name, row.name);
+  const live = catalogue.snapshots.ofNames(s.container, row.name, row.name);
+  const snapshots: ((typeof live)[number] & ListedRow)[] = s.query.includeDeleted
+    ? [...live, ...catalogue.softDeletes.deletedSnapshots(s.container, row.name, s.now)].sort((a, b) =>
+        a.snapshot < b.snapshot ? -1 : 1,
+      )
+    : live;
   s.statements++;
   s.rowsRead += snapshots.length;
   const resume = s.resumeAfter?.[0] === row.name ? s.resumeAfter[1] : undefined;
@@ -148,11 +159,18 @@ function pushWithSnapshots(
     if (s.items.length === s.query.maxPageSize)
       return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
     // A snapshot lists its own properties as it was taken (no tags or tier of the blob now).
-    s.items.push({ kind: "blob", name: snap.name, properties: propertiesOf(snap), snapshot: snap.snapshot });
+    const deleted = deletedInfo(snap, s.now);
+    s.items.push({
+      kind: "blob",
+      name: snap.name,
+      properties: propertiesOf(snap),
+      snapshot: snap.snapshot,
+      ...(deleted ? { deleted } : {}),
+    });
   }
   if (s.items.length === s.query.maxPageSize)
     return { items: s.items, continuation: continuationOf(s.items.at(-1)!) };
-  s.items.push(blobItem(row, catalogue, s.query));
+  s.items.push(blobItem(row, catalogue, s.query, s.now));
   s.cursor = { from: row.name, inclusive: false };
   return undefined;
 }
@@ -186,7 +204,13 @@ function continuationOf(item: BackendListPage["items"][number]): string {
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
 }
 
-function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, query: BackendListQuery): StoredBlobItem {
+function blobItem(
+  row: ListedRow,
+  catalogue: EmbeddedBlobCatalogue,
+  query: BackendListQuery,
+  now: number,
+): StoredBlobItem {
+  const deleted = deletedInfo(row, now);
   const { annotations } = catalogue;
   const includeTags = query.includeTags === true;
   const copy =
@@ -200,5 +224,6 @@ function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, query: Backend
     name: row.name,
     properties,
     ...(includeTags && properties.tagCount ? { tags: annotations.tags(row.container, row.name) } : {}),
+    ...(deleted ? { deleted } : {}),
   };
 }

@@ -100,6 +100,13 @@ export function deleteSnapshot(
   const freed = host.immediate(() => {
     const id = host.catalogue.containerId(container);
     if (id === undefined) throw containerNotFound(container);
+    const days = host.catalogue.softDeletes.retentionDays();
+    if (days !== undefined) {
+      // Soft delete: the snapshot moves to the soft-deleted ones, its bytes kept.
+      if (!host.catalogue.snapshots.one(id, name, snapshot)) throw blobNotFound(container, name, snapshot);
+      host.catalogue.softDeletes.keepSnapshots(id, name, snapshot, days, Date.now());
+      return "";
+    }
     const dropped = host.catalogue.snapshots.drop(id, name, snapshot);
     if (dropped === undefined) throw blobNotFound(container, name, snapshot);
     return dropped;
@@ -129,10 +136,49 @@ export function deleteWithSnapshots(
         { details: { containerName: container, blobName: name } },
       );
     }
+    const days = catalogue.softDeletes.retentionDays();
+    if (days !== undefined) return softDelete(host, row, deleteSnapshots, days);
     const freed = catalogue.snapshots.dropAll(id, name);
     if (deleteSnapshots === "only") return freed;
     catalogue.deleteBlob(id, name);
     catalogue.setCommittedBlocks(id, name, undefined);
     return [...freed, row.content, ...catalogue.dropStaged(id, name)];
+  });
+}
+
+/**
+ * Delete Blob under a delete retention policy: the snapshots (and, unless `only`, the blob) move to
+ * the soft-deleted ones with their bytes; only the blob's uncommitted blocks are freed.
+ */
+function softDelete(
+  host: EmbeddedContainerHost,
+  row: BlobRow,
+  deleteSnapshots: DeleteSnapshots | undefined,
+  days: number,
+): string[] {
+  const { catalogue } = host;
+  const { container: id, name } = row;
+  const now = Date.now();
+  catalogue.softDeletes.sweep(now);
+  catalogue.softDeletes.keepSnapshots(id, name, undefined, days, now);
+  if (deleteSnapshots === "only") return [];
+  catalogue.softDeletes.keepBlob(row, catalogue.committedBlocks(id, name), days, now);
+  catalogue.deleteBlob(id, name);
+  catalogue.setCommittedBlocks(id, name, undefined);
+  return catalogue.dropStaged(id, name);
+}
+
+/**
+ * Undelete Blob: the soft-deleted blob (unless a live one has its name) and its soft-deleted
+ * snapshots back, in one write. A live blob with nothing soft-deleted is left as it is; a name
+ * with neither is BlobNotFound.
+ */
+export function undeleteBlob(host: EmbeddedContainerHost, container: string, name: string): void {
+  const { catalogue } = host;
+  host.immediate(() => {
+    const { container: id, row } = lookup(host, container, name);
+    const restored = catalogue.softDeletes.undelete(id, name, row !== undefined, Date.now());
+    if (!restored) throw blobNotFound(container, name);
+    if (restored.blocks) catalogue.setCommittedBlocks(id, name, restored.blocks);
   });
 }

@@ -47,6 +47,7 @@ import {
   deleteSnapshot,
   deleteWithSnapshots,
   snapshotRow,
+  undeleteBlob,
 } from "./blob-snapshot-ops.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
@@ -307,6 +308,10 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<BackendWriteResult & { copy: StoredCopy }> {
     return copyBlob(this.service, this.name, name, source, copy);
+  }
+
+  async undelete(name: string, _call: CallOptions): Promise<void> {
+    undeleteBlob(this.service, this.name, name);
   }
 
   async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<void> {

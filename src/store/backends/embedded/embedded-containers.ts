@@ -72,7 +72,7 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
   /** The blob tables, created on first use (when files no row names are swept, once per process). */
   get catalogue(): EmbeddedBlobCatalogue {
     if (!this.catalogueOnce) {
-      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db));
+      this.catalogueOnce = this.guard(() => new EmbeddedBlobCatalogue(this.db, this.content));
       this.sweepOrphans(this.catalogueOnce);
     }
     return this.catalogueOnce;
@@ -172,8 +172,25 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
 
   /** Runs `work` holding the write lock (IMMEDIATE), turning SQLite's errors into TableKitErrors. */
   immediate<T>(work: () => T): T {
-    return this.guard(() => this.transaction.immediate(work) as T);
+    // Content soft-delete sweeps freed is removed once the outermost transaction has committed.
+    const outermost = this.depth === 0;
+    let result: T;
+    this.depth++;
+    try {
+      result = this.guard(() => this.transaction.immediate(work) as T);
+    } catch (err) {
+      if (outermost) this.catalogueOnce?.softDeletes.takeFreed(); // rolled back: rows still name it
+      throw err;
+    } finally {
+      this.depth--;
+    }
+    const freed = outermost ? this.catalogueOnce?.softDeletes.takeFreed() : undefined;
+    if (freed?.length) this.removeContent(...freed);
+    return result;
   }
+
+  /** How many `immediate` calls are under way (a nested one is a savepoint of the outermost). */
+  private depth = 0;
 
   /** Runs `work` in one read transaction: a consistent snapshot. */
   read<T>(work: () => T): T {

@@ -84,6 +84,7 @@ export function s3BlobCapabilities(options: {
     findByTags: false,
     tagConditions: false,
     accessTiers: false,
+    softDelete: false,
     maxListPageSize: 1000,
     nameOrder: "utf8",
     persistent: true,
