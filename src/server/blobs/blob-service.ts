@@ -54,7 +54,9 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();
       }
-      const operation = matchOperation(BLOB_ROUTES, ctx, resource.kind) ?? unmatchedBlobRequest(ctx);
+      // An empty `comp=` is none, as the Blob service has always read it.
+      const comp = ctx.query.get("comp") || undefined;
+      const operation = matchOperation(BLOB_ROUTES, ctx, resource.kind, comp) ?? unmatchedBlobRequest(ctx);
       // The core is asked before the handler reads anything; the port asks it again.
       if (operation.needs) askCore(caller, operation.needs, target);
       await operation.handle(ctx, caller, blobDeps);

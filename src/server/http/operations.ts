@@ -27,13 +27,20 @@ export interface Operation<C extends RequestContext, K extends string, N extends
   readonly handle: (ctx: C, caller: A, deps: D) => Promise<void>;
 }
 
-/** The operation a request asks for: the first entry whose method, resource, comp, restype and test match. */
+/**
+ * The operation a request asks for: the first entry whose method, resource, comp, restype and test
+ * match. `comp` is the request's, unless the service reads it otherwise (Blob: an empty one is none).
+ */
 export function matchOperation<
   C extends RequestContext,
   K extends string,
   O extends Operation<C, K, string, never, never>,
->(operations: readonly O[], ctx: C, resource: K): O | undefined {
-  const comp = ctx.query.get("comp") ?? undefined;
+>(
+  operations: readonly O[],
+  ctx: C,
+  resource: K,
+  comp: string | undefined = ctx.query.get("comp") ?? undefined,
+): O | undefined {
   for (const op of operations) {
     if (op.resource !== resource || (op.methods !== "*" && !op.methods.includes(ctx.method))) continue;
     if (op.comp !== "*" && op.comp !== comp) continue;
