@@ -26,9 +26,11 @@ import { measureStorage, storageGoals, storageRows as storageTable } from "./sup
 /**
  * TABLEKIT_SERVER_BENCH_ONLY=tables or =storage runs one half (each takes long at full size);
  * =paging the scan rows alone; =blobs the storage half without its queue rounds; =leases the lease round trip alone; =listing the
- * blob-listing row alone (TABLEKIT_SERVER_BENCH_LISTING sets its blob count).
+ * blob-listing row alone (TABLEKIT_SERVER_BENCH_LISTING sets its blob count); =singles the table rows of
+ * section 1 alone (serve against Azurite: what a request's routing costs). Names combine: =singles,blobs.
  */
-const only = process.env.TABLEKIT_SERVER_BENCH_ONLY;
+const only = process.env.TABLEKIT_SERVER_BENCH_ONLY?.split(",");
+const runs = (...names: string[]): boolean => only === undefined || names.some((n) => only.includes(n));
 const BULK = sized(Number(process.env.TABLEKIT_SERVER_BENCH_BULK ?? 100_000), 2_000);
 const BULK_SERVER_ONLY = sized(1_000_000, 5_000);
 const SINGLES = sized(2_000, 100);
@@ -211,6 +213,7 @@ async function tableRows(): Promise<void> {
   });
   results[`server CPU per entity in the bulk insert, µs`] = compare(ours.bulkCpuUs, theirs.bulkCpuUs);
   results[`server RSS after ${BULK.toLocaleString("en")}, MiB`] = compare(ours.rss, theirs.rss);
+  if (!runs("tables")) return;
 
   // 2. The server alone: a million entities in one partition.
   {
@@ -315,7 +318,7 @@ async function tableRows(): Promise<void> {
 /** The Queue and Blob services: the same SDK work on tablekit serve (blobs as files under --location) and Azurite. */
 async function storageRows(): Promise<void> {
   const sizes = {
-    queueSizes: only === "blobs" ? [] : sized([10_000, 100_000], [200]),
+    queueSizes: !runs("storage") ? [] : sized([10_000, 100_000], [200]),
     blobs: sized(1_000, 20),
     bigBytes: sized(256, 2) * 1024 * 1024,
     concurrency: 8,
@@ -409,13 +412,13 @@ async function leaseRow(): Promise<void> {
   }
 }
 
-if (only === undefined || only === "tables" || only === "paging") await pagingRows();
-if (only === undefined || only === "tables") await tableRows();
-if (only === undefined || only === "storage" || only === "blobs") await storageRows();
-if (only === undefined || only === "storage" || only === "blobs" || only === "listing") await listingRow();
-if (only === undefined || only === "storage" || only === "blobs" || only === "leases") await leaseRow();
+if (runs("tables", "paging")) await pagingRows();
+if (runs("tables", "singles")) await tableRows();
+if (runs("storage", "blobs")) await storageRows();
+if (runs("storage", "blobs", "listing")) await listingRow();
+if (runs("storage", "blobs", "leases")) await leaseRow();
 
-if (only === undefined || only === "tables")
+if (runs("tables"))
   console.log(
     "\nScale rows: 'tablekit' is the large store, 'azurite' the small store (both tablekit serve).",
   );

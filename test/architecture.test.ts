@@ -3,6 +3,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { BLOB_ROUTES } from "../src/server/blobs/blob-operations.js";
+import { QUEUE_ROUTES } from "../src/server/queues/queue-operations.js";
+import { TABLE_ROUTES } from "../src/server/tables/table-operations.js";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 // The CLI starts the server (`tablekit serve`), so the server sits beneath it.
@@ -149,6 +152,102 @@ describe("architecture", () => {
     expect(circles.filter((c) => !allowed.includes(c))).toEqual([]);
     // An allowed circle that is gone (or changed) comes off the list.
     expect(allowed.filter((c) => !circles.includes(c))).toEqual([]);
+  });
+
+  it("the three services of serve dispatch through one route recipe (matchOperation over their operation lists)", () => {
+    const dispatchers: Record<string, string> = {
+      "server/tables/table-service.ts": "TABLE_ROUTES",
+      "server/queues/queue-service.ts": "QUEUE_ROUTES",
+      "server/blobs/blob-service.ts": "BLOB_ROUTES",
+    };
+    for (const [rel, list] of Object.entries(dispatchers)) {
+      const code = files.find((f) => f.rel === rel)?.code ?? "";
+      expect(code, rel).toMatch(new RegExp(`matchOperation\\(${list},`));
+    }
+    // Only the dispatcher matches requests to operations: no `${method} ${comp}` switch comes back.
+    const switches = files.filter((f) => f.rel.startsWith("server/") && /switch \(`\$\{/.test(f.code));
+    expect(switches.map((f) => f.rel)).toEqual([]);
+  });
+
+  it("every entry of each service's operation list can be matched (none hidden by an earlier, wider one)", () => {
+    const lists = { table: TABLE_ROUTES, queue: QUEUE_ROUTES, blob: BLOB_ROUTES } as const;
+    const hidden: string[] = [];
+    for (const [service, list] of Object.entries(lists)) {
+      const entries = list as readonly RouteEntry[];
+      entries.forEach((op, i) => {
+        const wider = entries.slice(0, i).find((earlier) => covers(earlier, op));
+        if (wider) hidden.push(`${service}: ${op.name} (after ${wider.name})`);
+      });
+    }
+    expect(hidden).toEqual([]);
+    // The checker sees a hidden entry.
+    const put = { name: "Put", methods: ["PUT"], resource: "blob" } as const;
+    expect(covers({ name: "Any", methods: "*", resource: "blob", comp: "*" }, put)).toBe(true);
+    expect(covers({ ...put, when: () => true }, put)).toBe(false);
+    expect(covers({ ...put, comp: "lease" }, put)).toBe(false);
+  });
+
+  it("the operation lists name the REST reference's operations, each once per resource, each with a handler", () => {
+    const names = (list: readonly RouteEntry[]) => list.map((op) => op.name);
+    expect(names(TABLE_ROUTES)).toEqual(
+      expect.arrayContaining([
+        "Query Tables",
+        "Create Table",
+        "Delete Table",
+        "Get Table ACL",
+        "Set Table ACL",
+        "Query Entities",
+        "Insert Entity",
+        "Update Entity",
+        "Merge Entity",
+        "Insert Or Replace Entity",
+        "Insert Or Merge Entity",
+        "Delete Entity",
+        "Entity Group Transaction",
+        "Get Table Service Properties",
+        "Set Table Service Properties",
+        "Get Table Service Stats",
+      ]),
+    );
+    expect(names(QUEUE_ROUTES)).toEqual(
+      expect.arrayContaining([
+        "List Queues",
+        "Create Queue",
+        "Put Message",
+        "Get Messages",
+        "Update Message",
+      ]),
+    );
+    expect(names(BLOB_ROUTES)).toEqual(
+      expect.arrayContaining([
+        "List Containers",
+        "Create Container",
+        "Get Container ACL",
+        "List Blobs",
+        "Lease Container",
+        "Blob Batch",
+        "Put Blob",
+        "Get Blob",
+        "Get Blob Properties",
+        "Copy Blob",
+        "Delete Blob",
+        "Lease Blob",
+        "Put Block",
+        "Put Block List",
+        "Get Block List",
+        "Append Block",
+        "Put Page",
+        "Get Page Ranges",
+        "Set Blob Tags",
+        "Set Blob Tier",
+        "Snapshot Blob",
+      ]),
+    );
+    for (const list of [TABLE_ROUTES, QUEUE_ROUTES, BLOB_ROUTES] as readonly (readonly RouteEntry[])[]) {
+      const keys = list.map((op) => `${op.resource} ${op.name}`);
+      expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+      expect(list.filter((op) => typeof op.handle !== "function")).toEqual([]);
+    }
   });
 
   it("the run-time circle finder sees circles, and ignores type-only imports", () => {
@@ -403,4 +502,26 @@ function backendFolders(): string[] {
   return readdirSync(backendsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
+}
+
+/** What the hidden-entry check reads of an operation list's entry. */
+interface RouteEntry {
+  readonly name: string;
+  readonly methods: readonly string[] | "*";
+  readonly resource: string;
+  readonly comp?: string;
+  readonly restype?: string;
+  readonly when?: unknown;
+  readonly handle?: unknown;
+}
+
+/** True when `earlier` (no test of its own) matches every request `later` would: `later` is never reached. */
+function covers(earlier: RouteEntry, later: RouteEntry): boolean {
+  if (earlier.when !== undefined || earlier.resource !== later.resource) return false;
+  const methods =
+    earlier.methods === "*" ||
+    (later.methods !== "*" && later.methods.every((m) => earlier.methods.includes(m)));
+  const comp = earlier.comp === "*" || earlier.comp === later.comp;
+  const restype = earlier.restype === undefined || earlier.restype === later.restype;
+  return methods && comp && restype;
 }

@@ -24,10 +24,6 @@ export type AnswerOne = (ctx: RequestContext) => Promise<void>;
 
 type BatchKind = "delete" | "tier";
 
-export function isBatchRequest(ctx: BlobContext): boolean {
-  return ctx.method === "POST" && ctx.query.get("comp") === "batch" && ctx.resource.kind !== "blob";
-}
-
 /** Response headers of a part: the sub-response's, without those that belong to the connection. */
 const CONNECTION_HEADERS = new Set(["connection", "server", "date", "keep-alive", "transfer-encoding"]);
 

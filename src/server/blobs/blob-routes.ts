@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
-import type { BlobContainer, BlobRequestConditions } from "../../store/index.js";
+import type { BlobClient, BlobContainer, BlobRequestConditions } from "../../store/index.js";
 import { isNotModified } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
@@ -16,16 +16,8 @@ import {
   requestedRange,
   writeResult,
 } from "./blob-http.js";
-import {
-  blobMd5,
-  getBlobMetadata,
-  leaseResource,
-  md5Headers,
-  setBlobMetadata,
-  setBlobProperties,
-} from "./blob-property-routes.js";
+import { blobMd5, md5Headers } from "./blob-property-routes.js";
 import type { BlobContext } from "./blob-service.js";
-import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import {
   checkChecksummedLength,
   checkChecksums,
@@ -35,19 +27,10 @@ import {
   rangeChecksumWanted,
   writeChecked,
 } from "./content-checksum.js";
-import { abortCopy, appendBlockFromUrl, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
-import {
-  asksPageProperties,
-  getPageRanges,
-  putPage,
-  putPageBlob,
-  sealBlob,
-  setPageProperties,
-} from "./page-blob-routes.js";
-import { answerSnapshot, snapshotBlob, snapshotParameter } from "./snapshot-routes.js";
-import { undeleteBlob } from "./soft-delete-routes.js";
+import { appendBlockFromUrl, isCopy } from "./copy-routes.js";
+import { getPageRanges, putPage, putPageBlob, sealBlob, setPageProperties } from "./page-blob-routes.js";
+import { answerSnapshot, snapshotParameter } from "./snapshot-routes.js";
 import { tierHeader } from "./tag-headers.js";
-import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
 /**
  * The Blob service's blob operations, each turned into calls of the store's blob port (which
@@ -89,169 +72,212 @@ function sasOverrides(ctx: BlobContext, caller: StorageCaller): OutgoingHttpHead
   return out;
 }
 
-export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+/** What a blob operation works on: the blob's container and client on the caller's scoped store, its target for the core, the request's HTTP conditions. */
+export interface BlobCall {
+  readonly container: BlobContainer;
+  readonly client: BlobClient;
+  readonly name: string;
+  readonly target: { readonly container: string; readonly blob: string };
+  readonly conditions: BlobRequestConditions;
+}
+
+export type BlobHandler = (ctx: BlobContext, caller: StorageCaller, blob: BlobCall) => Promise<void>;
+
+function blobOf(
+  ctx: BlobContext,
+  caller: StorageCaller,
+): { containerName: string; container: BlobContainer; client: BlobClient; name: string } {
   const { container: containerName, blob: name } = ctx.resource as { container: string; blob: string };
   const container = caller.store.container(containerName);
-  const client = container.getBlobClient(name);
-  const target = { container: containerName, blob: name };
-  const comp = ctx.query.get("comp");
-  if (ctx.query.has("versionid")) throw notServed("versions");
-  if (ctx.query.has("snapshot"))
-    return answerSnapshot(ctx, caller, client.withSnapshot(snapshotParameter(ctx)));
-  const conditions = httpConditions(ctx);
-  switch (`${ctx.method} ${comp ?? ""}`) {
-    case "GET ":
-    case "HEAD ": {
-      askCore(caller, "readBlob", target);
-      const overrides = sasOverrides(ctx, caller);
-      // Get Blob Properties ignores Range and x-ms-range (HTTP defines range handling for GET
-      // only): its Content-Length is the blob's, which the legacy SDK sizes its ranged reads by.
-      if (ctx.method === "HEAD") {
-        // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
-        const found = await client.getProperties({ conditions }).catch((err: unknown) => {
-          if (isNotModified(err)) throw notModified();
-          throw err;
-        });
-        ctx.res.writeHead(200, {
-          ...standardHeaders(ctx),
-          ...blobHeaders(found),
-          ...md5Headers(found, false),
-          "content-length": String(found.contentLength),
-          ...overrides,
-        });
-        ctx.res.end();
-        return;
-      }
-      const range = requestedRange(ctx);
-      const checksum = rangeChecksumWanted(ctx, range);
-      const download = await client
-        .download(range?.offset, range?.count, { conditions })
-        .catch(async (err: unknown) => {
-          if (isNotModified(err)) throw notModified();
-          // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
-          const size =
-            err instanceof TableKitError && err.code === "InvalidRange"
-              ? await client.getProperties().catch(() => undefined)
-              : undefined;
-          if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
-          throw err;
-        });
-      // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
-      if (checksum) {
-        try {
-          checkChecksummedLength(checksum, download.contentLength);
-        } catch (err) {
-          download.readableStreamBody.destroy();
-          throw err;
-        }
-      }
-      const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
-      const headers: OutgoingHttpHeaders = {
-        ...standardHeaders(ctx),
-        ...blobHeaders(download),
-        ...md5Headers(download, range !== undefined, checksum === "md5" ? rangeBytes : undefined),
-        ...(checksum === "crc64" && rangeBytes ? rangeChecksumHeader("crc64", rangeBytes) : {}),
-        "content-length": String(download.contentLength),
-        ...(download.contentRange ? { "content-range": download.contentRange } : {}),
-        ...overrides,
-      };
-      ctx.res.writeHead(range ? 206 : 200, headers);
-      if (rangeBytes) {
-        ctx.res.end(rangeBytes);
-        return;
-      }
-      await streamResponse(ctx, download.readableStreamBody, download.contentLength);
-      return;
-    }
-    case "PUT ":
-      if (isCopy(ctx)) return copyBlob(ctx, caller, container, name, conditions);
-      return putBlob(ctx, caller, container, name, conditions);
-    case "PUT copy":
-      return abortCopy(ctx, caller, client);
-    case "PUT snapshot":
-      return snapshotBlob(ctx, caller, client, conditions);
-    case "PUT undelete":
-      return undeleteBlob(ctx, caller, client);
-    case "DELETE ": {
-      askCore(caller, "deleteBlob", target);
-      refuseUnkeptHeaders(ctx);
-      const deleteSnapshots = deleteSnapshotsHeader(ctx);
-      await client.delete({ conditions, ...(deleteSnapshots ? { deleteSnapshots } : {}) });
-      send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
-      return;
-    }
-    case "PUT block":
-      if (isCopy(ctx)) return putBlockFromUrl(ctx, caller, container, name);
-      return putBlock(ctx, caller, container, name);
-    case "PUT blocklist":
-      return putBlockList(ctx, caller, container, name, conditions);
-    case "GET blocklist":
-      return getBlockList(ctx, caller, container, name);
-    case "PUT appendblock": {
-      askCore(caller, "appendBlock", target);
-      refuseUnkeptHeaders(ctx);
-      const append = { ...conditions, ...appendConditions(ctx) };
-      if (isCopy(ctx)) return appendBlockFromUrl(ctx, caller, container, name, append);
-      const caps = caller.store.blobCapabilities!;
-      const expected = expectedChecksums(ctx);
-      const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
-      const verified = checkChecksums(expected, bytes);
-      // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
-      if (bytes.length === 0) {
-        throw new ProtocolError(
-          400,
-          "InvalidHeaderValue",
-          "The value for one of the HTTP headers is not in the correct format: Content-Length",
-        );
-      }
-      const result = await container
-        .getAppendBlobClient(name)
-        .appendBlock(bytes, bytes.length, { conditions: append });
-      writeResult(ctx, 201, result, {
-        "x-ms-blob-append-offset": result.blobAppendOffset,
-        "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
-        ...verified,
-      });
-      return;
-    }
-    case "PUT tags":
-    case "GET tags":
-      return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, name);
-    case "PUT tier":
-      return answerBlobTier(ctx, (op) => askCore(caller, op, target), container, name);
-    case "PUT page":
-      askCore(caller, "writeBlob", target);
-      refuseUnkeptHeaders(ctx);
-      if (isCopy(ctx)) throw notServed("Put Page From URL (x-ms-copy-source on Put Page)");
-      return putPage(ctx, container, name, conditions, caller.store.blobCapabilities!.maxPageWriteBytes);
-    case "GET pagelist":
-    case "HEAD pagelist":
-      askCore(caller, "readBlob", target);
-      return getPageRanges(ctx, container, name, conditions, requestedRange(ctx));
-    case "PUT seal":
-      askCore(caller, "writeBlob", target);
-      refuseUnkeptHeaders(ctx);
-      return sealBlob(ctx, container, name, conditions);
-    case "PUT metadata":
-      return setBlobMetadata(ctx, caller, container, name, conditions);
-    case "PUT properties":
-      if (asksPageProperties(ctx)) {
-        askCore(caller, "writeBlob", target);
-        refuseUnkeptHeaders(ctx);
-        return setPageProperties(ctx, container, name, conditions);
-      }
-      return setBlobProperties(ctx, caller, container, name, conditions);
-    case "GET metadata":
-    case "HEAD metadata":
-      return getBlobMetadata(ctx, caller, container, name, conditions);
-    case "PUT lease":
-      return leaseResource(ctx, caller, container, name, conditions);
-    default:
-      if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
-        throw notServed(`comp=${comp} on a blob`);
-      }
-      throw unsupportedVerb(ctx.method);
+  return { containerName, container, client: container.getBlobClient(name), name };
+}
+
+/**
+ * A blob operation's handler, as the operation list takes it: the blob it names and the request's
+ * HTTP conditions first (a malformed condition is 400 before anything else is read).
+ */
+export function onBlob(handler: BlobHandler): (ctx: BlobContext, caller: StorageCaller) => Promise<void> {
+  return (ctx, caller) => {
+    const { containerName, container, client, name } = blobOf(ctx, caller);
+    const target = { container: containerName, blob: name };
+    return handler(ctx, caller, { container, client, name, target, conditions: httpConditions(ctx) });
+  };
+}
+
+/** Any operation on a version (`?versionid=`): not served. */
+export async function refuseVersions(): Promise<void> {
+  throw notServed("versions");
+}
+
+/** Reading or deleting a snapshot (`?snapshot=`): snapshot-routes.ts, before any HTTP condition is read. */
+export function answerSnapshotOf(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  return answerSnapshot(ctx, caller, blobOf(ctx, caller).client.withSnapshot(snapshotParameter(ctx)));
+}
+
+/** Get Blob and Get Blob Properties (HEAD). */
+export async function getBlob(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { client, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "readBlob", target);
+  const overrides = sasOverrides(ctx, caller);
+  // Get Blob Properties ignores Range and x-ms-range (HTTP defines range handling for GET
+  // only): its Content-Length is the blob's, which the legacy SDK sizes its ranged reads by.
+  if (ctx.method === "HEAD") {
+    // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
+    const found = await client.getProperties({ conditions }).catch((err: unknown) => {
+      if (isNotModified(err)) throw notModified();
+      throw err;
+    });
+    ctx.res.writeHead(200, {
+      ...standardHeaders(ctx),
+      ...blobHeaders(found),
+      ...md5Headers(found, false),
+      "content-length": String(found.contentLength),
+      ...overrides,
+    });
+    ctx.res.end();
+    return;
   }
+  const range = requestedRange(ctx);
+  const checksum = rangeChecksumWanted(ctx, range);
+  const download = await client
+    .download(range?.offset, range?.count, { conditions })
+    .catch(async (err: unknown) => {
+      if (isNotModified(err)) throw notModified();
+      // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
+      const size =
+        err instanceof TableKitError && err.code === "InvalidRange"
+          ? await client.getProperties().catch(() => undefined)
+          : undefined;
+      if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
+      throw err;
+    });
+  // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
+  if (checksum) {
+    try {
+      checkChecksummedLength(checksum, download.contentLength);
+    } catch (err) {
+      download.readableStreamBody.destroy();
+      throw err;
+    }
+  }
+  const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
+  const headers: OutgoingHttpHeaders = {
+    ...standardHeaders(ctx),
+    ...blobHeaders(download),
+    ...md5Headers(download, range !== undefined, checksum === "md5" ? rangeBytes : undefined),
+    ...(checksum === "crc64" && rangeBytes ? rangeChecksumHeader("crc64", rangeBytes) : {}),
+    "content-length": String(download.contentLength),
+    ...(download.contentRange ? { "content-range": download.contentRange } : {}),
+    ...overrides,
+  };
+  ctx.res.writeHead(range ? 206 : 200, headers);
+  if (rangeBytes) {
+    ctx.res.end(rangeBytes);
+    return;
+  }
+  await streamResponse(ctx, download.readableStreamBody, download.contentLength);
+}
+
+/** Delete Blob. */
+export async function deleteBlob(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { client, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "deleteBlob", target);
+  refuseUnkeptHeaders(ctx);
+  const deleteSnapshots = deleteSnapshotsHeader(ctx);
+  await client.delete({ conditions, ...(deleteSnapshots ? { deleteSnapshots } : {}) });
+  send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+}
+
+/** Append Block and Append Block From URL (`x-ms-copy-source`). */
+export async function appendBlock(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { container, name, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "appendBlock", target);
+  refuseUnkeptHeaders(ctx);
+  const append = { ...conditions, ...appendConditions(ctx) };
+  if (isCopy(ctx)) return appendBlockFromUrl(ctx, caller, container, name, append);
+  const caps = caller.store.blobCapabilities!;
+  const expected = expectedChecksums(ctx);
+  const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
+  const verified = checkChecksums(expected, bytes);
+  // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
+  if (bytes.length === 0) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for one of the HTTP headers is not in the correct format: Content-Length",
+    );
+  }
+  const result = await container
+    .getAppendBlobClient(name)
+    .appendBlock(bytes, bytes.length, { conditions: append });
+  writeResult(ctx, 201, result, {
+    "x-ms-blob-append-offset": result.blobAppendOffset,
+    "x-ms-blob-committed-block-count": String(result.blobCommittedBlockCount),
+    ...verified,
+  });
+}
+
+/** Put Page (Put Page From URL is not served). */
+export async function putPageOf(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { container, name, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "writeBlob", target);
+  refuseUnkeptHeaders(ctx);
+  if (isCopy(ctx)) throw notServed("Put Page From URL (x-ms-copy-source on Put Page)");
+  return putPage(ctx, container, name, conditions, caller.store.blobCapabilities!.maxPageWriteBytes);
+}
+
+/** Get Page Ranges. */
+export async function getPageRangesOf(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { container, name, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "readBlob", target);
+  return getPageRanges(ctx, container, name, conditions, requestedRange(ctx));
+}
+
+/** Append Blob Seal. */
+export async function sealBlobOf(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { container, name, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "writeBlob", target);
+  refuseUnkeptHeaders(ctx);
+  return sealBlob(ctx, container, name, conditions);
+}
+
+/** Set Blob Properties of a page blob's size or sequence number. */
+export async function setPagePropertiesOf(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  { container, name, target, conditions }: BlobCall,
+): Promise<void> {
+  askCore(caller, "writeBlob", target);
+  refuseUnkeptHeaders(ctx);
+  return setPageProperties(ctx, container, name, conditions);
+}
+
+/** What the service answers a blob request no operation matches (after the conditions are read, as before). */
+export function unmatchedBlobLevelRequest(ctx: BlobContext): never {
+  const comp = ctx.query.get("comp");
+  httpConditions(ctx);
+  if (ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "PUT" || ctx.method === "DELETE") {
+    throw notServed(`comp=${comp} on a blob`);
+  }
+  throw unsupportedVerb(ctx.method);
 }
 
 /** `x-ms-delete-snapshots`: include or only; any other value is the service's InvalidHeaderValue. */
@@ -291,7 +317,7 @@ function integerHeader(name: string, value: string): number {
 /** Put Blob bodies up to this size are read whole (as the embedded store keeps them, in the row). */
 const SMALL_PUT_BYTES = 64 * 1024;
 
-async function putBlob(
+export async function putBlob(
   ctx: BlobContext,
   caller: StorageCaller,
   container: BlobContainer,

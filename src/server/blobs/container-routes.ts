@@ -1,5 +1,5 @@
 import { TableKitError } from "../../model/index.js";
-import type { HierarchyItem, PublicAccessLevel } from "../../store/index.js";
+import type { BlobContainer, HierarchyItem, PublicAccessLevel } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBody } from "../http/read-body.js";
 import { send } from "../http/responses.js";
@@ -7,7 +7,7 @@ import { MAX_SETTINGS_BODY_BYTES, parseStorageAcl, storageAclXml } from "../prot
 import { metadataFromHeaders, metadataHeaders } from "../protocol/metadata-headers.js";
 import { invalidUri, ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { maxResults } from "../protocol/query-parameters.js";
-import { answerServiceProperties, isServicePropertiesRequest } from "../protocol/service-properties.js";
+import { answerServiceProperties } from "../protocol/service-properties.js";
 import { httpDate } from "../protocol/xml.js";
 import { askCore, notServed } from "./blob-ask.js";
 import { httpConditions } from "./blob-conditions.js";
@@ -35,180 +35,216 @@ function publicAccessOf(ctx: BlobContext): PublicAccessLevel | undefined {
   throw new ProtocolError(400, "InvalidHeaderValue", "x-ms-blob-public-access must be blob or container.");
 }
 
-export async function answerContainerOrService(
-  ctx: BlobContext,
-  caller: StorageCaller,
-  deps: BlobDeps,
-): Promise<void> {
-  const resource = ctx.resource;
-  if (resource.kind === "service") return answerService(ctx, caller, deps);
-  if (resource.kind !== "container") throw invalidUri();
-  const restype = ctx.query.get("restype");
+/** The container a container operation names, and its client on the caller's scoped store. */
+function containerOf(ctx: BlobContext, caller: StorageCaller): { name: string; container: BlobContainer } {
+  const name = (ctx.resource as { container: string }).container;
+  return { name, container: caller.store.container(name) };
+}
+
+/** `$root`, `$logs` and `$web`: valid names the server never creates. */
+export function isSystemContainer(ctx: BlobContext): boolean {
+  return ctx.resource.kind === "container" && SYSTEM_CONTAINERS.has(ctx.resource.container);
+}
+
+/** Any operation on a system container: reads find nothing, anything else is not served. */
+export async function answerSystemContainer(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name } = containerOf(ctx, caller);
+  if (ctx.method === "GET" || ctx.method === "HEAD") {
+    // No public access level opens what does not exist: anonymous callers hear ResourceNotFound.
+    caller.store.access?.checkBlob("getContainerProperties", { container: name });
+    throw new TableKitError("ContainerNotFound", "The specified container does not exist.");
+  }
+  throw notServed("the system containers $root, $logs and $web");
+}
+
+/** Create Container. */
+export async function createContainer(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  const metadataOf = () => metadataFromHeaders(ctx.req);
+  askCore(caller, "createContainer", { container: name });
+  const publicAccess = publicAccessOf(ctx);
+  const created = await container.create({
+    metadata: metadataOf(),
+    ...(publicAccess ? { access: publicAccess } : {}),
+  });
+  send(ctx, 201, { etag: created.etag, "last-modified": httpDate(created.lastModified) });
+}
+
+/** Delete Container. */
+export async function deleteContainer(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  askCore(caller, "deleteContainer", { container: name });
+  const leaseId = ctx.req.headers["x-ms-lease-id"];
+  await container.delete(typeof leaseId === "string" ? { conditions: { leaseId: leaseId.trim() } } : {});
+  send(ctx, 202, {});
+}
+
+/** Get Container Properties and Get Container Metadata. */
+export async function getContainerProperties(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  askCore(caller, "getContainerProperties", { container: name });
+  const found = await container.getProperties();
+  send(ctx, 200, {
+    etag: found.etag,
+    "last-modified": httpDate(found.lastModified),
+    ...leaseHeaders(found),
+    "x-ms-has-immutability-policy": "false",
+    "x-ms-has-legal-hold": "false",
+    ...(found.blobPublicAccess ? { "x-ms-blob-public-access": found.blobPublicAccess } : {}),
+    ...metadataHeaders(found.metadata),
+  });
+}
+
+/** Set Container Metadata. */
+export async function setContainerMetadata(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  const metadataOf = () => metadataFromHeaders(ctx.req);
+  askCore(caller, "setContainerMetadata", { container: name });
+  // Set Container Metadata honours If-Modified-Since (the one condition it supports).
+  const since = httpConditions(ctx).ifModifiedSince;
+  const changed = await container.setMetadata(
+    metadataOf(),
+    since ? { conditions: { ifModifiedSince: since } } : {},
+  );
+  send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
+}
+
+/** Get Container ACL. */
+export async function getContainerAcl(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  askCore(caller, "getContainerAcl", { container: name });
+  const found = await container.getProperties();
+  const { blobPublicAccess, signedIdentifiers } = await container.getAccessPolicy();
+  send(
+    ctx,
+    200,
+    {
+      ...XML,
+      etag: found.etag,
+      "last-modified": httpDate(found.lastModified),
+      ...(blobPublicAccess ? { "x-ms-blob-public-access": blobPublicAccess } : {}),
+    },
+    storageAclXml(signedIdentifiers),
+  );
+}
+
+/** Set Container ACL. */
+export async function setContainerAcl(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name, container } = containerOf(ctx, caller);
+  askCore(caller, "setContainerAcl", { container: name });
+  const identifiers = parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
+  const publicAccess = publicAccessOf(ctx);
+  const changed = await container.setAccessPolicy(publicAccess, identifiers);
+  send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
+}
+
+/** List Blobs. */
+export function listBlobsOfContainer(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+  const { name } = containerOf(ctx, caller);
+  return listBlobs(ctx, caller, deps, name);
+}
+
+/** Lease Container. */
+export function leaseContainer(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { container } = containerOf(ctx, caller);
+  return leaseResource(ctx, caller, container, undefined, httpConditions(ctx));
+}
+
+/** Find Blobs by Tags in a container. */
+export function findBlobsInContainer(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  const { name } = containerOf(ctx, caller);
+  return answerFindBlobs(ctx, (op) => askCore(caller, op, { container: name }), caller, name);
+}
+
+/** What the service answers a container request no operation matches. */
+export function unmatchedContainerRequest(ctx: BlobContext): never {
   const comp = ctx.query.get("comp");
-  const name = resource.container;
-  const container = caller.store.container(name);
-  if (restype !== "container") {
+  if (ctx.query.get("restype") !== "container") {
     throw new ProtocolError(
       400,
       "InvalidQueryParameterValue",
       "A container operation takes restype=container.",
     );
   }
-  const key = `${ctx.method} ${comp ?? ""}`;
-  if (SYSTEM_CONTAINERS.has(name)) {
-    // Valid names the server never creates: reads find nothing, anything else is not served.
-    if (ctx.method === "GET" || ctx.method === "HEAD") {
-      // No public access level opens what does not exist: anonymous callers hear ResourceNotFound.
-      caller.store.access?.checkBlob("getContainerProperties", { container: name });
-      throw new TableKitError("ContainerNotFound", "The specified container does not exist.");
-    }
-    throw notServed("the system containers $root, $logs and $web");
+  // Blob Batch is a POST, matched first (blob-operations.ts).
+  if (comp === "batch") throw unsupportedVerb(ctx.method);
+  if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
+    throw notServed(`comp=${comp} on a container`);
   }
-  const metadataOf = () => metadataFromHeaders(ctx.req);
-  switch (key) {
-    case "PUT ": {
-      askCore(caller, "createContainer", { container: name });
-      const publicAccess = publicAccessOf(ctx);
-      const created = await container.create({
-        metadata: metadataOf(),
-        ...(publicAccess ? { access: publicAccess } : {}),
-      });
-      send(ctx, 201, { etag: created.etag, "last-modified": httpDate(created.lastModified) });
-      return;
-    }
-    case "DELETE ": {
-      askCore(caller, "deleteContainer", { container: name });
-      const leaseId = ctx.req.headers["x-ms-lease-id"];
-      await container.delete(typeof leaseId === "string" ? { conditions: { leaseId: leaseId.trim() } } : {});
-      send(ctx, 202, {});
-      return;
-    }
-    case "GET ":
-    case "HEAD ":
-    case "GET metadata":
-    case "HEAD metadata": {
-      askCore(caller, "getContainerProperties", { container: name });
-      const found = await container.getProperties();
-      send(ctx, 200, {
-        etag: found.etag,
-        "last-modified": httpDate(found.lastModified),
-        ...leaseHeaders(found),
-        "x-ms-has-immutability-policy": "false",
-        "x-ms-has-legal-hold": "false",
-        ...(found.blobPublicAccess ? { "x-ms-blob-public-access": found.blobPublicAccess } : {}),
-        ...metadataHeaders(found.metadata),
-      });
-      return;
-    }
-    case "PUT metadata": {
-      askCore(caller, "setContainerMetadata", { container: name });
-      // Set Container Metadata honours If-Modified-Since (the one condition it supports).
-      const since = httpConditions(ctx).ifModifiedSince;
-      const changed = await container.setMetadata(
-        metadataOf(),
-        since ? { conditions: { ifModifiedSince: since } } : {},
-      );
-      send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
-      return;
-    }
-    case "GET acl":
-    case "HEAD acl": {
-      askCore(caller, "getContainerAcl", { container: name });
-      const found = await container.getProperties();
-      const { blobPublicAccess, signedIdentifiers } = await container.getAccessPolicy();
-      send(
-        ctx,
-        200,
-        {
-          ...XML,
-          etag: found.etag,
-          "last-modified": httpDate(found.lastModified),
-          ...(blobPublicAccess ? { "x-ms-blob-public-access": blobPublicAccess } : {}),
-        },
-        storageAclXml(signedIdentifiers),
-      );
-      return;
-    }
-    case "PUT acl": {
-      askCore(caller, "setContainerAcl", { container: name });
-      const identifiers = parseStorageAcl(await readBody(ctx.req, MAX_SETTINGS_BODY_BYTES));
-      const publicAccess = publicAccessOf(ctx);
-      const changed = await container.setAccessPolicy(publicAccess, identifiers);
-      send(ctx, 200, { etag: changed.etag, "last-modified": httpDate(changed.lastModified) });
-      return;
-    }
-    case "GET list":
-      return listBlobs(ctx, caller, deps, name);
-    case "PUT lease":
-      return leaseResource(ctx, caller, container, undefined, httpConditions(ctx));
-    case "GET blobs":
-      return answerFindBlobs(ctx, (op) => askCore(caller, op, { container: name }), caller, name);
-    default:
-      // Blob Batch is a POST, answered before this switch (blob-batch.ts).
-      if (comp === "batch") throw unsupportedVerb(ctx.method);
-      if (ctx.method === "GET" || ctx.method === "PUT" || ctx.method === "HEAD" || ctx.method === "DELETE") {
-        throw notServed(`comp=${comp} on a container`);
-      }
-      throw unsupportedVerb(ctx.method);
-  }
+  throw unsupportedVerb(ctx.method);
 }
 
-async function answerService(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
-  if (ctx.query.get("comp") === "userdelegationkey") return answerUserDelegationKey(ctx, caller, deps);
-  if (isServicePropertiesRequest(ctx)) {
-    await answerServiceProperties(ctx, {
-      service: "blob",
-      store: caller.store,
-      cors: deps.cors,
-      check: (operation) => askCore(caller, operation),
+/** Get User Delegation Key (`comp=userdelegationkey`, a bearer token's POST). */
+export function userDelegationKey(ctx: BlobContext, caller: StorageCaller, deps: BlobDeps): Promise<void> {
+  return answerUserDelegationKey(ctx, caller, deps);
+}
+
+/** Get and Set Blob Service Properties and Get Blob Service Stats: the shared answerer asks the core per comp. */
+export async function blobServiceProperties(
+  ctx: BlobContext,
+  caller: StorageCaller,
+  deps: BlobDeps,
+): Promise<void> {
+  await answerServiceProperties(ctx, {
+    service: "blob",
+    store: caller.store,
+    cors: deps.cors,
+    check: (operation) => askCore(caller, operation),
+  });
+}
+
+/** Get Account Information. */
+export async function getAccountInfo(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  askCore(caller, "getAccountInfo");
+  send(ctx, 200, {
+    // Read-access geo-redundant: serve answers reads on the account's -secondary endpoint.
+    "x-ms-sku-name": "Standard_RAGRS",
+    "x-ms-account-kind": "StorageV2",
+    "x-ms-is-hns-enabled": "false",
+  });
+}
+
+/** Find Blobs by Tags across the account (`comp=blobs` without restype). */
+export function findBlobs(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  return answerFindBlobs(ctx, (op) => askCore(caller, op), caller);
+}
+
+/** List Containers. */
+export async function listContainers(ctx: BlobContext, caller: StorageCaller): Promise<void> {
+  askCore(caller, "listContainers");
+  const prefix = ctx.query.get("prefix") ?? undefined;
+  const marker = ctx.query.get("marker") ?? undefined;
+  const size = maxResults(ctx, PAGE);
+  const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
+  const pages = caller.store
+    .listContainers({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
+    .byPage({
+      ...(size === undefined ? {} : { maxPageSize: size }),
+      ...(marker ? { continuationToken: marker } : {}),
     });
-    return;
-  }
-  if (ctx.query.get("restype") === "account" && ctx.query.get("comp") === "properties") {
-    askCore(caller, "getAccountInfo");
-    send(ctx, 200, {
-      // Read-access geo-redundant: serve answers reads on the account's -secondary endpoint.
-      "x-ms-sku-name": "Standard_RAGRS",
-      "x-ms-account-kind": "StorageV2",
-      "x-ms-is-hns-enabled": "false",
-    });
-    return;
-  }
-  if (ctx.query.get("comp") === "blobs" && !ctx.query.has("restype"))
-    return answerFindBlobs(ctx, (op) => askCore(caller, op), caller);
-  if (ctx.query.get("comp") === "list") {
-    if (ctx.method !== "GET") throw unsupportedVerb(ctx.method);
-    askCore(caller, "listContainers");
-    const prefix = ctx.query.get("prefix") ?? undefined;
-    const marker = ctx.query.get("marker") ?? undefined;
-    const size = maxResults(ctx, PAGE);
-    const withMetadata = (ctx.query.get("include") ?? "").split(",").includes("metadata");
-    const pages = caller.store
-      .listContainers({ ...(prefix === undefined ? {} : { prefix }), includeMetadata: withMetadata })
-      .byPage({
-        ...(size === undefined ? {} : { maxPageSize: size }),
-        ...(marker ? { continuationToken: marker } : {}),
-      });
-    const next = await pages.next();
-    const page = next.done ? { containerItems: [] } : next.value;
-    send(
-      ctx,
-      200,
-      XML,
-      containerListingXml({
-        serviceEndpoint: ctx.baseUrl,
-        ...(prefix === undefined ? {} : { prefix }),
-        ...(marker === undefined ? {} : { marker }),
-        ...(size === undefined ? {} : { maxResults: size }),
-        containers: page.containerItems.map((c) => ({
-          ...c,
-          ...(c.properties.publicAccess ? { publicAccess: c.properties.publicAccess } : {}),
-        })),
-        ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
-      }),
-    );
-    return;
-  }
+  const next = await pages.next();
+  const page = next.done ? { containerItems: [] } : next.value;
+  send(
+    ctx,
+    200,
+    XML,
+    containerListingXml({
+      serviceEndpoint: ctx.baseUrl,
+      ...(prefix === undefined ? {} : { prefix }),
+      ...(marker === undefined ? {} : { marker }),
+      ...(size === undefined ? {} : { maxResults: size }),
+      containers: page.containerItems.map((c) => ({
+        ...c,
+        ...(c.properties.publicAccess ? { publicAccess: c.properties.publicAccess } : {}),
+      })),
+      ...(page.continuationToken === undefined ? {} : { nextMarker: page.continuationToken }),
+    }),
+  );
+}
+
+/** What the service answers a service request no operation matches. */
+export function unmatchedServiceRequest(ctx: BlobContext): never {
+  if (ctx.query.get("comp") === "list") throw unsupportedVerb(ctx.method);
   if (ctx.query.has("comp") || ctx.query.has("restype")) throw notServed(`this service operation`);
   throw invalidUri();
 }

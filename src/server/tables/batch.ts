@@ -11,7 +11,7 @@ import { readBody } from "../http/read-body.js";
 import type { RequestContext } from "../http/request-context.js";
 import { parseResource } from "../http/resource.js";
 import { errorParts, jsonErrorBody, send } from "../http/responses.js";
-import { invalidInput, invalidUri, unsupportedVerb } from "../protocol/protocol-error.js";
+import { invalidInput, invalidUri } from "../protocol/protocol-error.js";
 import { type BatchSubRequest, multipartBoundary, parseBatchBody } from "./batch-request.js";
 import {
   type BatchPartResponse,
@@ -23,7 +23,7 @@ import { entityJsonText, entityPath } from "./entity-body.js";
 import { planEntityWrite, prefersNoContent } from "./entity-write.js";
 import { jsonContentType, metadataLevel } from "./odata-format.js";
 import { selection } from "./query-options.js";
-import { headerOf, type Route } from "./route.js";
+import { headerOf, type RouteServices, type TableContext } from "./route.js";
 
 interface PlannedAction {
   readonly action: TransactionAction;
@@ -139,63 +139,60 @@ async function answerQuery(ctx: RequestContext, store: Store, query: BatchSubReq
   respond(ctx, batchQueryResponse(part));
 }
 
-/** `POST /$batch`: one entity group transaction, all or nothing, answered in the service's framing. */
-export const batchRoute: Route = {
-  name: "batch",
-  xml: false,
-  matches: (ctx) => ctx.resource.kind === "batch",
-  async handle(ctx, { store, maxBodyBytes }) {
-    if (ctx.method !== "POST") throw unsupportedVerb(ctx.method);
-    const boundary = multipartBoundary(headerOf(ctx, "content-type"));
-    if (!boundary) throw invalidInput("A batch must be multipart/mixed with a boundary.");
-    // The service refuses a batch body past 4 MiB as received outright: 413 RequestBodyTooLarge, no
-    // batch response. What the client sent is what counts (not annotations it never wrote).
-    const text = await readBody(ctx.req, maxBodyBytes);
-    const received: ReceivedTransactionOptions = { [RECEIVED_BODY_BYTES]: Buffer.byteLength(text) };
-    const request = parseBatchBody(text, boundary);
-    if (request.kind === "query") return answerQuery(ctx, store, request.query);
-    const subRequests = request.operations;
-    const planned: PlannedAction[] = [];
-    for (let i = 0; i < subRequests.length; i++) {
-      try {
-        const p = plan(ctx, subRequests[i]!);
-        if (planned.length > 0 && p.tableName.toLowerCase() !== planned[0]!.tableName.toLowerCase()) {
-          throw invalidInput("All operations of a batch must address the same table.");
-        }
-        planned.push(p);
-      } catch (err) {
-        respond(ctx, batchResponse([failurePart(ctx, err, i)]));
-        return;
-      }
-    }
-    const tableName = planned[0]!.tableName;
-    let response: Awaited<ReturnType<ReturnType<typeof store.table>["submitTransaction"]>>;
+/** Entity Group Transaction (`POST /$batch`): all or nothing, answered in the service's framing. */
+export async function entityGroupTransaction(
+  ctx: TableContext,
+  { store, maxBodyBytes }: RouteServices,
+): Promise<void> {
+  const boundary = multipartBoundary(headerOf(ctx, "content-type"));
+  if (!boundary) throw invalidInput("A batch must be multipart/mixed with a boundary.");
+  // The service refuses a batch body past 4 MiB as received outright: 413 RequestBodyTooLarge, no
+  // batch response. What the client sent is what counts (not annotations it never wrote).
+  const text = await readBody(ctx.req, maxBodyBytes);
+  const received: ReceivedTransactionOptions = { [RECEIVED_BODY_BYTES]: Buffer.byteLength(text) };
+  const request = parseBatchBody(text, boundary);
+  if (request.kind === "query") return answerQuery(ctx, store, request.query);
+  const subRequests = request.operations;
+  const planned: PlannedAction[] = [];
+  for (let i = 0; i < subRequests.length; i++) {
     try {
-      response = await store.table(tableName).submitTransaction(
-        planned.map((p) => p.action),
-        received,
-      );
+      const p = plan(ctx, subRequests[i]!);
+      if (planned.length > 0 && p.tableName.toLowerCase() !== planned[0]!.tableName.toLowerCase()) {
+        throw invalidInput("All operations of a batch must address the same table.");
+      }
+      planned.push(p);
     } catch (err) {
-      // The core's payload count past the limit is the same refusal as a body past it.
-      if (!(err instanceof TableKitError) || err.code === "RequestBodyTooLarge") throw err;
-      respond(ctx, batchResponse([failurePart(ctx, err, err.index)]));
+      respond(ctx, batchResponse([failurePart(ctx, err, i)]));
       return;
     }
-    const parts = planned.map((p, i): BatchPartResponse => {
-      const sub = response.subResponses[i];
-      const etag = sub?.etag;
-      if (p.action[0] === "create" && p.noContent === false) return insertedPart(ctx, tableName, p, sub);
-      const headers: Record<string, string> = { DataServiceVersion: "1.0;" };
-      if (p.action[0] === "create") {
-        const entity = p.action[1];
-        const location = `${ctx.baseUrl}${entityPath(tableName, entity.partitionKey, entity.rowKey)}`;
-        headers["Preference-Applied"] = "return-no-content";
-        headers.Location = location;
-        headers.DataServiceId = location;
-      }
-      if (etag) headers.ETag = etag;
-      return { status: 204, headers };
-    });
-    respond(ctx, batchResponse(parts));
-  },
-};
+  }
+  const tableName = planned[0]!.tableName;
+  let response: Awaited<ReturnType<ReturnType<typeof store.table>["submitTransaction"]>>;
+  try {
+    response = await store.table(tableName).submitTransaction(
+      planned.map((p) => p.action),
+      received,
+    );
+  } catch (err) {
+    // The core's payload count past the limit is the same refusal as a body past it.
+    if (!(err instanceof TableKitError) || err.code === "RequestBodyTooLarge") throw err;
+    respond(ctx, batchResponse([failurePart(ctx, err, err.index)]));
+    return;
+  }
+  const parts = planned.map((p, i): BatchPartResponse => {
+    const sub = response.subResponses[i];
+    const etag = sub?.etag;
+    if (p.action[0] === "create" && p.noContent === false) return insertedPart(ctx, tableName, p, sub);
+    const headers: Record<string, string> = { DataServiceVersion: "1.0;" };
+    if (p.action[0] === "create") {
+      const entity = p.action[1];
+      const location = `${ctx.baseUrl}${entityPath(tableName, entity.partitionKey, entity.rowKey)}`;
+      headers["Preference-Applied"] = "return-no-content";
+      headers.Location = location;
+      headers.DataServiceId = location;
+    }
+    if (etag) headers.ETag = etag;
+    return { status: 204, headers };
+  });
+  respond(ctx, batchResponse(parts));
+}

@@ -23,17 +23,6 @@ export interface RouteServices {
   readonly maxBodyBytes: number;
 }
 
-/**
- * One part of the Table protocol (tables, entities, batches, service, ACLs). The router asks each
- * in turn; the first that `matches` handles the request. `xml` says how its errors are written.
- */
-export interface Route {
-  readonly name: string;
-  readonly xml: boolean;
-  matches(ctx: TableContext): boolean;
-  handle(ctx: TableContext, services: RouteServices): Promise<void>;
-}
-
 /** `{"odata.metadata":…}` and friends: sends JSON with the standard headers. */
 export function sendJson(
   ctx: RequestContext,

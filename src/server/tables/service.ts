@@ -1,16 +1,19 @@
 import { answerServiceProperties } from "../protocol/service-properties.js";
-import type { Route } from "./route.js";
+import type { RouteServices, TableContext } from "./route.js";
 
-/** `?restype=service&comp=properties` (get, set) and `comp=stats`: answered in XML, as the service does. */
-export const serviceRoute: Route = {
-  name: "service",
-  xml: true,
-  matches: (ctx) => ctx.resource.kind === "service" && ctx.query.get("restype") === "service",
-  handle: (ctx, { store, access, cors }) =>
-    answerServiceProperties(ctx, {
-      service: "table",
-      store,
-      cors,
-      check: (operation) => access?.check(operation),
-    }),
-};
+/**
+ * Get and Set Table Service Properties and Get Table Service Stats (`?restype=service&comp=…`),
+ * answered in XML as the service does; the shared answerer asks the core per comp, and answers
+ * other comps and verbs with the service's codes.
+ */
+export function tableServiceProperties(
+  ctx: TableContext,
+  { store, access, cors }: RouteServices,
+): Promise<void> {
+  return answerServiceProperties(ctx, {
+    service: "table",
+    store,
+    cors,
+    check: (operation) => access?.check(operation),
+  });
+}

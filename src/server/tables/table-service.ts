@@ -2,30 +2,12 @@ import { authorize } from "../auth/authorize.js";
 import { storedPolicyLookup } from "../auth/stored-policies.js";
 import { tableStringsToSign } from "../auth/table-shared-key.js";
 import { CorsRuleCache } from "../cors-rules.js";
+import { matchOperation } from "../http/operations.js";
 import { withResource } from "../http/request-context.js";
 import { parseTablePath } from "../http/resource.js";
-import { invalidUri } from "../protocol/protocol-error.js";
 import type { ServiceDeps, StorageService } from "../service-handler.js";
-import { aclRoute } from "./acl.js";
-import { batchRoute } from "./batch.js";
-import { entitiesRoute } from "./entities.js";
-import type { Route, TableContext } from "./route.js";
-import { serviceRoute } from "./service.js";
-import { tablesRoute } from "./tables.js";
-
-/** The Table protocol's routes, asked in order. */
-export const TABLE_ROUTES: readonly Route[] = [
-  serviceRoute,
-  aclRoute,
-  tablesRoute,
-  batchRoute,
-  entitiesRoute,
-];
-
-function routeOf(ctx: TableContext): Route | undefined {
-  for (const route of TABLE_ROUTES) if (route.matches(ctx)) return route;
-  return undefined;
-}
+import type { TableContext } from "./route.js";
+import { TABLE_ROUTES, unmatchedErrorsInXml, unmatchedTableRequest } from "./table-operations.js";
 
 /** The Table service: JSON (OData) for tables and entities, XML for its service and ACL operations. */
 export function tableService(deps: ServiceDeps): StorageService<TableContext> {
@@ -41,9 +23,12 @@ export function tableService(deps: ServiceDeps): StorageService<TableContext> {
     name: "Table",
     cors,
     context: (ctx) => withResource(ctx, parseTablePath(ctx.path)),
-    errorsInXml: (ctx) => ctx !== undefined && (routeOf(ctx)?.xml ?? ctx.query.has("restype")),
+    errorsInXml: (ctx) => {
+      if (ctx === undefined) return false;
+      const operation = matchOperation(TABLE_ROUTES, ctx, ctx.resource.kind);
+      return operation ? operation.xml === true : unmatchedErrorsInXml(ctx);
+    },
     async answer(ctx) {
-      const route = routeOf(ctx);
       const storedPolicy = await storedPolicyLookup(
         ctx,
         accounts.get(ctx.account)?.store,
@@ -51,11 +36,16 @@ export function tableService(deps: ServiceDeps): StorageService<TableContext> {
         ctx.query.get("tn") ?? undefined,
       );
       const { store, via, access } = authorize(ctx, { ...authorizeOptions, storedPolicy });
-      if (!route) throw invalidUri();
+      const operation = matchOperation(TABLE_ROUTES, ctx, ctx.resource.kind) ?? unmatchedTableRequest(ctx);
+      // The core is asked before the handler reads anything; the scoped store asks it again.
+      if (operation.needs) {
+        const resource = ctx.resource;
+        access?.check(operation.needs, "tableName" in resource ? resource.tableName : undefined);
+      }
       // The Table service takes no request body past 4 MiB (a batch's limit, the largest request it
       // takes): 413 RequestBodyTooLarge, for a single entity as for a batch.
       const limit = Math.min(maxBodyBytes, store.capabilities.limits.maxTransactionBytes);
-      return route.handle(ctx, { store, via, access, cors, maxBodyBytes: limit });
+      return operation.handle(ctx, { store, via, access, cors, maxBodyBytes: limit }, undefined);
     },
   };
 }
