@@ -13,6 +13,7 @@ import { ProtocolError } from "../protocol/protocol-error.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
+import { tagsHeader, tierHeader } from "./tag-headers.js";
 
 /**
  * Copy Blob, Copy Blob From URL, Put Blob From URL, Put Block From URL and Abort Copy Blob. A
@@ -92,13 +93,21 @@ export async function copyBlob(
   if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
     throw notServed("the x-ms-seal-blob header on Copy Blob");
   const client = container.getBlobClient(name);
+  const type = header(ctx, "x-ms-blob-type");
+  // x-ms-source-content-md5 belongs to the synchronous copies (Copy Blob From URL, Put Blob From URL).
+  const sync = type !== undefined || header(ctx, "x-ms-requires-sync")?.toLowerCase() === "true";
+  const md5 = sync ? sourceMd5(ctx) : undefined;
   const source = copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
   const common = {
     sourceConditions: sourceConditions(ctx),
     ...(metadata ? { metadata } : {}),
+    ...tagsHeader(ctx),
+    ...tagOption(ctx),
+    ...tierHeader(ctx),
+    ...(md5 ? { sourceContentMD5: md5 } : {}),
   };
-  const type = header(ctx, "x-ms-blob-type");
+  const echo = md5 ? { "content-md5": Buffer.from(md5).toString("base64") } : {};
   if (type !== undefined) {
     if (type !== "BlockBlob") {
       throw new ProtocolError(400, "InvalidHeaderValue", "Put Blob From URL writes block blobs only.");
@@ -109,7 +118,7 @@ export async function copyBlob(
       conditions,
       ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
     });
-    writeResult(ctx, 201, result);
+    writeResult(ctx, 201, result, echo);
     return;
   }
   const result = await client.syncCopyFromURL(source, {
@@ -117,7 +126,48 @@ export async function copyBlob(
     conditions,
     sourceUrl: header(ctx, "x-ms-copy-source")!,
   });
-  writeResult(ctx, 202, result, { "x-ms-copy-id": result.copyId, "x-ms-copy-status": result.copyStatus });
+  writeResult(ctx, 202, result, {
+    "x-ms-copy-id": result.copyId,
+    "x-ms-copy-status": result.copyStatus,
+    ...echo,
+  });
+}
+
+/** x-ms-copy-source-tag-option: REPLACE (the default) or COPY, as written (case-sensitive). */
+function tagOption(ctx: BlobContext): { copySourceTags?: "REPLACE" | "COPY" } {
+  const value = header(ctx, "x-ms-copy-source-tag-option");
+  if (value === undefined) return {};
+  if (value !== "REPLACE" && value !== "COPY") {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-copy-source-tag-option header is REPLACE or COPY.",
+    );
+  }
+  // COPY with x-ms-tags: the service takes the tags from one place only.
+  if (value === "COPY" && header(ctx, "x-ms-tags") !== undefined) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "x-ms-copy-source-tag-option: COPY takes the source's tags; x-ms-tags cannot be given as well.",
+    );
+  }
+  return { copySourceTags: value };
+}
+
+/** x-ms-source-content-md5: the 16 bytes of an MD5, base64; anything else 400 InvalidHeaderValue. */
+function sourceMd5(ctx: BlobContext): Uint8Array | undefined {
+  const md5 = header(ctx, "x-ms-source-content-md5");
+  if (md5 === undefined) return undefined;
+  const bytes = Buffer.from(md5, "base64");
+  if (bytes.length !== 16) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-source-content-md5 header is not valid.",
+    );
+  }
+  return bytes;
 }
 
 /** x-ms-source-range `bytes=a-b` (or `bytes=a-`) as offset and count; absent, the whole source. */
@@ -146,12 +196,17 @@ export async function putBlockFromUrl(
   askCore(caller, "writeBlob", { container: container.containerName, blob: name });
   const blockId = ctx.query.get("blockid") ?? "";
   const { offset, count } = sourceRange(ctx);
+  const md5 = sourceMd5(ctx);
   await container
     .getBlockBlobClient(name)
     .stageBlockFromURL(blockId, copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
+      ...(md5 ? { sourceContentMD5: md5 } : {}),
     });
-  send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
+  send(ctx, 201, {
+    "x-ms-request-server-encrypted": "true",
+    ...(md5 ? { "content-md5": Buffer.from(md5).toString("base64") } : {}),
+  });
 }
 
 /**
@@ -178,15 +233,7 @@ export async function appendBlockFromUrl(
   if (header(ctx, "x-ms-source-content-crc64") !== undefined) {
     throw notServed("the x-ms-source-content-crc64 header on Append Block From URL");
   }
-  const md5 = header(ctx, "x-ms-source-content-md5");
-  const sourceContentMD5 = md5 === undefined ? undefined : Buffer.from(md5, "base64");
-  if (sourceContentMD5 !== undefined && sourceContentMD5.length !== 16) {
-    throw new ProtocolError(
-      400,
-      "InvalidHeaderValue",
-      "The value for the x-ms-source-content-md5 header is not valid.",
-    );
-  }
+  const sourceContentMD5 = sourceMd5(ctx);
   const { offset, count } = sourceRange(ctx);
   const result = await container
     .getAppendBlobClient(name)

@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
-import type { Metadata, StoredCopy } from "./blob-backend.js";
+import type { AccessTier, Metadata, StoredCopy } from "./blob-backend.js";
 import type { BlobRequestConditions } from "./blob-rules.js";
+import type { BlobTags } from "./blob-tags.js";
 
 /**
  * Copies into a blob (Copy Blob, Copy Blob From URL, Put Blob From URL, Put Block From URL): from
@@ -28,13 +29,28 @@ export interface BlobCopyOptions extends OperationOptions {
   sourceConditions?: BlobCopySourceConditions;
   /** The source URL the copy properties report (the default names the source blob). */
   sourceUrl?: string;
+  /** The destination's tags (x-ms-tags); absent: none. Not with `copySourceTags: "COPY"`. */
+  tags?: BlobTags;
+  /** REPLACE (the default): the destination gets `tags`; COPY: the source's tags. */
+  copySourceTags?: BlobCopySourceTags;
+  /**
+   * The destination's tier (block blobs, where capabilities.accessTiers). Needed to copy an
+   * archived source (into an online tier: a rehydration by copy), which is otherwise BlobArchived.
+   */
+  tier?: AccessTier;
+  /** The MD5 the source's bytes must have (x-ms-source-content-md5): Md5Mismatch, nothing written. */
+  sourceContentMD5?: Uint8Array;
 }
+
+export type BlobCopySourceTags = "REPLACE" | "COPY";
 
 export interface BlobCopyResponse {
   etag: string;
   lastModified: Date;
   copyId: string;
   copyStatus: "success";
+  /** The `sourceContentMD5` the bytes were checked against, when one was given. */
+  contentMD5?: Uint8Array;
 }
 
 /** `beginCopyFromURL`'s answer, shaped like the SDK's poller: the copy is already done. */
@@ -169,6 +185,41 @@ export function asSourceError(err: unknown): unknown {
     });
   }
   return err;
+}
+
+/**
+ * The source's chunks, hashed as they pass: once the last has passed, Md5Mismatch unless their MD5
+ * is `expected` (the upload reading them sees its source fail and keeps nothing).
+ */
+export async function* md5Checked(
+  chunks: AsyncIterable<unknown>,
+  expected: Uint8Array,
+): AsyncGenerator<Uint8Array> {
+  const hash = createHash("md5");
+  for await (const chunk of chunks) {
+    const bytes = chunk as Uint8Array;
+    hash.update(bytes);
+    yield bytes;
+  }
+  const actual = hash.digest();
+  if (!actual.equals(Buffer.from(expected))) {
+    throw new TableKitError(
+      "Md5Mismatch",
+      "The MD5 value specified in the request did not match the source.",
+      {
+        details: { expected: Buffer.from(expected).toString("base64"), actual: actual.toString("base64") },
+      },
+    );
+  }
+}
+
+/** `sourceContentMD5` as given: 16 bytes, else InvalidInput. */
+export function checkSourceMd5(md5: unknown): Uint8Array | undefined {
+  if (md5 === undefined) return undefined;
+  if (!(md5 instanceof Uint8Array) || md5.byteLength !== 16) {
+    throw new TableKitError("InvalidInput", "sourceContentMD5 is the 16 bytes of an MD5.");
+  }
+  return md5;
 }
 
 export function noPendingCopy(): TableKitError {
