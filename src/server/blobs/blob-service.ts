@@ -8,6 +8,7 @@ import { answerBatch, isBatchRequest } from "./blob-batch.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
 import { answerBlob } from "./blob-routes.js";
 import { answerContainerOrService } from "./container-routes.js";
+import { rememberCopySourceAccess } from "./copy-source-access.js";
 
 /** A Blob service request: the context and the resource its path names. */
 export interface BlobContext extends RequestContext {
@@ -44,6 +45,19 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
               : { container: resource.container, blob: resource.blob },
         storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
+      });
+      rememberCopySourceAccess(ctx, async (source) => {
+        const account = deps.accounts.get(source.account);
+        if (!account) return undefined;
+        const sourceCtx = { ...ctx, account: source.account, query: source.query };
+        return authorizeStorage(sourceCtx, {
+          service: "blob",
+          accounts: deps.accounts,
+          store: deps.store(source.account),
+          resource: { container: source.container, blob: source.blob },
+          storedPolicy: await storedPolicyLookup(sourceCtx, account.store, "container", source.container),
+          copySource: true,
+        });
       });
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();

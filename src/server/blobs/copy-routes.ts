@@ -6,6 +6,7 @@ import type {
   BlobRequestConditions,
   CopySource,
 } from "../../store/index.js";
+import { copySourceRefusal } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
@@ -13,6 +14,7 @@ import { ProtocolError } from "../protocol/protocol-error.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
+import { copySourceAccess } from "./copy-source-access.js";
 import { tagsHeader, tierHeader } from "./tag-headers.js";
 
 /**
@@ -26,8 +28,12 @@ export function isCopy(ctx: BlobContext): boolean {
   return header(ctx, "x-ms-copy-source") !== undefined;
 }
 
-/** The source: a blob client of this store, or the URL to fetch. */
-function copySource(ctx: BlobContext, caller: StorageCaller): CopySource {
+/**
+ * The source: a blob of an account this server holds, read through the store its credential opens
+ * (copy-source-access.ts), or any other URL, fetched (public, or with a SAS in it, as its server
+ * answers). A source credential that fails is CannotVerifyCopySource with the source's status.
+ */
+async function copySource(ctx: BlobContext, caller: StorageCaller): Promise<CopySource> {
   const text = header(ctx, "x-ms-copy-source")!;
   let url: URL;
   try {
@@ -39,20 +45,49 @@ function copySource(ctx: BlobContext, caller: StorageCaller): CopySource {
       "The value for the x-ms-copy-source header is not a URL.",
     );
   }
-  const base = new URL(ctx.baseUrl);
-  // A source URL with its own SAS is read with that SAS (over HTTP), which may refuse the read.
-  const ownSas = url.searchParams.has("sig");
-  if (caller.keyHolder && !ownSas && url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
-    const [container, ...rest] = url.pathname.slice(base.pathname.length).split("/");
-    if (container && rest.length > 0) {
-      const blob = caller.store
-        .container(decodeURIComponent(container))
-        .getBlobClient(decodeURIComponent(rest.join("/")));
-      const snapshot = url.searchParams.get("snapshot");
-      return snapshot ? blob.withSnapshot(snapshot) : blob;
-    }
+  const held = heldSource(ctx, url);
+  if (!held) return text;
+  const snapshot = url.searchParams.get("snapshot");
+  const open = (store: StorageCaller["store"]) => {
+    const blob = store.container(held.container).getBlobClient(held.blob);
+    return snapshot ? blob.withSnapshot(snapshot) : blob;
+  };
+  // The destination's Shared Key authorizes a source in its own account (no SAS on the source).
+  if (held.account === ctx.account && caller.keyHolder && !url.searchParams.has("sig"))
+    return open(caller.store);
+  const access = copySourceAccess(ctx);
+  let sourceCaller: StorageCaller | undefined;
+  try {
+    sourceCaller = access ? await access({ ...held, query: url.searchParams }) : undefined;
+  } catch (err) {
+    throw copySourceRefusal(err);
   }
-  return text;
+  return sourceCaller ? open(sourceCaller.store) : text;
+}
+
+/** The account, container and blob a source URL names on this server (path-style or this host), if it does. */
+function heldSource(
+  ctx: BlobContext,
+  url: URL,
+): { account: string; container: string; blob: string } | undefined {
+  const base = new URL(ctx.baseUrl);
+  if (url.origin !== base.origin) return undefined;
+  let rest: string;
+  let account = ctx.account;
+  if (url.pathname.startsWith(base.pathname)) {
+    rest = url.pathname.slice(base.pathname.length);
+  } else if (ctx.pathStyle) {
+    // Another account on this server: /account/container/blob.
+    const [, other, ...tail] = url.pathname.split("/");
+    if (!other) return undefined;
+    account = decodeURIComponent(other);
+    rest = tail.join("/");
+  } else {
+    return undefined;
+  }
+  const [container, ...blob] = rest.split("/");
+  if (!container || blob.length === 0 || blob.join("/") === "") return undefined;
+  return { account, container: decodeURIComponent(container), blob: decodeURIComponent(blob.join("/")) };
 }
 
 function sourceConditions(ctx: BlobContext): BlobCopySourceConditions {
@@ -97,7 +132,7 @@ export async function copyBlob(
   // x-ms-source-content-md5 belongs to the synchronous copies (Copy Blob From URL, Put Blob From URL).
   const sync = type !== undefined || header(ctx, "x-ms-requires-sync")?.toLowerCase() === "true";
   const md5 = sync ? sourceMd5(ctx) : undefined;
-  const source = copySource(ctx, caller);
+  const source = await copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
   const common = {
     sourceConditions: sourceConditions(ctx),
@@ -199,7 +234,7 @@ export async function putBlockFromUrl(
   const md5 = sourceMd5(ctx);
   await container
     .getBlockBlobClient(name)
-    .stageBlockFromURL(blockId, copySource(ctx, caller), offset, count, {
+    .stageBlockFromURL(blockId, await copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
       ...(md5 ? { sourceContentMD5: md5 } : {}),
     });
@@ -237,7 +272,7 @@ export async function appendBlockFromUrl(
   const { offset, count } = sourceRange(ctx);
   const result = await container
     .getAppendBlobClient(name)
-    .appendBlockFromURL(copySource(ctx, caller), offset, count, {
+    .appendBlockFromURL(await copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
       ...(conditions ? { conditions } : {}),
       ...(sourceContentMD5 ? { sourceContentMD5 } : {}),

@@ -234,11 +234,10 @@ async function copyUnder(
       throw asSourceError(err);
     });
     checkSourceConditions(options.sourceConditions, found);
-    if (
-      found.accessTier === "Archive" &&
-      (tier === undefined || tier === "Archive" || !caps.copyFromArchive)
-    ) {
-      throw blobArchived();
+    if (found.accessTier === "Archive") {
+      // Another store's archived blob answers its reader 409, as a source in another account does.
+      if (!source.sameStoreAs(dest.port)) throw asSourceError(blobArchived());
+      if (tier === undefined || tier === "Archive" || !caps.copyFromArchive) throw blobArchived();
     }
     if (plan.tags === "COPY") {
       tags = (

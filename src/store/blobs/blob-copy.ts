@@ -176,7 +176,40 @@ export function checkSourceConditions(
   if (ifUnmodifiedSince && source.lastModified > ifUnmodifiedSince) throw sourceConditionNotMet();
 }
 
-/** A source blob that does not exist: the copy's CannotVerifyCopySource. */
+/** How the service words a refused read of a copy source, by the source's own code. */
+const SOURCE_REFUSALS: Readonly<Record<string, string>> = {
+  AuthorizationPermissionMismatch:
+    "This request is not authorized to perform this operation using this permission.",
+  AuthorizationFailure: "This request is not authorized to perform this operation.",
+  AuthorizationResourceTypeMismatch:
+    "This request is not authorized to perform this operation using this resource type.",
+  AuthorizationServiceMismatch:
+    "This request is not authorized to perform this operation using this service.",
+  AuthorizationSourceIPMismatch:
+    "This request is not authorized to perform this operation using this source IP.",
+  AuthorizationProtocolMismatch:
+    "This request is not authorized to perform this operation using this protocol.",
+  AuthenticationFailed: "Server failed to authenticate the request.",
+  ResourceNotFound: "The specified resource does not exist.",
+  BlobArchived: "This operation is not permitted on an archived blob.",
+};
+
+/**
+ * A source the caller's credential for it may not read (its SAS lacks `r`, names another blob, has
+ * expired; no credential on a private container): CannotVerifyCopySource with the status the source
+ * answered (`details.sourceStatus`), worded as the service words that refusal.
+ */
+export function copySourceRefusal(err: unknown): unknown {
+  if (!isTableKitError(err) || !Object.hasOwn(SOURCE_REFUSALS, err.code)) return err;
+  const wording = SOURCE_REFUSALS[err.code]!;
+  const message = err.message.startsWith(wording) ? err.message : `${wording} ${err.message}`;
+  return new TableKitError("CannotVerifyCopySource", message, {
+    cause: err,
+    details: { source: true, sourceStatus: err.status, sourceCode: err.code },
+  });
+}
+
+/** A source blob that does not exist, or that its reader may not read: the copy's CannotVerifyCopySource. */
 export function asSourceError(err: unknown): unknown {
   if (isTableKitError(err, "BlobNotFound", "ContainerNotFound", "InvalidRange")) {
     return new TableKitError("CannotVerifyCopySource", "The specified blob does not exist.", {
@@ -184,7 +217,7 @@ export function asSourceError(err: unknown): unknown {
       details: { source: true },
     });
   }
-  return err;
+  return copySourceRefusal(err);
 }
 
 /**
