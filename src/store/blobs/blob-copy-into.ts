@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { TableKitError } from "../../model/index.js";
 import type { CallOptions } from "../call-options.js";
 import { checkTier, requireTags, requireTiers } from "./blob-annotations.js";
@@ -46,7 +46,7 @@ export interface CopySourceBlob {
   readonly name: string;
   readonly snapshot: string | undefined;
   sameStoreAs(port: BlobPort): boolean;
-  getProperties(): Promise<{ etag: string; lastModified: Date; accessTier?: AccessTier }>;
+  getProperties(): Promise<{ etag: string; lastModified: Date; accessTier?: AccessTier; blobType?: string }>;
   getTags(): Promise<{ tags: BlobTags }>;
   download(
     offset?: number,
@@ -63,21 +63,16 @@ export interface CopySourceBlob {
 }
 
 /**
- * Reads the source (authorized as a read by its own client when it is a blob of this store); with
- * `sourceContentMD5`, its bytes fail with Md5Mismatch at their end unless they have that MD5.
+ * The bytes of a source as read: checked against `sourceContentMD5` when one is given (the last
+ * chunk comes only once they match, else Md5Mismatch: md5Checked).
  */
-export async function readSource(
-  source: CopySource,
-  range: { offset: number; count?: number } | undefined,
-  options: BlobCopyOptions,
-): Promise<FetchedSource> {
+export function sourceBytes(read: FetchedSource, options: Pick<BlobCopyOptions, "sourceContentMD5">) {
   const md5 = checkSourceMd5(options.sourceContentMD5);
-  const read = await readSourceAsIs(source, range, options);
-  if (md5 === undefined) return read;
-  return { ...read, body: Readable.from(md5Checked(read.body, md5), { objectMode: false }) };
+  return md5 === undefined ? read.body : md5Checked(read.body, md5);
 }
 
-async function readSourceAsIs(
+/** Reads the source (authorized as a read by its own client when it is a blob of this store). */
+export async function readSource(
   source: CopySource,
   range: { offset: number; count?: number } | undefined,
   options: BlobCopyOptions,
@@ -234,6 +229,12 @@ async function copyUnder(
       throw asSourceError(err);
     });
     checkSourceConditions(options.sourceConditions, found);
+    if (tier !== undefined && found.blobType !== undefined && found.blobType !== "BlockBlob") {
+      throw new TableKitError(
+        "AccessTierNotSupportedForBlobType",
+        "A copy of a page or append blob takes no access tier on this account (block blobs only).",
+      );
+    }
     if (found.accessTier === "Archive") {
       // Another store's archived blob answers its reader 409, as a source in another account does.
       if (!source.sameStoreAs(dest.port)) throw asSourceError(blobArchived());
@@ -271,7 +272,10 @@ async function copyUnder(
   }
   const read = await readSource(source, undefined, options);
   const metadata: Metadata = given ?? (keepSourceMetadata ? normalizeMetadata(read.metadata, caps) : {});
-  const body = checkedStream(read.body, { limit: caps.maxBlobBytes, abortSignal: options.abortSignal });
+  const body = checkedStream(sourceBytes(read, options), {
+    limit: caps.maxBlobBytes,
+    abortSignal: options.abortSignal,
+  });
   const written = await dest.backend.upload(
     dest.name,
     {

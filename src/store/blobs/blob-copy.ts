@@ -221,18 +221,22 @@ export function asSourceError(err: unknown): unknown {
 }
 
 /**
- * The source's chunks, hashed as they pass: once the last has passed, Md5Mismatch unless their MD5
- * is `expected` (the upload reading them sees its source fail and keeps nothing).
+ * The source's chunks, hashed as they pass, each handed on only once the next has come: the last
+ * is handed on after the MD5 of all was found to be `expected`, else Md5Mismatch is thrown instead.
+ * A writer that stops reading at the length it was told (an SDK sending a known Content-Length) so
+ * never gets every byte of a mismatched source, and keeps nothing.
  */
 export async function* md5Checked(
   chunks: AsyncIterable<unknown>,
   expected: Uint8Array,
 ): AsyncGenerator<Uint8Array> {
   const hash = createHash("md5");
+  let held: Uint8Array | undefined;
   for await (const chunk of chunks) {
     const bytes = chunk as Uint8Array;
     hash.update(bytes);
-    yield bytes;
+    if (held) yield held;
+    held = bytes;
   }
   const actual = hash.digest();
   if (!actual.equals(Buffer.from(expected))) {
@@ -244,6 +248,7 @@ export async function* md5Checked(
       },
     );
   }
+  if (held) yield held;
 }
 
 /** `sourceContentMD5` as given: 16 bytes, else InvalidInput. */

@@ -6,7 +6,7 @@ import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
 import type { BlobCopyOptions } from "./blob-copy.js";
-import { type CopySource, readSource, sourceTagsFor } from "./blob-copy-into.js";
+import { type CopySource, readSource, sourceBytes, sourceTagsFor } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -221,7 +221,7 @@ export class BlockBlobClient extends BlobClient {
     const tags = await sourceTagsFor(source, copySourceTags, options.tags);
     const read = await readSource(source, undefined, options);
     const contentType = options.blobHTTPHeaders?.blobContentType ?? read.contentType;
-    const written = await this.uploadStream(read.body, undefined, undefined, {
+    const written = await this.uploadStream(sourceBytes(read, options), undefined, undefined, {
       ...upload,
       ...(tags === undefined ? {} : { tags }),
       ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
@@ -244,7 +244,7 @@ export class BlockBlobClient extends BlobClient {
     const range = checkRange(offset === 0 && count === undefined ? undefined : offset, count);
     const read = await readSource(source, range, options);
     const { sourceConditions: _source, sourceContentMD5: _md5, ...stage } = options;
-    await this.stageBlock(blockId, read.body, read.contentLength, stage);
+    await this.stageBlock(blockId, sourceBytes(read, options), read.contentLength, stage);
   }
 
   private requireBlocks(): void {

@@ -7,6 +7,7 @@ import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { copySuite } from "./copy.js";
+import { copyAnnotationsSuite } from "./copy-annotations.js";
 import { deletedNamesSuite } from "./deleted-names.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { leasesSuite } from "./leases.js";
@@ -46,6 +47,7 @@ export const BLOB_SUITES = [
   batchesSuite,
   snapshotsSuite,
   copySuite,
+  copyAnnotationsSuite,
   deletedNamesSuite,
 ] as const;
 
