@@ -146,6 +146,10 @@ describe("who may read a copy's source (Copy Blob's Authorization)", () => {
         ),
       ),
     ).toMatchObject({ status: 403, code: "CannotVerifyCopySource" });
+    // A bearer token for the source is not served: refused, not read under another rule.
+    expect(
+      await failure(dst.syncCopyFromURL(srcUrl(), { sourceAuthorization: { scheme: "Bearer", value: "t" } })),
+    ).toMatchObject({ status: 501 });
     expect(await dst.exists()).toBe(false);
   });
 

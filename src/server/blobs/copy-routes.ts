@@ -34,6 +34,9 @@ export function isCopy(ctx: BlobContext): boolean {
  * answers). A source credential that fails is CannotVerifyCopySource with the source's status.
  */
 async function copySource(ctx: BlobContext, caller: StorageCaller): Promise<CopySource> {
+  // A bearer token for the source: refused rather than the source read under another rule.
+  if (header(ctx, "x-ms-copy-source-authorization") !== undefined)
+    throw notServed("the x-ms-copy-source-authorization header");
   const text = header(ctx, "x-ms-copy-source")!;
   let url: URL;
   try {
