@@ -128,6 +128,12 @@ describe("who may read a copy's source (Copy Blob's Authorization)", () => {
       status: 403,
       code: "CannotVerifyCopySource",
     });
+    // Nor does a read SAS of another container.
+    const otherContainer = blobSas("public-a", undefined, "r", credA);
+    expect(await failure(dst.syncCopyFromURL(`${srcUrl()}?${otherContainer}`))).toMatchObject({
+      status: 403,
+      code: "CannotVerifyCopySource",
+    });
     // Account B's key signs nothing of account A.
     expect(
       await failure(dst.syncCopyFromURL(`${srcUrl()}?${blobSas("private-a", "src", "r", credB)}`)),
