@@ -46,19 +46,8 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
         storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
-      rememberCopySourceAccess(ctx, async (source) => {
-        const account = deps.accounts.get(source.account);
-        if (!account) return undefined;
-        const sourceCtx = { ...ctx, account: source.account, query: source.query };
-        return authorizeStorage(sourceCtx, {
-          service: "blob",
-          accounts: deps.accounts,
-          store: deps.store(source.account),
-          resource: { container: source.container, blob: source.blob },
-          storedPolicy: await storedPolicyLookup(sourceCtx, account.store, "container", source.container),
-          copySource: true,
-        });
-      });
+      // Only a copy names a source to authorize.
+      if (ctx.req.headers["x-ms-copy-source"] !== undefined) rememberCopySourceAccess(ctx, deps);
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();
       }

@@ -1,5 +1,7 @@
-import type { StorageCaller } from "../auth/storage-access.js";
+import { authorizeStorage, type StorageCaller } from "../auth/storage-access.js";
+import { storedPolicyLookup } from "../auth/stored-policies.js";
 import type { RequestContext } from "../http/request-context.js";
+import type { ServiceDeps } from "../service-handler.js";
 
 /**
  * How a copy's source blob of an account this server holds is authorized (Copy Blob's
@@ -23,8 +25,21 @@ export type CopySourceAccess = (source: CopySourceTarget) => Promise<StorageCall
 
 const registered = new WeakMap<RequestContext["req"], CopySourceAccess>();
 
-export function rememberCopySourceAccess(ctx: RequestContext, access: CopySourceAccess): void {
-  registered.set(ctx.req, access);
+/** Registers, for a copy request, how its source URL's own credential is authorized. */
+export function rememberCopySourceAccess(ctx: RequestContext, deps: ServiceDeps): void {
+  registered.set(ctx.req, async (source) => {
+    const account = deps.accounts.get(source.account);
+    if (!account) return undefined;
+    const sourceCtx = { ...ctx, account: source.account, query: source.query };
+    return authorizeStorage(sourceCtx, {
+      service: "blob",
+      accounts: deps.accounts,
+      store: deps.store(source.account),
+      resource: { container: source.container, blob: source.blob },
+      storedPolicy: await storedPolicyLookup(sourceCtx, account.store, "container", source.container),
+      copySource: true,
+    });
+  });
 }
 
 export function copySourceAccess(ctx: RequestContext): CopySourceAccess | undefined {
