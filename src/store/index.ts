@@ -106,7 +106,9 @@ export type {
   BlobCopyOptions,
   BlobCopyResponse,
   BlobCopySourceConditions,
+  BlobCopySourceTags,
 } from "./blobs/blob-copy.js";
+export { copySourceRefusal } from "./blobs/blob-copy.js";
 export type { CopySource } from "./blobs/blob-copy-into.js";
 export type { BlobHTTPHeaders } from "./blobs/blob-headers.js";
 export { BlobLeaseClient, type Lease } from "./blobs/blob-lease-client.js";

@@ -60,6 +60,11 @@ export interface StorageAuthOptions {
   readonly now?: () => number;
   /** Bearer tokens: refused unless `basic`. */
   readonly oauth?: OAuthLevel;
+  /**
+   * A copy source URL is being authorized: only its query (a SAS, or none: anonymous) counts, never
+   * the Authorization header of the request that names it.
+   */
+  readonly copySource?: boolean;
 }
 
 function caller(
@@ -80,7 +85,7 @@ function caller(
 /** Authenticates a Queue or Blob service request (see StorageCaller); throws the service's 403s. */
 export function authorizeStorage(ctx: RequestContext, options: StorageAuthOptions): StorageCaller {
   const account = options.accounts.get(ctx.account);
-  const authorization = ctx.req.headers.authorization;
+  const authorization = options.copySource ? undefined : ctx.req.headers.authorization;
   if (authorization) {
     const bearer = bearerTokenOf(authorization);
     if (bearer !== undefined) return bearerCaller(ctx, bearer, account, options);

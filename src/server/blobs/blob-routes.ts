@@ -207,7 +207,7 @@ export async function appendBlock(
   const caps = caller.store.blobCapabilities!;
   const expected = expectedChecksums(ctx);
   const bytes = await readBodyBytes(ctx.req, caps.maxAppendBlockBytes);
-  const verified = checkChecksums(expected, bytes);
+  const verified = checkChecksums(expected, bytes, "crc64");
   // Append Block carries 1 byte to 4 MiB: an empty body is the service's InvalidHeaderValue (Content-Length).
   if (bytes.length === 0) {
     throw new ProtocolError(

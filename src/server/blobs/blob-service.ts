@@ -8,6 +8,7 @@ import type { ServiceDeps, StorageService } from "../service-handler.js";
 import { askCore } from "./blob-ask.js";
 import { BLOB_ROUTES, unmatchedBlobRequest } from "./blob-operations.js";
 import { type BlobResource, parseBlobPath } from "./blob-resource.js";
+import { rememberCopySourceAccess } from "./copy-source-access.js";
 
 /** A Blob service request: the context and the resource its path names. */
 export interface BlobContext extends RequestContext {
@@ -51,6 +52,8 @@ export function blobService(deps: ServiceDeps & { readonly location?: string }):
         storedPolicy,
         ...(deps.oauth ? { oauth: deps.oauth } : {}),
       });
+      // Only a copy names a source to authorize.
+      if (ctx.req.headers["x-ms-copy-source"] !== undefined) rememberCopySourceAccess(ctx, deps);
       if (resource.kind !== "service" && (resource.container.length < 3 || resource.container.length > 63)) {
         throw nameLengthOutOfRange();
       }

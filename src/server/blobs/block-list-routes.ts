@@ -45,7 +45,7 @@ export async function putBlock(
   const declared = header(ctx, "content-length");
   // The port refuses a declared length past the block limit (413) before a byte is read.
   const length = declared === undefined ? undefined : Number(declared);
-  const checked = checkedBody(expectedChecksums(ctx), ctx.req);
+  const checked = checkedBody(expectedChecksums(ctx), ctx.req, "crc64");
   await writeChecked(checked, () =>
     container.getBlockBlobClient(name).stageBlock(ctx.query.get("blockid") ?? "", checked.body, length),
   );

@@ -10,7 +10,8 @@ import type { BlobContext } from "./blob-service.js";
  * 8 bytes in Base64 (else 400 InvalidHeaderValue; CRC-64/NVME, protocol/crc64.ts), not both (400
  * BothCrc64AndMd5HeaderPresent); each must match the body the server received (else 400
  * Md5Mismatch / Crc64Mismatch, and nothing is written). A write answers with the checksum it
- * verified.
+ * verified; Put Block, Append Block and Put Page, given none, answer the CRC-64 of the body they
+ * took ("returned when the Content-MD5 header isn't present in the request", their references).
  */
 export interface ExpectedChecksums {
   readonly md5?: Buffer;
@@ -117,12 +118,30 @@ export function checkChecksums(
 export function checkedBody(
   expected: ExpectedChecksums | undefined,
   body: AsyncIterable<Buffer>,
+  /** Answer with this checksum, computed over the body, when the request carries none. */
+  echo?: "crc64",
 ): {
   body: AsyncIterable<Buffer>;
   failure: () => ProtocolError | undefined;
   headers: () => OutgoingHttpHeaders;
 } {
-  if (!expected) return { body, failure: () => undefined, headers: () => ({}) };
+  if (!expected) {
+    if (!echo) return { body, failure: () => undefined, headers: () => ({}) };
+    // No checksum came: the answer's x-ms-content-crc64 is computed over the bytes as they pass.
+    const crc = new Crc64();
+    let digest: Buffer | undefined;
+    return {
+      body: (async function* () {
+        for await (const chunk of body) {
+          crc.update(chunk);
+          yield chunk;
+        }
+        digest = crc.digest();
+      })(),
+      failure: () => undefined,
+      headers: () => (digest ? { "x-ms-content-crc64": digest.toString("base64") } : {}),
+    };
+  }
   let failed: ProtocolError | undefined;
   let headers: OutgoingHttpHeaders = {};
   return {

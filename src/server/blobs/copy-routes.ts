@@ -6,6 +6,7 @@ import type {
   BlobRequestConditions,
   CopySource,
 } from "../../store/index.js";
+import { copySourceRefusal } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
@@ -13,6 +14,8 @@ import { ProtocolError } from "../protocol/protocol-error.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
 import { header, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
+import { copySourceAccess } from "./copy-source-access.js";
+import { tagsHeader, tierHeader } from "./tag-headers.js";
 
 /**
  * Copy Blob, Copy Blob From URL, Put Blob From URL, Put Block From URL and Abort Copy Blob. A
@@ -25,8 +28,15 @@ export function isCopy(ctx: BlobContext): boolean {
   return header(ctx, "x-ms-copy-source") !== undefined;
 }
 
-/** The source: a blob client of this store, or the URL to fetch. */
-function copySource(ctx: BlobContext, caller: StorageCaller): CopySource {
+/**
+ * The source: a blob of an account this server holds, read through the store its credential opens
+ * (copy-source-access.ts), or any other URL, fetched (public, or with a SAS in it, as its server
+ * answers). A source credential that fails is CannotVerifyCopySource with the source's status.
+ */
+async function copySource(ctx: BlobContext, caller: StorageCaller): Promise<CopySource> {
+  // A bearer token for the source: refused rather than the source read under another rule.
+  if (header(ctx, "x-ms-copy-source-authorization") !== undefined)
+    throw notServed("the x-ms-copy-source-authorization header");
   const text = header(ctx, "x-ms-copy-source")!;
   let url: URL;
   try {
@@ -38,20 +48,49 @@ function copySource(ctx: BlobContext, caller: StorageCaller): CopySource {
       "The value for the x-ms-copy-source header is not a URL.",
     );
   }
-  const base = new URL(ctx.baseUrl);
-  // A source URL with its own SAS is read with that SAS (over HTTP), which may refuse the read.
-  const ownSas = url.searchParams.has("sig");
-  if (caller.keyHolder && !ownSas && url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
-    const [container, ...rest] = url.pathname.slice(base.pathname.length).split("/");
-    if (container && rest.length > 0) {
-      const blob = caller.store
-        .container(decodeURIComponent(container))
-        .getBlobClient(decodeURIComponent(rest.join("/")));
-      const snapshot = url.searchParams.get("snapshot");
-      return snapshot ? blob.withSnapshot(snapshot) : blob;
-    }
+  const held = heldSource(ctx, url);
+  if (!held) return text;
+  const snapshot = url.searchParams.get("snapshot");
+  const open = (store: StorageCaller["store"]) => {
+    const blob = store.container(held.container).getBlobClient(held.blob);
+    return snapshot ? blob.withSnapshot(snapshot) : blob;
+  };
+  // The destination's Shared Key authorizes a source in its own account (no SAS on the source).
+  if (held.account === ctx.account && caller.keyHolder && !url.searchParams.has("sig"))
+    return open(caller.store);
+  const access = copySourceAccess(ctx);
+  let sourceCaller: StorageCaller | undefined;
+  try {
+    sourceCaller = access ? await access({ ...held, query: url.searchParams }) : undefined;
+  } catch (err) {
+    throw copySourceRefusal(err);
   }
-  return text;
+  return sourceCaller ? open(sourceCaller.store) : text;
+}
+
+/** The account, container and blob a source URL names on this server (path-style or this host), if it does. */
+function heldSource(
+  ctx: BlobContext,
+  url: URL,
+): { account: string; container: string; blob: string } | undefined {
+  const base = new URL(ctx.baseUrl);
+  if (url.origin !== base.origin) return undefined;
+  let rest: string;
+  let account = ctx.account;
+  if (url.pathname.startsWith(base.pathname)) {
+    rest = url.pathname.slice(base.pathname.length);
+  } else if (ctx.pathStyle) {
+    // Another account on this server: /account/container/blob.
+    const [, other, ...tail] = url.pathname.split("/");
+    if (!other) return undefined;
+    account = decodeURIComponent(other);
+    rest = tail.join("/");
+  } else {
+    return undefined;
+  }
+  const [container, ...blob] = rest.split("/");
+  if (!container || blob.length === 0 || blob.join("/") === "") return undefined;
+  return { account, container: decodeURIComponent(container), blob: decodeURIComponent(blob.join("/")) };
 }
 
 function sourceConditions(ctx: BlobContext): BlobCopySourceConditions {
@@ -92,13 +131,21 @@ export async function copyBlob(
   if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
     throw notServed("the x-ms-seal-blob header on Copy Blob");
   const client = container.getBlobClient(name);
-  const source = copySource(ctx, caller);
+  const type = header(ctx, "x-ms-blob-type");
+  // x-ms-source-content-md5 belongs to the synchronous copies (Copy Blob From URL, Put Blob From URL).
+  const sync = type !== undefined || header(ctx, "x-ms-requires-sync")?.toLowerCase() === "true";
+  const md5 = sync ? sourceMd5(ctx) : undefined;
+  const source = await copySource(ctx, caller);
   const metadata = givenMetadata(ctx);
   const common = {
     sourceConditions: sourceConditions(ctx),
     ...(metadata ? { metadata } : {}),
+    ...tagsHeader(ctx),
+    ...tagOption(ctx),
+    ...tierHeader(ctx),
+    ...(md5 ? { sourceContentMD5: md5 } : {}),
   };
-  const type = header(ctx, "x-ms-blob-type");
+  const echo = md5 ? { "content-md5": Buffer.from(md5).toString("base64") } : {};
   if (type !== undefined) {
     if (type !== "BlockBlob") {
       throw new ProtocolError(400, "InvalidHeaderValue", "Put Blob From URL writes block blobs only.");
@@ -109,7 +156,7 @@ export async function copyBlob(
       conditions,
       ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
     });
-    writeResult(ctx, 201, result);
+    writeResult(ctx, 201, result, echo);
     return;
   }
   const result = await client.syncCopyFromURL(source, {
@@ -117,7 +164,48 @@ export async function copyBlob(
     conditions,
     sourceUrl: header(ctx, "x-ms-copy-source")!,
   });
-  writeResult(ctx, 202, result, { "x-ms-copy-id": result.copyId, "x-ms-copy-status": result.copyStatus });
+  writeResult(ctx, 202, result, {
+    "x-ms-copy-id": result.copyId,
+    "x-ms-copy-status": result.copyStatus,
+    ...echo,
+  });
+}
+
+/** x-ms-copy-source-tag-option: REPLACE (the default) or COPY, as written (case-sensitive). */
+function tagOption(ctx: BlobContext): { copySourceTags?: "REPLACE" | "COPY" } {
+  const value = header(ctx, "x-ms-copy-source-tag-option");
+  if (value === undefined) return {};
+  if (value !== "REPLACE" && value !== "COPY") {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-copy-source-tag-option header is REPLACE or COPY.",
+    );
+  }
+  // COPY with x-ms-tags: the service takes the tags from one place only.
+  if (value === "COPY" && header(ctx, "x-ms-tags") !== undefined) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "x-ms-copy-source-tag-option: COPY takes the source's tags; x-ms-tags cannot be given as well.",
+    );
+  }
+  return { copySourceTags: value };
+}
+
+/** x-ms-source-content-md5: the 16 bytes of an MD5, base64; anything else 400 InvalidHeaderValue. */
+function sourceMd5(ctx: BlobContext): Uint8Array | undefined {
+  const md5 = header(ctx, "x-ms-source-content-md5");
+  if (md5 === undefined) return undefined;
+  const bytes = Buffer.from(md5, "base64");
+  if (bytes.length !== 16) {
+    throw new ProtocolError(
+      400,
+      "InvalidHeaderValue",
+      "The value for the x-ms-source-content-md5 header is not valid.",
+    );
+  }
+  return bytes;
 }
 
 /** x-ms-source-range `bytes=a-b` (or `bytes=a-`) as offset and count; absent, the whole source. */
@@ -146,12 +234,17 @@ export async function putBlockFromUrl(
   askCore(caller, "writeBlob", { container: container.containerName, blob: name });
   const blockId = ctx.query.get("blockid") ?? "";
   const { offset, count } = sourceRange(ctx);
+  const md5 = sourceMd5(ctx);
   await container
     .getBlockBlobClient(name)
-    .stageBlockFromURL(blockId, copySource(ctx, caller), offset, count, {
+    .stageBlockFromURL(blockId, await copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
+      ...(md5 ? { sourceContentMD5: md5 } : {}),
     });
-  send(ctx, 201, { "x-ms-request-server-encrypted": "true" });
+  send(ctx, 201, {
+    "x-ms-request-server-encrypted": "true",
+    ...(md5 ? { "content-md5": Buffer.from(md5).toString("base64") } : {}),
+  });
 }
 
 /**
@@ -178,19 +271,11 @@ export async function appendBlockFromUrl(
   if (header(ctx, "x-ms-source-content-crc64") !== undefined) {
     throw notServed("the x-ms-source-content-crc64 header on Append Block From URL");
   }
-  const md5 = header(ctx, "x-ms-source-content-md5");
-  const sourceContentMD5 = md5 === undefined ? undefined : Buffer.from(md5, "base64");
-  if (sourceContentMD5 !== undefined && sourceContentMD5.length !== 16) {
-    throw new ProtocolError(
-      400,
-      "InvalidHeaderValue",
-      "The value for the x-ms-source-content-md5 header is not valid.",
-    );
-  }
+  const sourceContentMD5 = sourceMd5(ctx);
   const { offset, count } = sourceRange(ctx);
   const result = await container
     .getAppendBlobClient(name)
-    .appendBlockFromURL(copySource(ctx, caller), offset, count, {
+    .appendBlockFromURL(await copySource(ctx, caller), offset, count, {
       sourceConditions: sourceConditions(ctx),
       ...(conditions ? { conditions } : {}),
       ...(sourceContentMD5 ? { sourceContentMD5 } : {}),

@@ -52,7 +52,12 @@ export async function answerBlobTags(
   name: string,
 ): Promise<void> {
   const client = container.getBlobClient(name);
-  const conditions = ifTags(ctx);
+  const leaseId = ctx.req.headers["x-ms-lease-id"];
+  const conditions = {
+    ...ifTags(ctx),
+    // A leased blob's tags are set with its lease id; a given id must be the active lease's (the port checks).
+    ...(typeof leaseId === "string" ? { leaseId } : {}),
+  };
   if (ctx.query.has("snapshot") || ctx.query.has("versionid")) {
     throw new ProtocolError(
       501,

@@ -145,9 +145,13 @@ export class AppendBlobClient extends BlobClient {
         { details: { bytes: range.count, limit: caps.maxAppendBlockBytes } },
       );
     }
-    const read = await readSource(source, range, options);
-    const bytes = await readSourceBlock(read, caps.maxAppendBlockBytes, options);
     const { sourceConditions: _source, sourceContentMD5: _md5, ...append } = options;
+    // The block is read whole and its MD5 checked there (readSourceBlock), not as it streams.
+    const read = await readSource(source, range, {
+      ...append,
+      ...(_source ? { sourceConditions: _source } : {}),
+    });
+    const bytes = await readSourceBlock(read, caps.maxAppendBlockBytes, options);
     return this.appendBlock(bytes, bytes.byteLength, append);
   }
 

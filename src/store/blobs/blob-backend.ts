@@ -191,6 +191,13 @@ export interface BackendCopySource {
 /** Copy Blob inside one store: the destination's metadata (the source's when absent) and conditions. */
 export interface BackendCopy {
   readonly metadata?: Metadata;
+  /** The destination's tags (none when absent); only given when capabilities.tags. */
+  readonly tags?: BlobTags;
+  /**
+   * The destination's tier (absent: the default). An archived source is copied only with an online
+   * tier given (the core checks); AccessTierNotSupportedForBlobType when the source is no block blob.
+   */
+  readonly tier?: AccessTier;
   readonly conditions: BackendConditions;
   /** The copy's id and the source URL it reports. */
   readonly id: string;

@@ -42,6 +42,11 @@ export interface BlobCapabilities {
   readonly snapshots: boolean;
   /** Blobs written by a copy report its x-ms-copy-* properties (`copy` in properties and listings). */
   readonly copyProperties: boolean;
+  /**
+   * Copy Blob from an archived source into an online tier (`tier` given: a rehydration by copy)
+   * makes the copy; false: the source's bytes cannot be read, so such a copy is BlobArchived.
+   */
+  readonly copyFromArchive: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
@@ -111,6 +116,7 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxUncommittedBlocks: 100_000,
   snapshots: true,
   copyProperties: true,
+  copyFromArchive: true,
   conditionalWrites: true,
   contentHeaders: true,
   contentMD5: true,

@@ -87,9 +87,12 @@ export interface BlobProperties {
   copyCompletedOn?: Date;
 }
 
-/** Conditions on the tag and tier calls: only `tagConditions` (`x-ms-if-tags`). */
+/**
+ * Conditions on the tag and tier calls: `tagConditions` (`x-ms-if-tags`) and `leaseId` (Set Blob
+ * Tags needs the active lease's id on a leased blob; a given id must be the active lease's).
+ */
 export interface BlobTagOptions extends OperationOptions {
-  conditions?: Pick<BlobRequestConditions, "tagConditions">;
+  conditions?: Pick<BlobRequestConditions, "tagConditions" | "leaseId">;
 }
 
 export interface BlobSetTierOptions extends BlobTagOptions {
@@ -146,6 +149,8 @@ export interface BlobCreateSnapshotResponse extends BlobWriteResponse {
 export interface BlobWriteResponse {
   etag: string;
   lastModified: Date;
+  /** Put Blob From URL: the `sourceContentMD5` the source's bytes were checked against. */
+  contentMD5?: Uint8Array;
 }
 
 /**
@@ -535,8 +540,14 @@ export class BlobClient {
   }
 
   private tagConditions(options: BlobTagOptions): BackendConditions {
-    const given = options.conditions?.tagConditions;
-    return given === undefined ? {} : backendExtras({ tagConditions: given }, this.port.capabilities);
+    const { tagConditions, leaseId } = options.conditions ?? {};
+    return backendExtras(
+      {
+        ...(tagConditions === undefined ? {} : { tagConditions }),
+        ...(leaseId === undefined ? {} : { leaseId }),
+      },
+      this.port.capabilities,
+    );
   }
 }
 

@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { isTableKitError, TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
-import type { Metadata, StoredCopy } from "./blob-backend.js";
+import type { AccessTier, Metadata, StoredCopy } from "./blob-backend.js";
 import type { BlobRequestConditions } from "./blob-rules.js";
+import type { BlobTags } from "./blob-tags.js";
 
 /**
  * Copies into a blob (Copy Blob, Copy Blob From URL, Put Blob From URL, Put Block From URL): from
@@ -28,13 +29,28 @@ export interface BlobCopyOptions extends OperationOptions {
   sourceConditions?: BlobCopySourceConditions;
   /** The source URL the copy properties report (the default names the source blob). */
   sourceUrl?: string;
+  /** The destination's tags (x-ms-tags); absent: none. Not with `copySourceTags: "COPY"`. */
+  tags?: BlobTags;
+  /** REPLACE (the default): the destination gets `tags`; COPY: the source's tags. */
+  copySourceTags?: BlobCopySourceTags;
+  /**
+   * The destination's tier (block blobs, where capabilities.accessTiers). Needed to copy an
+   * archived source (into an online tier: a rehydration by copy), which is otherwise BlobArchived.
+   */
+  tier?: AccessTier;
+  /** The MD5 the source's bytes must have (x-ms-source-content-md5): Md5Mismatch, nothing written. */
+  sourceContentMD5?: Uint8Array;
 }
+
+export type BlobCopySourceTags = "REPLACE" | "COPY";
 
 export interface BlobCopyResponse {
   etag: string;
   lastModified: Date;
   copyId: string;
   copyStatus: "success";
+  /** The `sourceContentMD5` the bytes were checked against, when one was given. */
+  contentMD5?: Uint8Array;
 }
 
 /** `beginCopyFromURL`'s answer, shaped like the SDK's poller: the copy is already done. */
@@ -160,7 +176,40 @@ export function checkSourceConditions(
   if (ifUnmodifiedSince && source.lastModified > ifUnmodifiedSince) throw sourceConditionNotMet();
 }
 
-/** A source blob that does not exist: the copy's CannotVerifyCopySource. */
+/** How the service words a refused read of a copy source, by the source's own code. */
+const SOURCE_REFUSALS: Readonly<Record<string, string>> = {
+  AuthorizationPermissionMismatch:
+    "This request is not authorized to perform this operation using this permission.",
+  AuthorizationFailure: "This request is not authorized to perform this operation.",
+  AuthorizationResourceTypeMismatch:
+    "This request is not authorized to perform this operation using this resource type.",
+  AuthorizationServiceMismatch:
+    "This request is not authorized to perform this operation using this service.",
+  AuthorizationSourceIPMismatch:
+    "This request is not authorized to perform this operation using this source IP.",
+  AuthorizationProtocolMismatch:
+    "This request is not authorized to perform this operation using this protocol.",
+  AuthenticationFailed: "Server failed to authenticate the request.",
+  ResourceNotFound: "The specified resource does not exist.",
+  BlobArchived: "This operation is not permitted on an archived blob.",
+};
+
+/**
+ * A source the caller's credential for it may not read (its SAS lacks `r`, names another blob, has
+ * expired; no credential on a private container): CannotVerifyCopySource with the status the source
+ * answered (`details.sourceStatus`), worded as the service words that refusal.
+ */
+export function copySourceRefusal(err: unknown): unknown {
+  if (!isTableKitError(err) || !Object.hasOwn(SOURCE_REFUSALS, err.code)) return err;
+  const wording = SOURCE_REFUSALS[err.code]!;
+  const message = err.message.startsWith(wording) ? err.message : `${wording} ${err.message}`;
+  return new TableKitError("CannotVerifyCopySource", message, {
+    cause: err,
+    details: { source: true, sourceStatus: err.status, sourceCode: err.code },
+  });
+}
+
+/** A source blob that does not exist, or that its reader may not read: the copy's CannotVerifyCopySource. */
 export function asSourceError(err: unknown): unknown {
   if (isTableKitError(err, "BlobNotFound", "ContainerNotFound", "InvalidRange")) {
     return new TableKitError("CannotVerifyCopySource", "The specified blob does not exist.", {
@@ -168,7 +217,47 @@ export function asSourceError(err: unknown): unknown {
       details: { source: true },
     });
   }
-  return err;
+  return copySourceRefusal(err);
+}
+
+/**
+ * The source's chunks, hashed as they pass, each handed on only once the next has come: the last
+ * is handed on after the MD5 of all was found to be `expected`, else Md5Mismatch is thrown instead.
+ * A writer that stops reading at the length it was told (an SDK sending a known Content-Length) so
+ * never gets every byte of a mismatched source, and keeps nothing.
+ */
+export async function* md5Checked(
+  chunks: AsyncIterable<unknown>,
+  expected: Uint8Array,
+): AsyncGenerator<Uint8Array> {
+  const hash = createHash("md5");
+  let held: Uint8Array | undefined;
+  for await (const chunk of chunks) {
+    const bytes = chunk as Uint8Array;
+    hash.update(bytes);
+    if (held) yield held;
+    held = bytes;
+  }
+  const actual = hash.digest();
+  if (!actual.equals(Buffer.from(expected))) {
+    throw new TableKitError(
+      "Md5Mismatch",
+      "The MD5 value specified in the request did not match the source.",
+      {
+        details: { expected: Buffer.from(expected).toString("base64"), actual: actual.toString("base64") },
+      },
+    );
+  }
+  if (held) yield held;
+}
+
+/** `sourceContentMD5` as given: 16 bytes, else InvalidInput. */
+export function checkSourceMd5(md5: unknown): Uint8Array | undefined {
+  if (md5 === undefined) return undefined;
+  if (!(md5 instanceof Uint8Array) || md5.byteLength !== 16) {
+    throw new TableKitError("InvalidInput", "sourceContentMD5 is the 16 bytes of an MD5.");
+  }
+  return md5;
 }
 
 export function noPendingCopy(): TableKitError {

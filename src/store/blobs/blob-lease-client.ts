@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { TableKitError } from "../../model/index.js";
 import type { OperationOptions } from "../call-options.js";
+import { requireTags } from "./blob-annotations.js";
 import { evaluateConditions } from "./blob-conditions.js";
 import { checkLeaseAction, type LeaseAction } from "./blob-leases.js";
 import {
   type BlobRequestConditions,
+  backendExtras,
   checkRequestConditions,
   validateBlobName,
   validateContainerName,
@@ -24,7 +26,8 @@ export interface Lease {
 export interface LeaseOperationOptions extends OperationOptions {
   /**
    * A blob's HTTP conditions (ETags, times), evaluated against the blob just before the lease
-   * operation: a lease changes no ETag, so there is no write to pin them to.
+   * operation: a lease changes no ETag, so there is no write to pin them to. `tagConditions`
+   * (blobs only, where capabilities.tagConditions) must hold for the blob's tags.
    */
   conditions?: Omit<BlobRequestConditions, "leaseId">;
 }
@@ -103,10 +106,19 @@ export class BlobLeaseClient {
       this.blobName,
       call,
     );
-    const conditions = checkRequestConditions(options.conditions);
+    const { tagConditions, ...conditions } = checkRequestConditions(options.conditions);
+    if (tagConditions !== undefined && this.blobName === undefined) {
+      throw new TableKitError("InvalidInput", "A container lease takes no tag conditions (x-ms-if-tags).");
+    }
     if (this.blobName !== undefined && Object.keys(conditions).length > 0) {
       const current = await backend.getProperties(this.blobName, {}, call);
       evaluateConditions(conditions, current, "write");
+    }
+    if (this.blobName !== undefined && tagConditions !== undefined) {
+      // Every lease action honours x-ms-if-tags (Lease Blob): the blob's tags are read and matched
+      // by the backend (ConditionNotMet); a lease changes no tags, so nothing is pinned.
+      requireTags(caps);
+      await backend.getTags!(this.blobName, backendExtras({ tagConditions }, caps), call);
     }
     const result = await backend.lease(this.blobName, checked, call);
     return {

@@ -6,7 +6,7 @@ import type { AccessTier, BackendBody, BlobPart } from "./blob-backend.js";
 import { type BlobBytes, type BlobStream, bytesOfLength, checkedStream, toBytes } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse, blobNotFound, createOnlyRefusal } from "./blob-client.js";
 import type { BlobCopyOptions } from "./blob-copy.js";
-import { type CopySource, readSource } from "./blob-copy-into.js";
+import { type CopySource, readSource, sourceBytes, sourceTagsFor } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -217,12 +217,18 @@ export class BlockBlobClient extends BlobClient {
   ): Promise<BlobWriteResponse> {
     this.begin(options);
     this.refuseOnSnapshot();
+    const { copySourceTags, ...upload } = options;
+    const tags = await sourceTagsFor(source, copySourceTags, options.tags);
     const read = await readSource(source, undefined, options);
     const contentType = options.blobHTTPHeaders?.blobContentType ?? read.contentType;
-    return this.uploadStream(read.body, undefined, undefined, {
-      ...options,
+    const written = await this.uploadStream(sourceBytes(read, options), undefined, undefined, {
+      ...upload,
+      ...(tags === undefined ? {} : { tags }),
       ...(contentType === undefined ? {} : { blobHTTPHeaders: { blobContentType: contentType } }),
     });
+    return options.sourceContentMD5 === undefined
+      ? written
+      : { ...written, contentMD5: options.sourceContentMD5 };
   }
 
   /** Put Block From URL: stages `count` bytes from `offset` of the source (to its end without `count`). */
@@ -231,13 +237,14 @@ export class BlockBlobClient extends BlobClient {
     source: CopySource,
     offset = 0,
     count?: number,
-    options: StageBlockOptions & Pick<BlobCopyOptions, "sourceConditions"> = {},
+    options: StageBlockOptions & Pick<BlobCopyOptions, "sourceConditions" | "sourceContentMD5"> = {},
   ): Promise<void> {
     this.begin(options);
     this.refuseOnSnapshot();
     const range = checkRange(offset === 0 && count === undefined ? undefined : offset, count);
     const read = await readSource(source, range, options);
-    await this.stageBlock(blockId, read.body, read.contentLength, options);
+    const { sourceConditions: _source, sourceContentMD5: _md5, ...stage } = options;
+    await this.stageBlock(blockId, sourceBytes(read, options), read.contentLength, stage);
   }
 
   private requireBlocks(): void {

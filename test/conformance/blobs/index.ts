@@ -7,6 +7,7 @@ import { conditionsSuite } from "./conditions.js";
 import { containerStateSuite } from "./container-state.js";
 import { containersSuite } from "./containers.js";
 import { copySuite } from "./copy.js";
+import { copyAnnotationsSuite } from "./copy-annotations.js";
 import { deletedNamesSuite } from "./deleted-names.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
 import { leasesSuite } from "./leases.js";
@@ -47,6 +48,7 @@ export const BLOB_SUITES = [
   batchesSuite,
   snapshotsSuite,
   copySuite,
+  copyAnnotationsSuite,
   deletedNamesSuite,
   // Last: it turns the store's delete retention policy on (and off again) while it runs.
   softDeleteSuite,

@@ -306,16 +306,27 @@ export class AzureContainer implements ContainerBackend {
         : stage.contentLength === undefined
           ? Buffer.concat(await gather(body.chunks))
           : undefined;
-    await sdkCall(call, (o) =>
-      bytes
-        ? client.stageBlock(stage.id, bytes, bytes.byteLength, o)
-        : client.stageBlock(
-            stage.id,
-            Readable.from((body as { chunks: AsyncIterable<Uint8Array> }).chunks),
-            stage.contentLength!,
-            o,
-          ),
+    if (bytes) {
+      await sdkCall(call, (o) => client.stageBlock(stage.id, bytes, bytes.byteLength, o));
+      return;
+    }
+    // A body that fails part-way (too long, a checksum that does not match) must end the request:
+    // the SDK would otherwise wait for bytes that never come.
+    const source = Readable.from((body as { chunks: AsyncIterable<Uint8Array> }).chunks);
+    const failed = new AbortController();
+    let failure: unknown;
+    source.once("error", (err) => {
+      failure = err;
+      failed.abort(err);
+    });
+    const signal = call.abortSignal ? AbortSignal.any([call.abortSignal, failed.signal]) : failed.signal;
+    try {
+      await sdkCall({ ...call, abortSignal: signal }, (o) =>
+        client.stageBlock(stage.id, source, stage.contentLength!, o),
     );
+    } catch (err) {
+      throw failure ?? err;
+    }
   }
 
   /**

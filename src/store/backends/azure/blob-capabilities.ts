@@ -110,6 +110,7 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     persistent: true,
     // Copies go through the core (streamed), which records no x-ms-copy-* on Azure.
     copyProperties: false,
+    copyFromArchive: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
     // Azurite deletes for good (divergence no-soft-delete); the service keeps soft-deleted blobs.

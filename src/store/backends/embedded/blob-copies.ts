@@ -55,6 +55,7 @@ export function copyBlob(
       if (!to) throw containerNotFound(container);
       checkWrite(to.row, copy.conditions);
       catalogue.annotations.checkTagConditions(to.container, name, to.row !== undefined, copy.conditions);
+      if (copy.tier !== undefined && sourceRow.type !== "BlockBlob") throw tierNotForType(sourceRow.type);
       if (sourceRow.type === "PageBlob" && source.snapshot !== undefined) {
         throw new TableKitError("NotSupported", "The embedded engine keeps no snapshots of page blobs.");
       }
@@ -71,8 +72,12 @@ export function copyBlob(
       };
       // The destination keeps its own lease (a lease outlives a rewrite), not the source's.
       catalogue.upsert(row, to.row);
-      // A new blob: the destination's tags and tier start again; a page blob's pages come along.
-      catalogue.annotations.replace(to.container, name, {});
+      // A new blob: the destination's tags and tier are the copy's (none: the defaults); a page
+      // blob's pages come along.
+      catalogue.annotations.replace(to.container, name, {
+        ...(copy.tags ? { tags: copy.tags } : {}),
+        ...(copy.tier ? { tier: copy.tier } : {}),
+      });
       if (sourceRow.type === "PageBlob") catalogue.copyPages(from.container, source.name, to.container, name);
       const blocks =
         source.snapshot === undefined ? catalogue.committedBlocks(from.container, source.name) : [];
@@ -96,4 +101,11 @@ export function copyBlob(
     if (made) host.removeContent(made);
     throw err;
   }
+}
+
+function tierNotForType(type: string): TableKitError {
+  return new TableKitError(
+    "AccessTierNotSupportedForBlobType",
+    `A ${type === "PageBlob" ? "page" : "append"} blob takes no access tier on this account (block blobs only).`,
+  );
 }

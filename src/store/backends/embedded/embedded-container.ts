@@ -486,7 +486,8 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<void> {
     this.service.immediate(() => {
-      const row = this.checkRead(this.lookup(name).row, name, conditions);
+      // A write as leases go: a leased blob's tags change only with its lease id (Set Blob Tags).
+      const row = this.checkRead(this.lookup(name).row, name, conditions, "write");
       this.service.catalogue.annotations.setTags(row.container, name, tags);
     });
   }
