@@ -323,7 +323,7 @@ export class AzureContainer implements ContainerBackend {
     try {
       await sdkCall({ ...call, abortSignal: signal }, (o) =>
         client.stageBlock(stage.id, source, stage.contentLength!, o),
-    );
+      );
     } catch (err) {
       throw failure ?? err;
     }
