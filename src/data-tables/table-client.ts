@@ -1,5 +1,6 @@
-import type { TableEntityResult as StoreEntityResult } from "../model/entity.js";
-import type { Table, WriteResponse } from "../store/tables/table.js";
+import type { StoredEntity, TableEntityResult as StoreEntityResult } from "../model/entity.js";
+import { type BuiltReadOptions, ENTITY_BUILDER } from "../store/tables/point-read.js";
+import type { ListEntitiesOptions as StoreListOptions, Table, WriteResponse } from "../store/tables/table.js";
 import type { TransactionAction as StoreTransactionAction } from "../store/tables/table-transaction.js";
 import type { NamedKeyCredential, SASCredential } from "./credentials.js";
 import type {
@@ -29,7 +30,7 @@ import {
 } from "./responses.js";
 import { toRestError } from "./rest-error.js";
 import { sdkPagedIterator } from "./sdk-paging.js";
-import { entityToWrite, sdkEntity } from "./sdk-values.js";
+import { entityToWrite, sdkEntity, sdkEntityOf } from "./sdk-values.js";
 import { type SignedIdentifier, sdkIdentifiers, storeIdentifiers } from "./service-state.js";
 import { registry, type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
 
@@ -44,6 +45,14 @@ function signal(options: OperationOptions | undefined): { abortSignal: AbortSign
 /** The SDK's select: `etag` is always returned and not selectable. */
 function selection(select: string[] | undefined): string[] | undefined {
   return select?.filter((name) => name !== "etag" && name !== "odata.etag");
+}
+
+/** A listing's entities as the SDK's, built from the stored rows (no `select`, type conversion on). */
+const LISTED = (stored: StoredEntity) => sdkEntityOf(stored, undefined);
+
+/** A read the SDK's objects are built from the stored entity for: no `select`, type conversion on. */
+function plainRead(options: GetTableEntityOptions): boolean {
+  return options.queryOptions?.select === undefined && options.disableTypeConversion !== true;
 }
 
 function selectsTimestamp(select: string[] | undefined): boolean {
@@ -61,6 +70,8 @@ export class TableClient {
   readonly tableName: string;
   private readonly target: StoreTarget;
   private readonly metadata: string;
+  /** A point read's store options: the SDK's entity, with this table's `odata.metadata`, built by the store's read. */
+  private readonly pointRead: BuiltReadOptions;
   private cached: Table | undefined;
   private cachedGeneration = -1;
 
@@ -76,7 +87,9 @@ export class TableClient {
     this.target = urlTarget(url, credential);
     this.url = this.target.endpoint;
     this.tableName = tableName;
-    this.metadata = `${this.url}/$metadata#${tableName}/@Element`;
+    const metadata = `${this.url}/$metadata#${tableName}/@Element`;
+    this.metadata = metadata;
+    this.pointRead = { [ENTITY_BUILDER]: (stored) => sdkEntityOf(stored, metadata) };
   }
 
   /** A client from an Azure connection string, or from any tablekit store URL (`memory:`, `file:…`, `dynamodb:…`). */
@@ -147,19 +160,27 @@ export class TableClient {
     options?: GetTableEntityOptions,
   ): Promise<TableEntityResult<T>> {
     // Written without closures: a point read takes a few microseconds, and this adds to every one.
+    // A plain read's result is the SDK's entity already, built by the store from the stored row.
     let result: StoreEntityResult;
     let raw = false;
     let keepTimestamp = true;
     try {
       const table = this.table ?? (await this.open());
-      if (options === undefined) result = await table.getEntity(partitionKey, rowKey);
-      else {
-        const select = selection(options.queryOptions?.select);
-        raw = options.disableTypeConversion === true;
-        keepTimestamp = selectsTimestamp(select);
-        const storeOptions = select ? { ...signal(options), queryOptions: { select } } : signal(options);
-        result = await table.getEntity(partitionKey, rowKey, storeOptions);
+      if (options === undefined) {
+        return (await table.getEntity(partitionKey, rowKey, this.pointRead)) as TableEntityResult<T>;
       }
+      if (plainRead(options)) {
+        const abortSignal = options.abortSignal;
+        const storeOptions: BuiltReadOptions = abortSignal
+          ? { abortSignal, [ENTITY_BUILDER]: this.pointRead[ENTITY_BUILDER] }
+          : this.pointRead;
+        return (await table.getEntity(partitionKey, rowKey, storeOptions)) as TableEntityResult<T>;
+      }
+      const select = selection(options.queryOptions?.select);
+      raw = options.disableTypeConversion === true;
+      keepTimestamp = selectsTimestamp(select);
+      const storeOptions = select ? { ...signal(options), queryOptions: { select } } : signal(options);
+      result = await table.getEntity(partitionKey, rowKey, storeOptions);
     } catch (err) {
       throw this.fail(err, "GET", { partitionKey, rowKey });
     }
@@ -178,19 +199,19 @@ export class TableClient {
     const select = selection(options?.queryOptions?.select);
     const filter = options?.queryOptions?.filter;
     const queryOptions = { ...(filter !== undefined ? { filter } : {}), ...(select ? { select } : {}) };
-    const convert = {
-      raw: options?.disableTypeConversion === true,
-      keepTimestamp: selectsTimestamp(select),
-    };
+    const raw = options?.disableTypeConversion === true;
+    const keepTimestamp = selectsTimestamp(select);
+    // Without select or disableTypeConversion the store builds the SDK's entities from its rows.
+    const built = select === undefined && !raw;
+    const storeOptions: StoreListOptions & BuiltReadOptions = built
+      ? { ...signal(options), queryOptions, [ENTITY_BUILDER]: LISTED }
+      : { ...signal(options), queryOptions };
     return sdkPagedIterator(
-      async () => (this.table ?? (await this.open())).listEntities({ ...signal(options), queryOptions }),
-      (e: StoreEntityResult) =>
-        sdkEntity(
-          e as Record<string, unknown>,
-          undefined,
-          convert.raw,
-          convert.keepTimestamp,
-        ) as TableEntityResult<T>,
+      async () => (this.table ?? (await this.open())).listEntities(storeOptions),
+      built
+        ? undefined
+        : (e: StoreEntityResult) =>
+            sdkEntity(e as Record<string, unknown>, undefined, raw, keepTimestamp) as TableEntityResult<T>,
       (err) => this.fail(err, "GET"),
     ) as PagedAsyncIterableIterator<TableEntityResult<T>, TableEntityResultPage<T>>;
   }

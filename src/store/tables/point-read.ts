@@ -1,8 +1,28 @@
 import type { StoredEntity } from "../../model/index.js";
 import { type TableEntityResult, TableKitError, toEntityResult } from "../../model/index.js";
-import type { CallOptions } from "../call-options.js";
+import type { CallOptions, OperationOptions } from "../call-options.js";
 import { namingTheTable } from "./missing-table.js";
 import { READ_LATER, type TableBackend } from "./table-backend.js";
+
+/**
+ * The key of a read option (getEntity, listEntities) that builds each result from the stored entity
+ * itself instead of the port's result: tablekit/data-tables builds the SDK's entity in one pass.
+ * Not public: the store's index does not export it.
+ */
+export const ENTITY_BUILDER: unique symbol = Symbol("tablekit.entityBuilder");
+
+/** Builds a read's result; `select` is the caller's, checked. */
+export type EntityBuilder = (entity: StoredEntity, select: readonly string[] | undefined) => unknown;
+
+/** Read options with a builder, as tablekit/data-tables passes them. */
+export interface BuiltReadOptions extends OperationOptions {
+  readonly [ENTITY_BUILDER]?: EntityBuilder;
+}
+
+/** The options' builder, or the port's own result. */
+export function entityBuilder(options: OperationOptions | undefined): EntityBuilder {
+  return (options as BuiltReadOptions | undefined)?.[ENTITY_BUILDER] ?? toEntityResult;
+}
 
 /**
  * `Table.getEntity`'s read, its keys and options checked: a backend that reads synchronously
@@ -16,10 +36,11 @@ export function readEntity<T extends object>(
   rowKey: string,
   call: CallOptions,
   select: string[] | undefined,
+  build: EntityBuilder,
 ): Promise<TableEntityResult<T>> {
   const stored = readNow(backend, tableName, partitionKey, rowKey);
-  if (stored === READ_LATER) return readLater(backend, tableName, partitionKey, rowKey, call, select);
-  return Promise.resolve(foundEntity<T>(stored, partitionKey, rowKey, select));
+  if (stored === READ_LATER) return readLater(backend, tableName, partitionKey, rowKey, call, select, build);
+  return Promise.resolve(foundEntity<T>(stored, partitionKey, rowKey, select, build));
 }
 
 /** The backend's synchronous answer (getNow), or READ_LATER: it has none now, or no getNow. */
@@ -44,6 +65,7 @@ async function readLater<T extends object>(
   rowKey: string,
   call: CallOptions,
   select: string[] | undefined,
+  build: EntityBuilder,
 ): Promise<TableEntityResult<T>> {
   let stored: StoredEntity | undefined;
   try {
@@ -51,7 +73,7 @@ async function readLater<T extends object>(
   } catch (err) {
     throw namingTheTable(err, tableName);
   }
-  return foundEntity<T>(stored, partitionKey, rowKey, select);
+  return foundEntity<T>(stored, partitionKey, rowKey, select, build);
 }
 
 /** A point read's result: the entity as the caller sees it, or ResourceNotFound. */
@@ -60,11 +82,12 @@ function foundEntity<T extends object>(
   partitionKey: string,
   rowKey: string,
   select: string[] | undefined,
+  build: EntityBuilder,
 ): TableEntityResult<T> {
   if (!stored) {
     throw new TableKitError("ResourceNotFound", "The specified resource does not exist.", {
       details: { partitionKey, rowKey },
     });
   }
-  return toEntityResult(stored, select) as TableEntityResult<T>;
+  return build(stored, select) as TableEntityResult<T>;
 }
