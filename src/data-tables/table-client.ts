@@ -1,5 +1,5 @@
 import type { StoredEntity, TableEntityResult as StoreEntityResult } from "../model/entity.js";
-import { type BuiltReadOptions, ENTITY_BUILDER } from "../store/tables/point-read.js";
+import { type BuiltReadOptions, ENTITY_BUILDER, READ_FAILURE } from "../store/tables/point-read.js";
 import type { ListEntitiesOptions as StoreListOptions, Table, WriteResponse } from "../store/tables/table.js";
 import type { TransactionAction as StoreTransactionAction } from "../store/tables/table-transaction.js";
 import type { NamedKeyCredential, SASCredential } from "./credentials.js";
@@ -71,6 +71,8 @@ export class TableClient {
   private readonly target: StoreTarget;
   private readonly metadata: string;
   /** A point read's store options: the SDK's entity, with this table's `odata.metadata`, built by the store's read. */
+  private readonly builtRead: BuiltReadOptions;
+  /** The same with the SDK's error made by the store's read: the client hands on the store's promise. */
   private readonly pointRead: BuiltReadOptions;
   private cached: Table | undefined;
   private cachedGeneration = -1;
@@ -89,7 +91,12 @@ export class TableClient {
     this.tableName = tableName;
     const metadata = `${this.url}/$metadata#${tableName}/@Element`;
     this.metadata = metadata;
-    this.pointRead = { [ENTITY_BUILDER]: (stored) => sdkEntityOf(stored, metadata) };
+    const build = (stored: StoredEntity) => sdkEntityOf(stored, metadata);
+    this.builtRead = { [ENTITY_BUILDER]: build };
+    this.pointRead = {
+      [ENTITY_BUILDER]: build,
+      [READ_FAILURE]: (err, partitionKey, rowKey) => this.fail(err, "GET", { partitionKey, rowKey }),
+    };
   }
 
   /** A client from an Azure connection string, or from any tablekit store URL (`memory:`, `file:…`, `dynamodb:…`). */
@@ -154,26 +161,39 @@ export class TableClient {
     return insertResponse(written);
   }
 
-  async getEntity<T extends object = Record<string, unknown>>(
+  getEntity<T extends object = Record<string, unknown>>(
     partitionKey: string,
     rowKey: string,
     options?: GetTableEntityOptions,
   ): Promise<TableEntityResult<T>> {
-    // Written without closures: a point read takes a few microseconds, and this adds to every one.
-    // A plain read's result is the SDK's entity already, built by the store from the stored row.
+    // A point read takes a few microseconds: a plain one on an open store is the store's own
+    // promise, the SDK's entity built from the stored row and any failure made a RestError by it.
+    const table = this.table;
+    if (table !== undefined && options === undefined) {
+      return table.getEntity(partitionKey, rowKey, this.pointRead) as Promise<TableEntityResult<T>>;
+    }
+    return this.readEntity<T>(partitionKey, rowKey, options);
+  }
+
+  /** getEntity with options, or before the store is open. */
+  private async readEntity<T extends object>(
+    partitionKey: string,
+    rowKey: string,
+    options: GetTableEntityOptions | undefined,
+  ): Promise<TableEntityResult<T>> {
     let result: StoreEntityResult;
     let raw = false;
     let keepTimestamp = true;
     try {
       const table = this.table ?? (await this.open());
       if (options === undefined) {
-        return (await table.getEntity(partitionKey, rowKey, this.pointRead)) as TableEntityResult<T>;
+        return (await table.getEntity(partitionKey, rowKey, this.builtRead)) as TableEntityResult<T>;
       }
       if (plainRead(options)) {
         const abortSignal = options.abortSignal;
         const storeOptions: BuiltReadOptions = abortSignal
-          ? { abortSignal, [ENTITY_BUILDER]: this.pointRead[ENTITY_BUILDER] }
-          : this.pointRead;
+          ? { abortSignal, [ENTITY_BUILDER]: this.builtRead[ENTITY_BUILDER] }
+          : this.builtRead;
         return (await table.getEntity(partitionKey, rowKey, storeOptions)) as TableEntityResult<T>;
       }
       const select = selection(options.queryOptions?.select);

@@ -112,6 +112,23 @@ describe("tablekit/data-tables clients", () => {
     ]);
   });
 
+  it("a point read of a missing entity on an open store is the SDK's 404, read now (memory:) or later (Azure)", async () => {
+    for (const url of ["memory:", azurite.tableConnectionString]) {
+      const client = TableClient.fromConnectionString(url, "MissingRows");
+      await client.createTable(); // the store is open: the read takes the store's own promise
+      const missing = await rejection(client.getEntity("p", "gone"));
+      expect(missing, url).toBeInstanceOf(RestError);
+      const errorCode = (missing.details as { errorCode: string }).errorCode;
+      expect([missing.statusCode, errorCode, missing.request?.method]).toEqual([
+        404,
+        "ResourceNotFound",
+        "GET",
+      ]);
+      expect(missing.request?.url).toMatch(/MissingRows\(PartitionKey='p',RowKey='gone'\)$/);
+      expect(missing.cause).toBeInstanceOf(TableKitError);
+    }
+  });
+
   it("reads built from the stored row give what the converting path gives: Dates from 100 ns ticks, before 1970, at the ends of the service's range", async () => {
     const client = TableClient.fromConnectionString("memory:", "StoredDates");
     await client.createTable();

@@ -14,9 +14,29 @@ export const ENTITY_BUILDER: unique symbol = Symbol("tablekit.entityBuilder");
 /** Builds a read's result; `select` is the caller's, checked. */
 export type EntityBuilder = (entity: StoredEntity, select: readonly string[] | undefined) => unknown;
 
-/** Read options with a builder, as tablekit/data-tables passes them. */
+/**
+ * The key of a point read option that maps the read's failure to the caller's error (the SDK's
+ * RestError), so that the caller returns the store's promise as it is instead of awaiting it.
+ */
+export const READ_FAILURE: unique symbol = Symbol("tablekit.readFailure");
+
+export type ReadFailure = (err: unknown, partitionKey: string, rowKey: string) => unknown;
+
+/** Read options with a builder (and, for a point read, a failure mapping), as tablekit/data-tables passes them. */
 export interface BuiltReadOptions extends OperationOptions {
   readonly [ENTITY_BUILDER]?: EntityBuilder;
+  readonly [READ_FAILURE]?: ReadFailure;
+}
+
+/** A point read's rejection: `err`, or what the options' READ_FAILURE makes of it. */
+export function failedRead(
+  options: OperationOptions | undefined,
+  err: unknown,
+  pk: string,
+  rk: string,
+): Promise<never> {
+  const fail = (options as BuiltReadOptions | undefined)?.[READ_FAILURE];
+  return Promise.reject(fail === undefined ? err : fail(err, pk, rk));
 }
 
 /** The options' builder, or the port's own result. */
@@ -27,7 +47,8 @@ export function entityBuilder(options: OperationOptions | undefined): EntityBuil
 /**
  * `Table.getEntity`'s read, its keys and options checked: a backend that reads synchronously
  * (`getNow`) answers with one settled promise and no await; otherwise, or when it cannot answer now,
- * `get`. May throw (the caller turns a throw into a rejection); TableNotFound names `tableName`.
+ * `get`. May throw (the caller turns a throw into a rejection, `failedRead`); TableNotFound names
+ * `tableName`.
  */
 export function readEntity<T extends object>(
   backend: TableBackend,
@@ -36,10 +57,15 @@ export function readEntity<T extends object>(
   rowKey: string,
   call: CallOptions,
   select: string[] | undefined,
-  build: EntityBuilder,
+  options: OperationOptions | undefined,
 ): Promise<TableEntityResult<T>> {
+  const build = entityBuilder(options);
   const stored = readNow(backend, tableName, partitionKey, rowKey);
-  if (stored === READ_LATER) return readLater(backend, tableName, partitionKey, rowKey, call, select, build);
+  if (stored === READ_LATER) {
+    const later = readLater<T>(backend, tableName, partitionKey, rowKey, call, select, build);
+    if ((options as BuiltReadOptions | undefined)?.[READ_FAILURE] === undefined) return later;
+    return later.catch((err: unknown) => failedRead(options, err, partitionKey, rowKey));
+  }
   return Promise.resolve(foundEntity<T>(stored, partitionKey, rowKey, select, build));
 }
 

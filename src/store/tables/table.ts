@@ -17,7 +17,7 @@ import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
-import { entityBuilder, readEntity } from "./point-read.js";
+import { entityBuilder, failedRead, readEntity } from "./point-read.js";
 import { getTableAccessPolicy, setTableAccessPolicy } from "./table-access-policies.js";
 import type {
   BackendAction,
@@ -212,10 +212,9 @@ export class Table {
       validateKey("RowKey", rowKey, this.limits);
       const select = checkSelect(options?.queryOptions?.select);
       this.authorizeKeys({ partitionKey, rowKey });
-      const build = entityBuilder(options);
-      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select, build);
+      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select, options);
     } catch (err) {
-      return Promise.reject(err);
+      return failedRead(options, err, partitionKey, rowKey);
     }
   }
 
