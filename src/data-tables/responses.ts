@@ -103,15 +103,17 @@ export function transactionResponse(
   actions: readonly TransactionAction[],
   subResponses: readonly { etag?: string }[],
 ): TableTransactionResponse {
-  const responses = actions.map((action, i): TableTransactionEntityResponse => {
+  // Literals of the few shapes, not spreads: a transaction makes one per action.
+  const responses: TableTransactionEntityResponse[] = [];
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i]!;
     const kind = action[0];
     const etag = subResponses[i]?.etag;
-    return {
-      status: 204,
-      ...(kind === "create" ? { rowKey: action[1].rowKey } : {}),
-      ...(kind !== "delete" && etag !== undefined ? { etag } : {}),
-    };
-  });
+    if (kind === "create") {
+      const rowKey = action[1].rowKey;
+      responses.push(etag !== undefined ? { status: 204, rowKey, etag } : { status: 204, rowKey });
+    } else responses.push(kind !== "delete" && etag !== undefined ? { status: 204, etag } : { status: 204 });
+  }
   return {
     status: 202,
     subResponses: responses,

@@ -332,13 +332,15 @@ export class TableClient {
 
 /** An SDK action as the store's: entities without read-only metadata, and the etag option only. */
 function toStoreAction(action: TransactionAction): StoreTransactionAction {
-  const [kind, entity, mode, options] = action as [
-    string,
-    TableEntity,
-    UpdateMode?,
-    UpdateTableEntityOptions?,
-  ];
-  const e = entityToWrite(entity) as never;
+  const tuple = action as unknown as readonly [string, TableEntity, UpdateMode?, UpdateTableEntityOptions?];
+  const kind = tuple[0];
+  const e = entityToWrite(tuple[1]) as never;
+  // An action the store takes as it is (TableTransaction's usual ones) is handed on, not copied.
+  if (e === tuple[1] && (kind === "upsert" ? tuple.length <= 3 : kind !== "update" && tuple.length === 2)) {
+    return action as StoreTransactionAction;
+  }
+  const mode = tuple[2];
+  const options = tuple[3];
   switch (kind) {
     case "update":
       return options?.etag !== undefined
