@@ -26,7 +26,7 @@ const entity = (pk: string, rk: string) => ({
 });
 const store = await openStore(url);
 const table = store.table("Bench");
-const client = TableClient.fromConnectionString(url === "memory:" ? url : url, "Bench");
+const client = TableClient.fromConnectionString(url, "Bench");
 if (side === "ours") await table.createTable();
 else await client.createTable();
 const api = side === "ours" ? table : client;
