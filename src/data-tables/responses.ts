@@ -26,10 +26,18 @@ export type TableDeleteEntityHeaders = Omit<TableMergeEntityHeaders, "etag">;
  */
 const ID_PREFIX = randomBytes(10).toString("hex");
 const ID_HEAD = `${ID_PREFIX.slice(0, 8)}-${ID_PREFIX.slice(8, 12)}-4${ID_PREFIX.slice(12, 15)}-a${ID_PREFIX.slice(15, 18)}-`;
-let idCounter = 0;
+/** The counter's last two hex digits from a table, the ten before them formatted once per 256 ids. */
+const LOW_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+let idLow = 0;
+let idHigh = 0;
+let idHighHead = `${ID_HEAD}${"0".repeat(10)}`;
 export function requestId(): string {
-  idCounter = (idCounter + 1) % 0x1000000000000;
-  return ID_HEAD + idCounter.toString(16).padStart(12, "0");
+  if (++idLow === 256) {
+    idLow = 0;
+    idHigh = (idHigh + 1) % 0x10000000000;
+    idHighHead = ID_HEAD + idHigh.toString(16).padStart(10, "0");
+  }
+  return idHighHead + LOW_HEX[idLow];
 }
 
 /** The response `Date` header: the second the service answered in. */
@@ -103,15 +111,17 @@ export function transactionResponse(
   actions: readonly TransactionAction[],
   subResponses: readonly { etag?: string }[],
 ): TableTransactionResponse {
-  const responses = actions.map((action, i): TableTransactionEntityResponse => {
+  // Literals of the few shapes, not spreads: a transaction makes one per action.
+  const responses: TableTransactionEntityResponse[] = [];
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i]!;
     const kind = action[0];
     const etag = subResponses[i]?.etag;
-    return {
-      status: 204,
-      ...(kind === "create" ? { rowKey: action[1].rowKey } : {}),
-      ...(kind !== "delete" && etag !== undefined ? { etag } : {}),
-    };
-  });
+    if (kind === "create") {
+      const rowKey = action[1].rowKey;
+      responses.push(etag !== undefined ? { status: 204, rowKey, etag } : { status: 204, rowKey });
+    } else responses.push(kind !== "delete" && etag !== undefined ? { status: 204, etag } : { status: 204 });
+  }
   return {
     status: 202,
     subResponses: responses,

@@ -5,10 +5,11 @@ import type { PagedAsyncIterableIterator, PageSettings } from "./models.js";
  * A store listing as the SDK's paged iterator: each item converted, each page an array with its
  * `continuationToken` (present, undefined on the last page, as the SDK's). The listing opens on
  * the first `next()`, because the client's store may not be open yet; errors go through `fail`.
+ * Without `convert` the store's items are the SDK's already.
  */
 export function sdkPagedIterator<R, T>(
   open: () => Promise<StorePagedIterator<R>>,
-  convert: (item: R) => T,
+  convert: ((item: R) => T) | undefined,
   fail: (err: unknown) => unknown,
 ): PagedAsyncIterableIterator<T, T[] & { continuationToken?: string }> {
   // Page by page underneath, so that an item costs one promise (this `next`), as in the store's own.
@@ -51,7 +52,7 @@ export function sdkPagedIterator<R, T>(
 
 async function* pages<R, T>(
   open: () => Promise<StorePagedIterator<R>>,
-  convert: (item: R) => T,
+  convert: ((item: R) => T) | undefined,
   fail: (err: unknown) => unknown,
   settings: PageSettings | undefined,
 ): AsyncGenerator<T[] & { continuationToken?: string }> {
@@ -75,7 +76,8 @@ async function* pages<R, T>(
   }
 }
 
-function convertAll<R, T>(items: readonly R[], convert: (item: R) => T): T[] {
+function convertAll<R, T>(items: R[], convert: ((item: R) => T) | undefined): T[] {
+  if (convert === undefined) return items as unknown as T[]; // the store's own page array: no one else holds it
   const out: T[] = [];
   for (let i = 0; i < items.length; i++) out.push(convert(items[i]!));
   return out;

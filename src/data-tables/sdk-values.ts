@@ -1,4 +1,5 @@
 import { DateTime } from "../model/datetime.js";
+import { type StoredEntity, writeProperties } from "../model/entity.js";
 
 /**
  * Values as `@azure/data-tables` hands them to a program. The SDK reads the service's JSON
@@ -86,6 +87,20 @@ export function sdkEntity(
     } else out[name] = value;
   }
   if (keepTimestamp && result.timestamp !== undefined) out.timestamp = result.timestamp;
+  return out;
+}
+
+/**
+ * `sdkEntity(toEntityResult(stored))` in one pass, for a read without `select` or
+ * `disableTypeConversion`: the SDK's object built from the stored entity, each value converted
+ * once (the embedded engine's Dates straight from the stored ticks).
+ */
+export function sdkEntityOf(stored: StoredEntity, metadata: string | undefined): Record<string, unknown> {
+  const out = metadata === undefined ? new ListedEntity(stored.etag) : new ReadEntity(metadata, stored.etag);
+  out.partitionKey = stored.partitionKey;
+  out.rowKey = stored.rowKey;
+  writeProperties(stored.properties, out, "sdk");
+  out.timestamp = stored.timestamp.toISOString();
   return out;
 }
 

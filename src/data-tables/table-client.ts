@@ -1,5 +1,6 @@
-import type { TableEntityResult as StoreEntityResult } from "../model/entity.js";
-import type { Table, WriteResponse } from "../store/tables/table.js";
+import type { StoredEntity, TableEntityResult as StoreEntityResult } from "../model/entity.js";
+import { type BuiltReadOptions, ENTITY_BUILDER, READ_FAILURE } from "../store/tables/point-read.js";
+import type { ListEntitiesOptions as StoreListOptions, Table, WriteResponse } from "../store/tables/table.js";
 import type { TransactionAction as StoreTransactionAction } from "../store/tables/table-transaction.js";
 import type { NamedKeyCredential, SASCredential } from "./credentials.js";
 import type {
@@ -29,7 +30,7 @@ import {
 } from "./responses.js";
 import { toRestError } from "./rest-error.js";
 import { sdkPagedIterator } from "./sdk-paging.js";
-import { entityToWrite, sdkEntity } from "./sdk-values.js";
+import { entityToWrite, sdkEntity, sdkEntityOf } from "./sdk-values.js";
 import { type SignedIdentifier, sdkIdentifiers, storeIdentifiers } from "./service-state.js";
 import { registry, type StoreTarget, storeFor, urlTarget } from "./store-registry.js";
 
@@ -44,6 +45,14 @@ function signal(options: OperationOptions | undefined): { abortSignal: AbortSign
 /** The SDK's select: `etag` is always returned and not selectable. */
 function selection(select: string[] | undefined): string[] | undefined {
   return select?.filter((name) => name !== "etag" && name !== "odata.etag");
+}
+
+/** A listing's entities as the SDK's, built from the stored rows (no `select`, type conversion on). */
+const LISTED = (stored: StoredEntity) => sdkEntityOf(stored, undefined);
+
+/** A read the SDK's objects are built from the stored entity for: no `select`, type conversion on. */
+function plainRead(options: GetTableEntityOptions): boolean {
+  return options.queryOptions?.select === undefined && options.disableTypeConversion !== true;
 }
 
 function selectsTimestamp(select: string[] | undefined): boolean {
@@ -61,6 +70,10 @@ export class TableClient {
   readonly tableName: string;
   private readonly target: StoreTarget;
   private readonly metadata: string;
+  /** A point read's store options: the SDK's entity, with this table's `odata.metadata`, built by the store's read. */
+  private readonly builtRead: BuiltReadOptions;
+  /** The same with the SDK's error made by the store's read: the client hands on the store's promise. */
+  private readonly pointRead: BuiltReadOptions;
   private cached: Table | undefined;
   private cachedGeneration = -1;
 
@@ -76,7 +89,14 @@ export class TableClient {
     this.target = urlTarget(url, credential);
     this.url = this.target.endpoint;
     this.tableName = tableName;
-    this.metadata = `${this.url}/$metadata#${tableName}/@Element`;
+    const metadata = `${this.url}/$metadata#${tableName}/@Element`;
+    this.metadata = metadata;
+    const build = (stored: StoredEntity) => sdkEntityOf(stored, metadata);
+    this.builtRead = { [ENTITY_BUILDER]: build };
+    this.pointRead = {
+      [ENTITY_BUILDER]: build,
+      [READ_FAILURE]: (err, partitionKey, rowKey) => this.fail(err, "GET", { partitionKey, rowKey }),
+    };
   }
 
   /** A client from an Azure connection string, or from any tablekit store URL (`memory:`, `file:…`, `dynamodb:…`). */
@@ -141,25 +161,46 @@ export class TableClient {
     return insertResponse(written);
   }
 
-  async getEntity<T extends object = Record<string, unknown>>(
+  getEntity<T extends object = Record<string, unknown>>(
     partitionKey: string,
     rowKey: string,
     options?: GetTableEntityOptions,
   ): Promise<TableEntityResult<T>> {
-    // Written without closures: a point read takes a few microseconds, and this adds to every one.
+    // A point read takes a few microseconds: a plain one on an open store is the store's own
+    // promise, the SDK's entity built from the stored row and any failure made a RestError by it.
+    const table = this.table;
+    if (table !== undefined && options === undefined) {
+      return table.getEntity(partitionKey, rowKey, this.pointRead) as Promise<TableEntityResult<T>>;
+    }
+    return this.readEntity<T>(partitionKey, rowKey, options);
+  }
+
+  /** getEntity with options, or before the store is open. */
+  private async readEntity<T extends object>(
+    partitionKey: string,
+    rowKey: string,
+    options: GetTableEntityOptions | undefined,
+  ): Promise<TableEntityResult<T>> {
     let result: StoreEntityResult;
     let raw = false;
     let keepTimestamp = true;
     try {
       const table = this.table ?? (await this.open());
-      if (options === undefined) result = await table.getEntity(partitionKey, rowKey);
-      else {
-        const select = selection(options.queryOptions?.select);
-        raw = options.disableTypeConversion === true;
-        keepTimestamp = selectsTimestamp(select);
-        const storeOptions = select ? { ...signal(options), queryOptions: { select } } : signal(options);
-        result = await table.getEntity(partitionKey, rowKey, storeOptions);
+      if (options === undefined) {
+        return (await table.getEntity(partitionKey, rowKey, this.builtRead)) as TableEntityResult<T>;
       }
+      if (plainRead(options)) {
+        const abortSignal = options.abortSignal;
+        const storeOptions: BuiltReadOptions = abortSignal
+          ? { abortSignal, [ENTITY_BUILDER]: this.builtRead[ENTITY_BUILDER] }
+          : this.builtRead;
+        return (await table.getEntity(partitionKey, rowKey, storeOptions)) as TableEntityResult<T>;
+      }
+      const select = selection(options.queryOptions?.select);
+      raw = options.disableTypeConversion === true;
+      keepTimestamp = selectsTimestamp(select);
+      const storeOptions = select ? { ...signal(options), queryOptions: { select } } : signal(options);
+      result = await table.getEntity(partitionKey, rowKey, storeOptions);
     } catch (err) {
       throw this.fail(err, "GET", { partitionKey, rowKey });
     }
@@ -178,19 +219,19 @@ export class TableClient {
     const select = selection(options?.queryOptions?.select);
     const filter = options?.queryOptions?.filter;
     const queryOptions = { ...(filter !== undefined ? { filter } : {}), ...(select ? { select } : {}) };
-    const convert = {
-      raw: options?.disableTypeConversion === true,
-      keepTimestamp: selectsTimestamp(select),
-    };
+    const raw = options?.disableTypeConversion === true;
+    const keepTimestamp = selectsTimestamp(select);
+    // Without select or disableTypeConversion the store builds the SDK's entities from its rows.
+    const built = select === undefined && !raw;
+    const storeOptions: StoreListOptions & BuiltReadOptions = built
+      ? { ...signal(options), queryOptions, [ENTITY_BUILDER]: LISTED }
+      : { ...signal(options), queryOptions };
     return sdkPagedIterator(
-      async () => (this.table ?? (await this.open())).listEntities({ ...signal(options), queryOptions }),
-      (e: StoreEntityResult) =>
-        sdkEntity(
-          e as Record<string, unknown>,
-          undefined,
-          convert.raw,
-          convert.keepTimestamp,
-        ) as TableEntityResult<T>,
+      async () => (this.table ?? (await this.open())).listEntities(storeOptions),
+      built
+        ? undefined
+        : (e: StoreEntityResult) =>
+            sdkEntity(e as Record<string, unknown>, undefined, raw, keepTimestamp) as TableEntityResult<T>,
       (err) => this.fail(err, "GET"),
     ) as PagedAsyncIterableIterator<TableEntityResult<T>, TableEntityResultPage<T>>;
   }
@@ -291,13 +332,15 @@ export class TableClient {
 
 /** An SDK action as the store's: entities without read-only metadata, and the etag option only. */
 function toStoreAction(action: TransactionAction): StoreTransactionAction {
-  const [kind, entity, mode, options] = action as [
-    string,
-    TableEntity,
-    UpdateMode?,
-    UpdateTableEntityOptions?,
-  ];
-  const e = entityToWrite(entity) as never;
+  const tuple = action as unknown as readonly [string, TableEntity, UpdateMode?, UpdateTableEntityOptions?];
+  const kind = tuple[0];
+  const e = entityToWrite(tuple[1]) as never;
+  // An action the store takes as it is (TableTransaction's usual ones) is handed on, not copied.
+  if (e === tuple[1] && (kind === "upsert" ? tuple.length <= 3 : kind !== "update" && tuple.length === 2)) {
+    return action as StoreTransactionAction;
+  }
+  const mode = tuple[2];
+  const options = tuple[3];
   switch (kind) {
     case "update":
       return options?.etag !== undefined

@@ -43,6 +43,17 @@ function civilFromUnixDays(days: number): [number, number, number] {
 
 let lastNowTicks = 0n;
 
+/** Milliseconds from 0001-01-01 to the Unix epoch. */
+const UNIX_EPOCH_MS = 62_135_596_800_000;
+
+/**
+ * `epochMilliseconds` of ticks written in decimal (as stores keep them), without a BigInt: ticks
+ * are never negative, so dropping the last four digits is the floor, and at most ~3.2e14 is exact.
+ */
+export function epochMillisecondsOfTicks(ticks: string): number {
+  return Number(ticks.slice(0, -4)) - UNIX_EPOCH_MS;
+}
+
 /** Set by DateTime's static block: a DateTime with its text (`dateTimeWithText`). */
 let withKnownText: (ticks: bigint, iso: string) => DateTime;
 

@@ -192,6 +192,31 @@ export function fromTypedValue(tv: TypedValue): PropertyOutput {
   }
 }
 
+/**
+ * A value as `@azure/data-tables` reads it from the service's JSON: DateTime as a Date (to the
+ * millisecond), Binary as a Buffer, every finite Double a plain number and NaN, ±Infinity their
+ * text (the service writes them as strings the SDK leaves alone); Guid as `{ value, type }`.
+ */
+export function sdkValueOf(tv: TypedValue): unknown {
+  switch (tv.type) {
+    case "DateTime":
+      return new Date(tv.value.epochMilliseconds);
+    case "Binary":
+      return Buffer.from(tv.value); // a copy: a backend's value is not the caller's to change
+    case "Double":
+      return sdkDouble(tv.value);
+    case "Guid":
+      return { value: tv.value, type: "Guid" };
+    default:
+      return tv.value;
+  }
+}
+
+/** A Double as the SDK reads it: the number, or the text of NaN and ±Infinity. */
+export function sdkDouble(x: number): number | string {
+  return x - x === 0 ? x : String(x);
+}
+
 /** Structural equality of two typed values (NaN equals NaN; -0 differs from 0). */
 export function typedValuesEqual(a: TypedValue, b: TypedValue): boolean {
   if (a.type !== b.type) return false;

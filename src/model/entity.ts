@@ -3,6 +3,7 @@ import {
   fromTypedValue,
   type PropertyInput,
   type PropertyOutput,
+  sdkValueOf,
   type TypedValue,
   toTypedValue,
 } from "./edm.js";
@@ -43,7 +44,28 @@ export interface StoredEntity extends NormalizedEntity {
  * property first. The embedded engine's rows are such maps, decoded lazily; `toEntityResult` uses it.
  */
 export interface PropertyWriter {
-  writeProperties(out: Record<string, unknown>): void;
+  /** `form` "sdk": each value as `sdkValueOf` gives it instead (tablekit/data-tables' reads). */
+  writeProperties(out: Record<string, unknown>, form?: ValueForm): void;
+}
+
+/** How a read gives values: tablekit's (`fromTypedValue`) or `@azure/data-tables`' (`sdkValueOf`). */
+export type ValueForm = "typed" | "sdk";
+
+/** Writes an entity's properties into `out`, each in `form`, through the map's writer when it has one. */
+export function writeProperties(
+  properties: ReadonlyMap<string, TypedValue>,
+  out: Record<string, unknown>,
+  form: ValueForm,
+): void {
+  if (isPropertyWriter(properties)) {
+    properties.writeProperties(out, form);
+    return;
+  }
+  const convert = form === "sdk" ? sdkValueOf : fromTypedValue;
+  for (const [name, tv] of properties) {
+    if (name === "__proto__") setOwn(out, name, convert(tv));
+    else out[name] = convert(tv);
+  }
 }
 
 function isPropertyWriter(properties: object): properties is PropertyWriter {
@@ -91,14 +113,7 @@ export function toEntityResult(entity: StoredEntity, select?: readonly string[])
   if (!select) {
     // Reads build one of these per entity: the keys, then plain stores into room made up front.
     out = new EntityResultObject(entity.partitionKey, entity.rowKey);
-    const properties = entity.properties;
-    if (isPropertyWriter(properties)) properties.writeProperties(out);
-    else {
-      for (const [name, tv] of properties) {
-        if (name === "__proto__") setOwn(out, name, fromTypedValue(tv));
-        else out[name] = fromTypedValue(tv);
-      }
-    }
+    writeProperties(entity.properties, out, "typed");
   } else {
     out = {};
     for (const name of select) {

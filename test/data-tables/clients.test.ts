@@ -112,6 +112,60 @@ describe("tablekit/data-tables clients", () => {
     ]);
   });
 
+  it("a point read of a missing entity on an open store is the SDK's 404, read now (memory:) or later (Azure)", async () => {
+    for (const url of ["memory:", azurite.tableConnectionString]) {
+      const client = TableClient.fromConnectionString(url, "MissingRows");
+      await client.createTable(); // the store is open: the read takes the store's own promise
+      const missing = await rejection(client.getEntity("p", "gone"));
+      expect(missing, url).toBeInstanceOf(RestError);
+      const errorCode = (missing.details as { errorCode: string }).errorCode;
+      expect([missing.statusCode, errorCode, missing.request?.method]).toEqual([
+        404,
+        "ResourceNotFound",
+        "GET",
+      ]);
+      expect(missing.request?.url).toMatch(/MissingRows\(PartitionKey='p',RowKey='gone'\)$/);
+      expect(missing.cause).toBeInstanceOf(TableKitError);
+    }
+  });
+
+  it("reads built from the stored row give what the converting path gives: Dates from 100 ns ticks, before 1970, at the ends of the service's range", async () => {
+    const client = TableClient.fromConnectionString("memory:", "StoredDates");
+    await client.createTable();
+    const dates = {
+      first: { value: "1601-01-01T00:00:00.0000001Z", type: "DateTime" },
+      before1970: { value: "1969-12-31T23:59:59.9999999Z", type: "DateTime" },
+      subMillisecond: { value: "2026-03-01T08:30:00.1239999Z", type: "DateTime" },
+      last: { value: "9999-12-31T23:59:59.9999999Z", type: "DateTime" },
+    };
+    await client.createEntity({ partitionKey: "p", rowKey: "r", ...dates, photo: new Uint8Array([0, 255]) });
+    const expected = {
+      first: new Date("1601-01-01T00:00:00.000Z"),
+      before1970: new Date("1969-12-31T23:59:59.999Z"),
+      subMillisecond: new Date("2026-03-01T08:30:00.123Z"),
+      last: new Date("9999-12-31T23:59:59.999Z"),
+      photo: Buffer.from([0, 255]),
+    };
+    const names = Object.keys(expected);
+    const built = await client.getEntity("p", "r");
+    let listed: Record<string, unknown> | undefined;
+    for await (const e of client.listEntities()) listed = e;
+    const converted = await client.getEntity("p", "r", { queryOptions: { select: names } });
+    for (const read of [built, listed!, converted]) {
+      expect(Object.fromEntries(names.map((n) => [n, read[n]]))).toEqual(expected);
+      expect(read.photo).toBeInstanceOf(Buffer);
+    }
+    expect(Object.keys(built)).toEqual([
+      "odata.metadata",
+      "etag",
+      "partitionKey",
+      "rowKey",
+      ...names,
+      "timestamp",
+    ]);
+    expect(Object.keys(listed!)).toEqual(Object.keys(built).slice(1));
+  });
+
   it("pages and listTables pages carry continuationToken, undefined on the last", async () => {
     const service = TableServiceClient.fromConnectionString("memory:");
     for (const n of ["PgAlpha", "PgBeta", "PgGamma"]) await service.createTable(n);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   DateTime,
   dateTimeWithText,
+  epochMillisecondsOfTicks,
   etagOf,
   isoOfEtag,
   MAX_TICKS,
@@ -241,5 +242,20 @@ describe("DateTime where a Date is used (code ported from @azure/data-tables)", 
     exact.getUTCHours();
     expect(exact.ticks).toBe(DateTime.parse("2026-11-22T02:49:12.9327936Z").ticks);
     expect(exact instanceof Date).toBe(false);
+  });
+});
+
+describe("epochMillisecondsOfTicks", () => {
+  it("is epochMilliseconds of the ticks' decimal text, across the whole range (the floor, before 1970 too)", () => {
+    for (const ticks of [0n, 1n, 9_999n, 10_000n, UNIX_EPOCH_TICKS - 1n, UNIX_EPOCH_TICKS, MAX_TICKS]) {
+      expect(epochMillisecondsOfTicks(String(ticks)), String(ticks)).toBe(
+        DateTime.fromTicks(ticks).epochMilliseconds,
+      );
+    }
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_TICKS }), (ticks) => {
+        expect(epochMillisecondsOfTicks(String(ticks))).toBe(DateTime.fromTicks(ticks).epochMilliseconds);
+      }),
+    );
   });
 });

@@ -17,7 +17,7 @@ import type { CallOptions } from "../call-options.js";
 import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
-import { readEntity } from "./point-read.js";
+import { entityBuilder, failedRead, readEntity } from "./point-read.js";
 import { getTableAccessPolicy, setTableAccessPolicy } from "./table-access-policies.js";
 import type {
   BackendAction,
@@ -212,9 +212,9 @@ export class Table {
       validateKey("RowKey", rowKey, this.limits);
       const select = checkSelect(options?.queryOptions?.select);
       this.authorizeKeys({ partitionKey, rowKey });
-      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select);
+      return readEntity<T>(this.backendTable, this.tableName, partitionKey, rowKey, call, select, options);
     } catch (err) {
-      return Promise.reject(err);
+      return failedRead(options, err, partitionKey, rowKey);
     }
   }
 
@@ -289,6 +289,7 @@ export class Table {
     let plan: QueryPlan | undefined;
     let select: string[] | undefined;
     let backendSelect: string[] | undefined;
+    const build = entityBuilder(options);
     return pagedIterator(
       async (maxPageSize, continuation) => {
         const call = this.begin(options);
@@ -324,7 +325,7 @@ export class Table {
           throw namingTheTable(err, this.tableName);
         }
         return {
-          items: page.entities.map((e) => toEntityResult(e, select) as TableEntityResult<T>),
+          items: page.entities.map((e) => build(e, select) as TableEntityResult<T>),
           continuation: page.continuation,
         };
       },

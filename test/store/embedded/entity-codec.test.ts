@@ -6,10 +6,12 @@ import {
   EntityProperties,
   fromTypedValue,
   normalizeEntity,
+  sdkValueOf,
   type TypedValue,
   toEntityResult,
   transactionPayloadBound,
   typedProperties,
+  writeProperties,
 } from "../../../src/model/index.js";
 import {
   decodeEntity,
@@ -52,6 +54,46 @@ describe("embedded entity codec", () => {
       expect(encoded).toBe(`${EVERY_TYPE_JSON.slice(0, -1)},"d:d":${text}}`);
       expect(Object.is(decodeProperties(encoded).get("d")?.value, value)).toBe(true);
     }
+  });
+});
+
+describe("rows written in the SDK's form", () => {
+  it("give what sdkValueOf gives of each decoded value, every type and every odd Double", () => {
+    const doubles: [string, TypedValue][] = [
+      5,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ].map((value, i) => [`d${i}`, { type: "Double", value }]);
+    const before1970: [string, TypedValue] = [
+      "old",
+      { type: "DateTime", value: DateTime.fromTicks(504911232000000001n) },
+    ];
+    const json = encodeProperties(props([...EVERY_TYPE, ...doubles, before1970]));
+    const row = decodeEntity(
+      "p",
+      "r",
+      json,
+      639000000000000000n,
+      `W/"datetime'2026-11-26T02%3A26%3A36.1234567Z'"`,
+    );
+    const written: Record<string, unknown> = {};
+    writeProperties(row.properties, written, "sdk");
+    const expected: Record<string, unknown> = {};
+    for (const [name, tv] of decodeProperties(json)) expected[name] = sdkValueOf(tv);
+    expect(written).toEqual(expected);
+    expect(Object.keys(written)).toEqual(Object.keys(expected));
+    expect([written.d0, Object.is(written.d1, -0), written.d2, written.d3, written.d4]).toEqual([
+      5,
+      true,
+      "NaN",
+      "Infinity",
+      "-Infinity",
+    ]);
+    expect(written.at).toEqual(new Date(DateTime.fromTicks(638000000000000001n).epochMilliseconds));
+    expect(written.old).toEqual(new Date("1601-01-01T00:00:00.000Z"));
+    expect(Buffer.isBuffer(written.raw)).toBe(true);
   });
 });
 

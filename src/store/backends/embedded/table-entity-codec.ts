@@ -3,15 +3,18 @@ import {
   dateTimeWithText,
   type EdmType,
   EntityProperties,
+  epochMillisecondsOfTicks,
   fromTypedValue,
   isInt32Number,
   isoOfEtag,
   LazyPropertyMap,
   type PropertyWriter,
   type StoredEntity,
+  sdkDouble,
   setOwn,
   TableKitError,
   type TypedValue,
+  type ValueForm,
 } from "../../../model/index.js";
 
 /**
@@ -230,13 +233,15 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
     super();
   }
 
-  writeProperties(out: Record<string, unknown>): void {
+  writeProperties(out: Record<string, unknown>, form?: ValueForm): void {
     const { raw, select } = this;
+    const sdk = form === "sdk";
     let position = 0;
     for (const key in raw) {
       const name = propertyNameAt(position++, key);
       if (select !== undefined && !select.has(name)) continue;
-      const value = outputValue(key.charCodeAt(0), raw[key], name);
+      const code = key.charCodeAt(0);
+      const value = sdk ? sdkOutputValue(code, raw[key], name) : outputValue(code, raw[key], name);
       if (name === "__proto__") setOwn(out, name, value);
       else out[name] = value;
     }
@@ -250,6 +255,31 @@ class StoredProperties extends LazyPropertyMap implements PropertyWriter {
 /** What a read returns for a stored value: `fromTypedValue(decodeValue(…))`, without the typed value where it is the value itself. */
 function outputValue(code: number, v: unknown, name: string): unknown {
   return code === S || code === I || code === B ? v : fromTypedValue(decodeValue(code, v, name));
+}
+
+/**
+ * `sdkValueOf(decodeValue(…))`: a DateTime's Date straight from its stored ticks (no BigInt, no
+ * DateTime), a Binary's Buffer straight from its hex.
+ */
+function sdkOutputValue(code: number, v: unknown, name: string): unknown {
+  switch (code) {
+    case S:
+    case I:
+    case B:
+      return v;
+    case T:
+      return new Date(epochMillisecondsOfTicks(v as string));
+    case D:
+      return v === null ? "NaN" : sdkDouble(v as number);
+    case L:
+      return BigInt(v as string);
+    case G:
+      return { value: v, type: "Guid" };
+    case X:
+      return Buffer.from(v as string, "hex");
+    default:
+      return decodeValue(code, v, name); // throws: an unknown type code
+  }
 }
 
 /**
