@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   InvalidMetadata: 400,
   MetadataTooLarge: 400,
   SnapshotsPresent: 409,
+  PreviousSnapshotNotFound: 409,
+  PreviousSnapshotCannotBeNewer: 400,
   NoPendingCopyOperation: 409,
   CannotVerifyCopySource: 404,
   SourceConditionNotMet: 412,

@@ -4,12 +4,16 @@ import { send, standardHeaders, streamResponse } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { askCore } from "./blob-ask.js";
+import { httpConditions } from "./blob-conditions.js";
 import { blobHeaders, header, requestedRange, writeResult } from "./blob-http.js";
 import type { BlobContext } from "./blob-service.js";
+import { getBlockList } from "./block-list-routes.js";
+import { getPageRanges } from "./page-blob-routes.js";
+import { answerBlobTags } from "./tag-routes.js";
 
 /**
- * Snapshots over HTTP: Snapshot Blob (`comp=snapshot`), and reading or deleting a snapshot
- * (`?snapshot=<time>`). A snapshot is read-only: any write naming one is 400
+ * Snapshots over HTTP: Snapshot Blob (`comp=snapshot`), and reading (bytes, properties, tags,
+ * block list, page ranges) or deleting a snapshot (`?snapshot=<time>`). A snapshot is read-only: any write naming one is 400
  * InvalidQueryParameterValue, as the service answers.
  */
 
@@ -60,6 +64,16 @@ export async function answerSnapshot(
     }
     await streamResponse(ctx, download.readableStreamBody, download.contentLength);
     return;
+  }
+  const container = caller.store.container(snapshot.containerName);
+  const at = snapshot.snapshot!;
+  if (key === "GET tags") {
+    return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, snapshot.name, at);
+  }
+  if (key === "GET blocklist") return getBlockList(ctx, caller, container, snapshot.name, at);
+  if (key === "GET pagelist" || key === "HEAD pagelist") {
+    askCore(caller, "readBlob", target);
+    return getPageRanges(ctx, container, snapshot.name, httpConditions(ctx), requestedRange(ctx), at);
   }
   if (key === "DELETE ") {
     askCore(caller, "deleteBlob", target);

@@ -352,6 +352,12 @@ export interface StoredPageRange {
   readonly end: number;
 }
 
+/** Get Page Ranges of a snapshot (`snapshot`), or what changed since an older one (`previousSnapshot`). */
+export interface BackendPageRangesQuery {
+  readonly snapshot?: string;
+  readonly previousSnapshot?: string;
+}
+
 /** A page blob's resize and sequence-number actions (Set Blob Properties). */
 export interface BackendPageBlobChange {
   /** A new size, a multiple of 512: pages past it are dropped. */
@@ -373,13 +379,22 @@ export interface PageBlobBackend {
   /**
    * The written ranges within `range` (the whole blob without it), in order, as the backend keeps
    * them (adjacent ranges may or may not be merged). InvalidRange when `range` starts past the end.
+   * With `query.snapshot`, of that snapshot (its conditions are the core's, checked before); with
+   * `query.previousSnapshot` (where capabilities.snapshots), the ranges written since that
+   * older snapshot and `clearRanges`, those cleared since: PreviousSnapshotNotFound,
+   * PreviousSnapshotCannotBeNewer.
    */
   getPageRanges(
     name: string,
     range: BackendRange | undefined,
     conditions: BackendConditions,
     call: CallOptions,
-  ): Promise<{ ranges: StoredPageRange[]; properties: StoredBlobProperties }>;
+    query?: BackendPageRangesQuery,
+  ): Promise<{
+    ranges: StoredPageRange[];
+    clearRanges?: StoredPageRange[];
+    properties: StoredBlobProperties;
+  }>;
   changePageBlob(
     name: string,
     change: BackendPageBlobChange,
@@ -515,10 +530,21 @@ export interface ContainerBackend {
    * not in the list it is asked from; the upload conditions' codes.
    */
   commitBlocks(name: string, commit: BackendCommitBlocks, call: CallOptions): Promise<BackendWriteResult>;
-  /** The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged blocks. */
-  listBlocks(name: string, call: CallOptions): Promise<StoredBlockLists>;
-  /** The blob's tags; BlobNotFound, ConditionNotMet (tagConditions). Only called when capabilities.tags. */
-  getTags?(name: string, conditions: BackendConditions, call: CallOptions): Promise<BlobTags>;
+  /**
+   * The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged
+   * blocks. With `snapshot` (only where capabilities.snapshots): that snapshot's committed blocks.
+   */
+  listBlocks(name: string, call: CallOptions, snapshot?: string): Promise<StoredBlockLists>;
+  /**
+   * The blob's tags, or with `snapshot` (where capabilities.snapshots) those its snapshot kept;
+   * BlobNotFound, ConditionNotMet (tagConditions). Only called when capabilities.tags.
+   */
+  getTags?(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    snapshot?: string,
+  ): Promise<BlobTags>;
   /** Replaces the blob's tags; its ETag and Last-Modified stay. BlobNotFound, ConditionNotMet. */
   setTags?(name: string, tags: BlobTags, conditions: BackendConditions, call: CallOptions): Promise<void>;
   /**

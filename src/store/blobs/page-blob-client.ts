@@ -13,6 +13,7 @@ import {
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
+import { checkSnapshot, requireSnapshots } from "./blob-snapshot.js";
 
 /** Pages are 512 bytes: every size, offset and count of a page blob is a multiple of it. */
 export const PAGE_BYTES = 512;
@@ -45,7 +46,7 @@ export interface PageWriteResponse extends BlobWriteResponse {
 export interface PageRangesResponse extends BlobWriteResponse {
   /** Written ranges, `start` and `end` inclusive, in order; adjacent ranges may stay apart (docs/blobs.md). */
   pageRange: StoredPageRange[];
-  /** Cleared ranges: only a diff against a snapshot has them (none here). */
+  /** Cleared ranges: only a diff against a snapshot (`getPageRangesDiff`) has them. */
   clearRange: StoredPageRange[];
   blobContentLength: number;
 }
@@ -129,29 +130,59 @@ export class PageBlobClient extends BlobClient {
     };
   }
 
-  /** The written ranges of the blob, or of `count` bytes from `offset` (clipped to it). */
+  /** The written ranges of the blob (or of this snapshot), or of `count` bytes from `offset` (clipped to it). */
   async getPageRanges(
     offset?: number,
     count?: number,
     options: OperationOptions & { conditions?: BlobRequestConditions } = {},
   ): Promise<PageRangesResponse> {
+    return this.pageRanges(offset, count, options, undefined);
+  }
+
+  /**
+   * Get Page Ranges' diff: the ranges written (`pageRange`) and cleared (`clearRange`) since the
+   * blob's older snapshot `previousSnapshot`, on the blob or on this snapshot (a newer one).
+   * PreviousSnapshotNotFound, PreviousSnapshotCannotBeNewer; NotSupported without snapshots.
+   */
+  async getPageRangesDiff(
+    offset: number | undefined,
+    count: number | undefined,
+    previousSnapshot: string,
+    options: OperationOptions & { conditions?: BlobRequestConditions } = {},
+  ): Promise<PageRangesResponse> {
+    return this.pageRanges(offset, count, options, checkSnapshot(previousSnapshot));
+  }
+
+  private async pageRanges(
+    offset: number | undefined,
+    count: number | undefined,
+    options: OperationOptions & { conditions?: BlobRequestConditions },
+    previousSnapshot: string | undefined,
+  ): Promise<PageRangesResponse> {
     const { call, pages } = this.beginPages(options);
     await this.authorize("readBlob", call);
+    if (previousSnapshot !== undefined || this.snapshot !== undefined)
+      requireSnapshots(this.port.capabilities);
     const range = checkRange(offset, count);
     const conditions = checkRequestConditions(options.conditions);
-    const { ranges, properties } = await underConditions(
-      conditions,
-      this.port.capabilities,
-      "read",
-      this.current(call),
-      (c) => pages.getPageRanges(this.name, range, c, call),
-    );
+    const query = {
+      ...(this.snapshot === undefined ? {} : { snapshot: this.snapshot }),
+      ...(previousSnapshot === undefined ? {} : { previousSnapshot }),
+    };
+    const { ranges, clearRanges, properties } =
+      this.snapshot === undefined
+        ? await underConditions(conditions, this.port.capabilities, "read", this.current(call), (c) =>
+            pages.getPageRanges(this.name, range, c, call, query),
+          )
+        : await this.readSnapshot(conditions, call, () =>
+            pages.getPageRanges(this.name, range, {}, call, query),
+          );
     return {
       etag: properties.etag,
       lastModified: properties.lastModified,
       blobContentLength: properties.contentLength,
       pageRange: ranges,
-      clearRange: [],
+      clearRange: clearRanges ?? [],
     };
   }
 

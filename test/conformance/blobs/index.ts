@@ -17,6 +17,7 @@ import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 import { sealSuite } from "./seal.js";
+import { snapshotFidelitySuite } from "./snapshot-fidelity.js";
 import { snapshotsSuite } from "./snapshots.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
@@ -45,6 +46,7 @@ export const BLOB_SUITES = [
   tiersSuite,
   batchesSuite,
   snapshotsSuite,
+  snapshotFidelitySuite,
   copySuite,
   deletedNamesSuite,
 ] as const;

@@ -9,7 +9,7 @@ import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
 import type { BlobRow } from "./blob-row.js";
-import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
+import { addSnapshotColumns, EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -77,6 +77,8 @@ const ADDED_COLUMNS: readonly (readonly [table: string, column: string, type: st
   ["tk_containers", "lease", "TEXT"],
   // Append blobs that can be sealed (0: not sealed).
   ["tk_blobs", "sealed", "INTEGER NOT NULL DEFAULT 0"],
+  // Which write put a page range there (a cut keeps it): Get Page Ranges' diff compares them.
+  ["tk_pages", "stamp", "INTEGER"],
 ];
 
 function addMissingColumns(db: Db): void {
@@ -186,6 +188,7 @@ export class EmbeddedBlobCatalogue {
     db.transaction(() => {
       db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA);
       addMissingColumns(db);
+      addSnapshotColumns(db);
     }).immediate();
     this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
     this.snapshots = new EmbeddedSnapshots(db);
@@ -223,8 +226,8 @@ export class EmbeddedBlobCatalogue {
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
       deletePagesOf: prepare("DELETE FROM tk_pages WHERE container = ?"),
       deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
-      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data)
-        SELECT @toContainer, @toName, start, end, data FROM tk_pages WHERE container = @container AND blob = @name`),
+      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data, stamp)
+        SELECT @toContainer, @toName, start, end, data, stamp FROM tk_pages WHERE container = @container AND blob = @name`),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
@@ -402,10 +405,11 @@ export class EmbeddedBlobCatalogue {
 
   /**
    * Writes the blob's row (a new version: not sealed, no pages of the version it replaces); `current`
-   * is the row it replaces, whose lease it keeps (a lease outlives a rewrite).
+   * is the row it replaces, whose lease it keeps (a lease outlives a rewrite). `keepPages`: a page
+   * blob copied onto itself, whose pages are the new version's.
    */
-  upsert(row: BlobRow, current?: BlobRow): void {
-    this.sql.deletePages!.run(row.container, row.name);
+  upsert(row: BlobRow, current?: BlobRow, options: { keepPages?: boolean } = {}): void {
+    if (!options.keepPages) this.sql.deletePages!.run(row.container, row.name);
     this.sql.upsert!.run({
       ...row,
       data: row.data ?? null,

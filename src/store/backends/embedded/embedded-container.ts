@@ -46,7 +46,9 @@ import {
   createSnapshot,
   deleteSnapshot,
   deleteWithSnapshots,
+  snapshotBlockList,
   snapshotRow,
+  snapshotTagsOf,
 } from "./blob-snapshot-ops.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
@@ -325,8 +327,9 @@ export class EmbeddedContainer implements ContainerBackend {
     return commitBlocks(this.service, this.name, name, commit);
   }
 
-  async listBlocks(name: string, _call: CallOptions): Promise<StoredBlockLists> {
-    return listBlocks(this.service, this.name, name);
+  async listBlocks(name: string, _call: CallOptions, snapshot?: string): Promise<StoredBlockLists> {
+    if (snapshot === undefined) return listBlocks(this.service, this.name, name);
+    return snapshotBlockList(this.service, this.name, name, snapshot);
   }
 
   async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
@@ -467,7 +470,13 @@ export class EmbeddedContainer implements ContainerBackend {
     return this.service.catalogue.annotations.describe(row.container, row.name, withCopy(this.service, row));
   }
 
-  async getTags(name: string, conditions: BackendConditions, _call: CallOptions): Promise<BlobTags> {
+  async getTags(
+    name: string,
+    conditions: BackendConditions,
+    _call: CallOptions,
+    snapshot?: string,
+  ): Promise<BlobTags> {
+    if (snapshot !== undefined) return snapshotTagsOf(this.service, this.name, name, snapshot, conditions);
     return this.service.guard(() => {
       const row = this.checkRead(this.lookup(name).row, name, conditions);
       return this.service.catalogue.annotations.tags(row.container, name);
