@@ -257,6 +257,11 @@ export interface BackendListQuery {
   readonly includeSnapshots?: boolean;
   /** Each blob's copy record in `properties.copy` (where capabilities.copyProperties). */
   readonly includeCopy?: boolean;
+  /**
+   * Names with staged blocks and no committed blob too (only asked when capabilities.blocks), each
+   * an empty block blob with `uncommitted` set, as the service lists them.
+   */
+  readonly includeUncommitted?: boolean;
 }
 
 export interface StoredBlobItem {
@@ -267,6 +272,8 @@ export interface StoredBlobItem {
   readonly tags?: BlobTags;
   /** Set on a snapshot: its time, `YYYY-MM-DDThh:mm:ss.fffffffZ`. */
   readonly snapshot?: string;
+  /** A name with staged blocks only (listed with `includeUncommitted`): no committed blob yet. */
+  readonly uncommitted?: boolean;
 }
 
 /** Which of a blob's snapshots a delete takes too: `include` the blob and them, `only` them. */

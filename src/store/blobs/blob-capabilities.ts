@@ -42,6 +42,11 @@ export interface BlobCapabilities {
   readonly snapshots: boolean;
   /** Blobs written by a copy report its x-ms-copy-* properties (`copy` in properties and listings). */
   readonly copyProperties: boolean;
+  /**
+   * Copy Blob of a page blob of the store makes a page blob with its pages (also onto itself);
+   * false: copies stream through Put Blob and make block blobs (Azure: docs/blobs.md#copy).
+   */
+  readonly copiesPageBlobs: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
@@ -105,6 +110,7 @@ export const AZURE_BLOB_RULES = Object.freeze({
   maxUncommittedBlocks: 100_000,
   snapshots: true,
   copyProperties: true,
+  copiesPageBlobs: true,
   conditionalWrites: true,
   contentHeaders: true,
   contentMD5: true,

@@ -91,6 +91,11 @@ export interface ListBlobsOptions extends OperationOptions {
   includeSnapshots?: boolean;
   /** Each copied blob's `copyId`, `copyStatus`, … (where capabilities.copyProperties; elsewhere none are kept). */
   includeCopy?: boolean;
+  /**
+   * Names with staged blocks and no committed blob too, each an empty block blob (the SDK's
+   * spelling; NotSupported without capabilities.blocks).
+   */
+  includeUncommitedBlobs?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -427,6 +432,12 @@ export class BlobContainer {
     const prefix = options.prefix ?? "";
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
     if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
+    if (options.includeUncommitedBlobs === true && !this.port.capabilities.blocks) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} keeps no staged blocks (blobCapabilities.blocks is false)`,
+      );
+    }
     return this.backend.list(
       {
         prefix,
@@ -437,6 +448,7 @@ export class BlobContainer {
         ...(options.includeTags === true ? { includeTags: true } : {}),
         ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
         ...(options.includeCopy === true ? { includeCopy: true } : {}),
+        ...(options.includeUncommitedBlobs === true ? { includeUncommitted: true } : {}),
       },
       call,
     );

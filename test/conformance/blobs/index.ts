@@ -21,6 +21,7 @@ import { snapshotFidelitySuite } from "./snapshot-fidelity.js";
 import { snapshotsSuite } from "./snapshots.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
+import { uncommittedListingSuite } from "./uncommitted-listing.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -47,6 +48,7 @@ export const BLOB_SUITES = [
   batchesSuite,
   snapshotsSuite,
   snapshotFidelitySuite,
+  uncommittedListingSuite,
   copySuite,
   deletedNamesSuite,
 ] as const;

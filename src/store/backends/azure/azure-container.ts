@@ -256,6 +256,7 @@ export class AzureContainer implements ContainerBackend {
         includeMetadata: query.includeMetadata,
         ...(query.includeTags ? { includeTags: true } : {}),
         ...(query.includeSnapshots ? { includeSnapshots: true } : {}),
+        ...(query.includeUncommitted ? { includeUncommitedBlobs: true } : {}),
       };
       const listing =
         query.delimiter === undefined

@@ -78,6 +78,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Put Page accepts a range that starts inside the blob and ends past its size; the service answers 416 InvalidPageRange. Its 416s carry the code 'Requested Range Not Satisfiable': the backend reports them as InvalidPageRange. Not worked around otherwise.",
   },
   {
+    id: "page-ranges-diff-lists-unchanged",
+    description:
+      "Get Page Ranges with prevsnapshot lists ranges written before that snapshot and unchanged since as changed too; the service lists only the pages written or cleared since. Not worked around.",
+  },
+  {
     id: "seal-ignores-append-position",
     description:
       "Seal Blob ignores x-ms-blob-condition-appendpos; the service answers 412 AppendPositionConditionNotMet when the blob's length differs. Not worked around.",
@@ -105,6 +110,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     persistent: true,
     // Copies go through the core (streamed), which records no x-ms-copy-* on Azure.
     copyProperties: false,
+    // Streamed copies are Put Blob: a page blob's copy is a block blob.
+    copiesPageBlobs: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
     divergences: emulator ? [...AZURITE_BLOB_DIVERGENCES, ...SDK_BLOB_DIVERGENCES] : SDK_BLOB_DIVERGENCES,

@@ -135,6 +135,7 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeUncommitedBlobs?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
   listBlobsByHierarchy(
@@ -144,6 +145,7 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeUncommitedBlobs?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
 }

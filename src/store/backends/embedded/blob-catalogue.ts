@@ -131,6 +131,16 @@ export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
 const COLUMNS =
   "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease, sealed";
 
+/** Blob rows and staged-only names from a name on (`op`: `>` or `>=`), in name order. */
+function withStaged(op: ">" | ">="): string {
+  return `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name ${op} ?
+    UNION ALL
+    SELECT s.container, s.blob, '', 0, '', 0, 'BlockBlob', 0, NULL, '{}', NULL, NULL, 0
+      FROM (SELECT DISTINCT container, blob FROM tk_staged_blocks WHERE container = ? AND blob ${op} ?) s
+      WHERE NOT EXISTS (SELECT 1 FROM tk_blobs b WHERE b.container = s.container AND b.name = s.blob)
+    ORDER BY 2 LIMIT ?`;
+}
+
 /** A new ETag, quoted, in the service's `0x…` style. */
 export function newEtag(): string {
   return `"0x${randomBytes(8).toString("hex").toUpperCase()}"`;
@@ -267,6 +277,10 @@ export class EmbeddedBlobCatalogue {
       blobsFrom: prepare(
         `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
       ),
+      // The same with every name that has staged blocks and no row: an empty block blob row whose
+      // etag is empty (what marks it uncommitted).
+      withStagedAfter: prepare(withStaged(">")),
+      withStagedFrom: prepare(withStaged(">=")),
     };
   }
 
@@ -437,8 +451,15 @@ export class EmbeddedBlobCatalogue {
     this.annotations.drop(container, name);
   }
 
-  /** Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`). */
-  blobs(container: number, from: string, inclusive: boolean, limit: number): BlobRow[] {
+  /**
+   * Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`); with
+   * `uncommitted`, names with staged blocks only as well (rows with an empty etag).
+   */
+  blobs(container: number, from: string, inclusive: boolean, limit: number, uncommitted = false): BlobRow[] {
+    if (uncommitted) {
+      const statement = inclusive ? this.sql.withStagedFrom! : this.sql.withStagedAfter!;
+      return statement.all(container, from, container, from, limit) as BlobRow[];
+    }
     return (inclusive ? this.sql.blobsFrom! : this.sql.blobsAfter!).all(container, from, limit) as BlobRow[];
   }
 }

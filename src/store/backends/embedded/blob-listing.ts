@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BackendListPage, BackendListQuery, StoredBlobItem } from "../../blobs/blob-backend.js";
 import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-catalogue.js";
@@ -90,7 +91,13 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
   while (work < LISTING_CHUNK_WORK) {
     if (s.cursor === undefined) return { items: s.items };
     const want = Math.min(maxPageSize - s.items.length + 1, s.batch, LISTING_CHUNK_WORK - work);
-    const rows = catalogue.blobs(s.container, s.cursor.from, s.cursor.inclusive, want);
+    const rows = catalogue.blobs(
+      s.container,
+      s.cursor.from,
+      s.cursor.inclusive,
+      want,
+      s.query.includeUncommitted === true,
+    );
     s.statements++;
     s.rowsRead += rows.length;
     work += rows.length + 1;
@@ -107,6 +114,11 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         s.batch = 1;
         sought = true;
         break;
+      }
+      if (row.etag === "") {
+        s.items.push(uncommittedItem(row));
+        s.cursor = { from: row.name, inclusive: false };
+        continue;
       }
       if (s.query.includeSnapshots) {
         const full = pushWithSnapshots(catalogue, s, row);
@@ -184,6 +196,21 @@ function continuationOf(item: BackendListPage["items"][number]): string {
     return `s:${JSON.stringify([item.name, item.snapshot])}`;
   }
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
+}
+
+/**
+ * A name with staged blocks only, as the service lists it: an empty block blob. Its ETag and time
+ * are the listing's (no blob was written yet): a hash of the name and now.
+ */
+function uncommittedItem(row: BlobRow): StoredBlobItem {
+  const now = Date.now();
+  const etag = `"0x${createHash("sha1").update(row.name).digest("hex").slice(0, 16).toUpperCase()}"`;
+  return {
+    kind: "blob",
+    name: row.name,
+    uncommitted: true,
+    properties: { ...propertiesOf({ ...row, modified: now }), etag },
+  };
 }
 
 function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, query: BackendListQuery): StoredBlobItem {
