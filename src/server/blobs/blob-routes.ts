@@ -96,7 +96,12 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
   const comp = ctx.query.get("comp");
   if (ctx.query.has("versionid")) throw notServed("versions");
   if (ctx.query.has("snapshot"))
-    return answerSnapshot(ctx, caller, client.withSnapshot(snapshotParameter(ctx)));
+    return answerSnapshot(
+      ctx,
+      caller,
+      client.withSnapshot(snapshotParameter(ctx)),
+      sasOverrides(ctx, caller),
+    );
   const conditions = httpConditions(ctx);
   switch (`${ctx.method} ${comp ?? ""}`) {
     case "GET ":
