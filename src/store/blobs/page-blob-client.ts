@@ -118,7 +118,7 @@ export class PageBlobClient extends BlobClient {
   ): Promise<PageWriteResponse> {
     const { call, pages } = this.beginPages(options);
     await this.authorize("writeBlob", call);
-    this.checkPageRange(offset, count);
+    this.checkPageRange(offset, count, true);
     const { http, sequence } = this.pageConditions(options.conditions);
     const result = await this.underWrite(http, call, (c) =>
       pages.writePages(this.name, { offset, count, conditions: { ...c, ...sequence } }, call),
@@ -269,8 +269,12 @@ export class PageBlobClient extends BlobClient {
     return size;
   }
 
-  /** A page write's range: aligned to 512 (InvalidPageRange), 1..maxPageWriteBytes long (RequestBodyTooLarge). */
-  private checkPageRange(offset: unknown, count: unknown): void {
+  /**
+   * A page write's range: aligned to 512 (InvalidPageRange), 1..maxPageWriteBytes long
+   * (RequestBodyTooLarge). A clear may cover the whole blob (Put Page docs); the backend checks
+   * that it ends inside it.
+   */
+  private checkPageRange(offset: unknown, count: unknown, clear = false): void {
     const ok = (n: unknown) =>
       typeof n === "number" && Number.isSafeInteger(n) && n >= 0 && n % PAGE_BYTES === 0;
     if (!ok(offset) || !ok(count) || count === 0) {
@@ -281,7 +285,7 @@ export class PageBlobClient extends BlobClient {
       );
     }
     const limit = this.port.capabilities.maxPageWriteBytes;
-    if ((count as number) > limit) {
+    if (!clear && (count as number) > limit) {
       throw new TableKitError(
         "RequestBodyTooLarge",
         `A page write covers at most ${limit} bytes; ${String(count)} were asked`,

@@ -119,6 +119,28 @@ export const snapshotFidelitySuite: BlobSuite = (target) => {
 
     itWhen(
       target,
+      (c) => c.snapshots && c.pageBlobs,
+      "no snapshots or no page blobs",
+      "clears more than one write may carry, up to the whole blob, while a snapshot keeps the pages",
+      async () => {
+        const c = await target().freshContainer();
+        const size = 2 * target().capabilities.maxPageWriteBytes;
+        const disk = c.getPageBlobClient("big");
+        await disk.create(size);
+        await disk.uploadPages(patternBytes(512, 9), 0, 512);
+        await disk.uploadPages(patternBytes(512, 8), size - 512, 512);
+        const { snapshot } = await disk.createSnapshot();
+        expect(await codeOf(disk.uploadPages(Buffer.alloc(size), 0, size))).toBe("RequestBodyTooLarge");
+        await disk.clearPages(0, size);
+        expect((await disk.getPageRanges()).pageRange).toEqual([]);
+        const old = disk.withSnapshot(snapshot);
+        expect((await old.downloadToBuffer(size - 512, 512)).equals(patternBytes(512, 8))).toBe(true);
+        expect((await old.getPageRanges()).pageRange).toHaveLength(2);
+      },
+    );
+
+    itWhen(
+      target,
       (c) => c.snapshots && c.sealAppendBlobs,
       "no snapshots or no sealed append blobs",
       "keeps an append blob's seal",
