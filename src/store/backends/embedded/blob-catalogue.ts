@@ -8,7 +8,7 @@ import type {
 import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
-import type { BlobRow } from "./blob-row.js";
+import type { BlobRow, CommittedBlocks } from "./blob-row.js";
 import { addSnapshotColumns, EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
@@ -124,8 +124,7 @@ export interface StagedBlockRow {
   readonly data: Buffer | null;
 }
 
-/** A committed block list as stored: `[[id, size], …]` in order. */
-export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
+export type { CommittedBlocks } from "./blob-row.js";
 
 /** Every column but the inline bytes: what listings read. */
 const COLUMNS =

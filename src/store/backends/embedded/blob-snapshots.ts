@@ -1,8 +1,7 @@
 import type { BlobTags } from "../../blobs/blob-tags.js";
-import type { CommittedBlocks } from "./blob-catalogue.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
 import { composedContent, type Extent, extentsOf, isComposed } from "./blob-extents.js";
-import type { BlobRow } from "./blob-row.js";
+import type { BlobRow, CommittedBlocks } from "./blob-row.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
