@@ -177,6 +177,9 @@ export interface StoredCopy {
   /** `<bytes copied>/<bytes total>`. */
   readonly progress: string;
   readonly completedOn?: Date;
+  /** Incremental Copy Blob wrote it: only its snapshots may be read; and the snapshot it made. */
+  readonly incremental?: boolean;
+  readonly destinationSnapshot?: string;
 }
 
 /** A blob of this store to copy from: by container, name and (optionally) snapshot. */
@@ -407,6 +410,20 @@ export interface PageBlobBackend {
     change: BackendPageBlobChange,
     call: CallOptions,
   ): Promise<BackendPageWriteResult>;
+  /**
+   * Incremental Copy Blob (where capabilities.incrementalCopy): the source snapshot's pages become
+   * the destination's and a snapshot of it is taken, in one write; the destination is marked an
+   * incremental copy (`copy.incremental`, `copy.destinationSnapshot`) and reads of it are
+   * OperationNotAllowedOnIncrementalCopyBlob. A destination that exists and is not an incremental
+   * copy of the same blob: IncrementalCopyBlobMismatch; a snapshot not later than the one copied
+   * last: IncrementalCopyOfEarlierSnapshotNotAllowed; a missing source: CannotVerifyCopySource.
+   */
+  copyIncremental?(
+    name: string,
+    source: BackendCopySource & { readonly snapshot: string },
+    copy: BackendCopy,
+    call: CallOptions,
+  ): Promise<BackendWriteResult & { readonly copy: StoredCopy }>;
 }
 
 export interface BlobServiceBackend {

@@ -47,6 +47,8 @@ export interface BlobCapabilities {
    * false: copies stream through Put Blob and make block blobs (Azure: docs/blobs.md#copy).
    */
   readonly copiesPageBlobs: boolean;
+  /** Incremental Copy Blob (`PageBlobClient.startCopyIncremental`) from a page blob snapshot of the store. */
+  readonly incrementalCopy: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
@@ -111,6 +113,7 @@ export const AZURE_BLOB_RULES = Object.freeze({
   snapshots: true,
   copyProperties: true,
   copiesPageBlobs: true,
+  incrementalCopy: true,
   conditionalWrites: true,
   contentHeaders: true,
   contentMD5: true,

@@ -84,6 +84,9 @@ export interface BlobProperties {
   copySource?: string;
   copyProgress?: string;
   copyCompletedOn?: Date;
+  /** Written by Incremental Copy Blob (only its snapshots may be read), and the snapshot that copy took. */
+  isIncrementalCopy?: boolean;
+  destinationSnapshot?: string;
 }
 
 /** Conditions on the tag and tier calls: only `tagConditions` (`x-ms-if-tags`). */
@@ -617,6 +620,8 @@ export function copyProperties(copy: StoredCopy): Partial<BlobProperties> {
     copySource: copy.source,
     copyProgress: copy.progress,
     ...(copy.completedOn ? { copyCompletedOn: copy.completedOn } : {}),
+    ...(copy.incremental ? { isIncrementalCopy: true } : {}),
+    ...(copy.destinationSnapshot ? { destinationSnapshot: copy.destinationSnapshot } : {}),
   };
 }
 

@@ -67,6 +67,8 @@ export interface BlobItem {
     | "copySource"
     | "copyProgress"
     | "copyCompletedOn"
+    | "isIncrementalCopy"
+    | "destinationSnapshot"
   >;
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;

@@ -5,6 +5,8 @@ import type { BackendConditions, SequenceConditions, StoredPageRange } from "./b
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
+import { asSourceError, newCopyId } from "./blob-copy.js";
+import type { CopySourceBlob } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -41,6 +43,13 @@ export interface PageWriteOptions extends OperationOptions {
 
 export interface PageWriteResponse extends BlobWriteResponse {
   blobSequenceNumber: number;
+}
+
+export interface PageCopyResponse extends BlobWriteResponse {
+  copyId: string;
+  copyStatus: "success";
+  /** The snapshot of the destination the incremental copy took. */
+  destinationSnapshot: string;
 }
 
 export interface PageRangesResponse extends BlobWriteResponse {
@@ -183,6 +192,58 @@ export class PageBlobClient extends BlobClient {
       blobContentLength: properties.contentLength,
       pageRange: ranges,
       clearRange: clearRanges ?? [],
+    };
+  }
+
+  /**
+   * Incremental Copy Blob: copies `source`, a snapshot of a page blob of this store (its client from
+   * `withSnapshot`), into this blob and takes a snapshot of it (`destinationSnapshot`); this blob is
+   * then an incremental copy: read its snapshots, not it. Done when this returns (`success`).
+   * IncrementalCopySourceMustBeSnapshot, IncrementalCopyBlobMismatch,
+   * IncrementalCopyOfEarlierSnapshotNotAllowed, CannotVerifyCopySource; NotSupported where
+   * capabilities.incrementalCopy is false or the source is in another store.
+   */
+  async startCopyIncremental(
+    source: CopySourceBlob,
+    options: OperationOptions & { conditions?: BlobRequestConditions; sourceUrl?: string } = {},
+  ): Promise<PageCopyResponse> {
+    const { call, pages } = this.beginPages(options);
+    if (!this.port.capabilities.incrementalCopy || !pages.copyIncremental || !source.sameStoreAs(this.port)) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} does not copy incrementally here (incrementalCopy, a source of this store)`,
+      );
+    }
+    const snapshot = source.snapshot;
+    if (snapshot === undefined) {
+      throw new TableKitError(
+        "IncrementalCopySourceMustBeSnapshot",
+        "The source of an incremental copy must be a snapshot.",
+        { details: { source: true, blobName: source.name } },
+      );
+    }
+    // The source's read is authorized through its own client (its store's token).
+    await source.getProperties().catch((err: unknown) => {
+      throw asSourceError(err);
+    });
+    const id = newCopyId();
+    const sourceUrl =
+      options.sourceUrl ?? `/${source.containerName}/${encodeURIComponent(source.name)}?snapshot=${snapshot}`;
+    const copyIncremental = pages.copyIncremental.bind(pages);
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      copyIncremental(
+        this.name,
+        { container: source.containerName, name: source.name, snapshot },
+        { conditions, id, sourceUrl },
+        call,
+      ),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      copyId: id,
+      copyStatus: "success",
+      destinationSnapshot: result.copy.destinationSnapshot!,
     };
   }
 

@@ -9,6 +9,7 @@ import { containersSuite } from "./containers.js";
 import { copySuite } from "./copy.js";
 import { deletedNamesSuite } from "./deleted-names.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
+import { incrementalCopySuite } from "./incremental-copy.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
@@ -49,6 +50,7 @@ export const BLOB_SUITES = [
   snapshotsSuite,
   snapshotFidelitySuite,
   uncommittedListingSuite,
+  incrementalCopySuite,
   copySuite,
   deletedNamesSuite,
 ] as const;

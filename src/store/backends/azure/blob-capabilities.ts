@@ -112,6 +112,8 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     copyProperties: false,
     // Streamed copies are Put Blob: a page blob's copy is a block blob.
     copiesPageBlobs: false,
+    // Not mapped to the SDK's startCopyIncremental (Azurite does not serve it).
+    incrementalCopy: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
     divergences: emulator ? [...AZURITE_BLOB_DIVERGENCES, ...SDK_BLOB_DIVERGENCES] : SDK_BLOB_DIVERGENCES,

@@ -216,8 +216,12 @@ function uncommittedItem(row: BlobRow): StoredBlobItem {
 function blobItem(row: BlobRow, catalogue: EmbeddedBlobCatalogue, query: BackendListQuery): StoredBlobItem {
   const { annotations } = catalogue;
   const includeTags = query.includeTags === true;
-  const copy =
-    query.includeCopy === true ? catalogue.copies.of(row.container, row.name, row.etag) : undefined;
+  // An incremental copy blob is listed as one (IncrementalCopy) whatever the listing includes.
+  const found =
+    query.includeCopy === true || row.type === "PageBlob"
+      ? catalogue.copies.of(row.container, row.name, row.etag)
+      : undefined;
+  const copy = query.includeCopy === true || found?.incremental ? found : undefined;
   const properties = {
     ...annotations.describe(row.container, row.name, propertiesOf(row)),
     ...(copy ? { copy } : {}),

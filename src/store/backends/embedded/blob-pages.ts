@@ -3,6 +3,8 @@ import { Readable } from "node:stream";
 import { TableKitError } from "../../../model/index.js";
 import type {
   BackendConditions,
+  BackendCopy,
+  BackendCopySource,
   BackendCreatePageBlob,
   BackendPageBlobChange,
   BackendPageRangesQuery,
@@ -12,6 +14,7 @@ import type {
   BackendWriteResult,
   PageBlobBackend,
   StoredBlobProperties,
+  StoredCopy,
   StoredPageRange,
 } from "../../blobs/blob-backend.js";
 import { checkLease } from "../../blobs/blob-leases.js";
@@ -19,6 +22,7 @@ import { sequenceConditionNotMet, sequenceConditionsHold } from "../../blobs/blo
 import type { CallOptions } from "../../call-options.js";
 import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { copyIncremental } from "./blob-incremental-copy.js";
 import { diffPageRanges, type StampedRange } from "./blob-page-diff.js";
 import { type SnapshotRow, snapshotPagesKey } from "./blob-snapshots.js";
 import { blobNotFound, checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
@@ -216,6 +220,15 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
       }
       return this.changed(container, row, size, sequence);
     });
+  }
+
+  async copyIncremental(
+    name: string,
+    source: BackendCopySource & { readonly snapshot: string },
+    copy: BackendCopy,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult & { copy: StoredCopy }> {
+    return copyIncremental(this.host, this.containerName, name, source, copy);
   }
 
   /**

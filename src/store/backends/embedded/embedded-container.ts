@@ -38,6 +38,7 @@ import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { copyBlob, withCopy } from "./blob-copies.js";
 import { isComposed, openComposed } from "./blob-extents.js";
+import { incrementalCopyRead } from "./blob-incremental-copy.js";
 import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
 import { EmbeddedPageBlobs } from "./blob-pages.js";
@@ -192,6 +193,12 @@ export class EmbeddedContainer implements ContainerBackend {
       () => {
         const found = this.readable(name, conditions);
         this.service.catalogue.annotations.checkOnline(found.container, name);
+        if (
+          found.type === "PageBlob" &&
+          this.service.catalogue.copies.of(found.container, name, found.etag)?.incremental
+        ) {
+          throw incrementalCopyRead(name);
+        }
         return found;
       },
       range,
