@@ -128,6 +128,31 @@ describe("blob snapshots over tablekit serve", () => {
     expect(await failure(onOther.getProperties())).toMatchObject({ status: 403 });
   });
 
+  it("Incremental Copy Blob: a page blob snapshot into a blob read through its snapshots", async () => {
+    const disk = container.getPageBlobClient("inc-source.vhd");
+    await disk.create(1024);
+    await disk.uploadPages(page("z"), 512, 512);
+    const { snapshot } = await disk.createSnapshot();
+    const backup = container.getPageBlobClient("inc-backup.vhd");
+    const copied = await backup.startCopyIncremental(disk.withSnapshot(snapshot!).url);
+    expect(copied.copyStatus).toBe("success");
+    const props = await backup.getProperties();
+    expect(props.isIncrementalCopy).toBe(true);
+    const kept = props.destinationSnapshot!;
+    expect(await failure(backup.download())).toMatchObject({ status: 409 });
+    expect((await backup.withSnapshot(kept).downloadToBuffer(512, 512)).equals(page("z"))).toBe(true);
+    const listed = [];
+    for await (const b of container.listBlobsFlat({ prefix: "inc-backup", includeSnapshots: true })) listed.push(b);
+    expect(listed.map((b) => b.snapshot ?? "")).toEqual([kept, ""]);
+    expect(listed[1]!.properties.incrementalCopy).toBe(true);
+    expect(listed[1]!.properties.destinationSnapshot).toBe(kept);
+    // The source must be a snapshot; a later copy of an earlier snapshot is refused.
+    expect(await failure(backup.startCopyIncremental(disk.url))).toEqual({
+      status: 409,
+      code: "IncrementalCopySourceMustBeSnapshot",
+    });
+  });
+
   it("lists staged-only blobs with include=uncommittedblobs", async () => {
     const fresh = container.getBlockBlobClient("dir/staged-only");
     await fresh.stageBlock(Buffer.from("b1").toString("base64"), "x", 1);

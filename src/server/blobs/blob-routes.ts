@@ -36,6 +36,7 @@ import {
   writeChecked,
 } from "./content-checksum.js";
 import { abortCopy, appendBlockFromUrl, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
+import { incrementalCopy } from "./incremental-copy-route.js";
 import {
   asksPageProperties,
   getPageRanges,
@@ -170,6 +171,8 @@ export async function answerBlob(ctx: BlobContext, caller: StorageCaller): Promi
     case "PUT ":
       if (isCopy(ctx)) return copyBlob(ctx, caller, container, name, conditions);
       return putBlob(ctx, caller, container, name, conditions);
+    case "PUT incrementalcopy":
+      return incrementalCopy(ctx, caller, container, name, conditions);
     case "PUT copy":
       return abortCopy(ctx, caller, client);
     case "PUT snapshot":
