@@ -142,7 +142,8 @@ describe("blob snapshots over tablekit serve", () => {
     expect(await failure(backup.download())).toMatchObject({ status: 409 });
     expect((await backup.withSnapshot(kept).downloadToBuffer(512, 512)).equals(page("z"))).toBe(true);
     const listed = [];
-    for await (const b of container.listBlobsFlat({ prefix: "inc-backup", includeSnapshots: true })) listed.push(b);
+    for await (const b of container.listBlobsFlat({ prefix: "inc-backup", includeSnapshots: true }))
+      listed.push(b);
     expect(listed.map((b) => b.snapshot ?? "")).toEqual([kept, ""]);
     expect(listed[1]!.properties.incrementalCopy).toBe(true);
     expect(listed[1]!.properties.destinationSnapshot).toBe(kept);
