@@ -172,6 +172,8 @@ export const snapshotFidelitySuite: BlobSuite = (target) => {
         await blob.setTags({ stage: "final", extra: "1" });
         const old = blob.withSnapshot(snapshot);
         expect((await old.getTags()).tags).toEqual({ stage: "draft" });
+        expect((await old.getProperties()).tagCount).toBe(1);
+        expect((await blob.getProperties()).tagCount).toBe(2);
         expect((await blob.getTags()).tags).toEqual({ stage: "final", extra: "1" });
         expect(await codeOf(old.setTags({ a: "b" }))).toBe("InvalidQueryParameterValue");
         expect(await codeOf(blob.withSnapshot("2020-01-01T00:00:00.0000000Z").getTags())).toBe(

@@ -4,6 +4,7 @@ import type {
   BackendSnapshotResult,
   DeleteSnapshots,
   Metadata,
+  StoredBlobProperties,
   StoredBlockLists,
 } from "../../blobs/blob-backend.js";
 import { checkLease } from "../../blobs/blob-leases.js";
@@ -99,6 +100,12 @@ export function snapshotRow(
   const id = host.catalogue.containerId(container);
   if (id === undefined) throw containerNotFound(container);
   return host.catalogue.snapshots.one(id, name, snapshot);
+}
+
+/** A snapshot's properties, with the count of the tags it kept. */
+export function snapshotProperties(row: SnapshotRow): StoredBlobProperties {
+  const tagCount = Object.keys(snapshotTags(row)).length;
+  return { ...propertiesOf(row), ...(tagCount > 0 ? { tagCount } : {}) };
 }
 
 /** Get Block List of a snapshot: the committed list it kept. BlobNotFound. */

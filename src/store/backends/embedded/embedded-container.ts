@@ -48,9 +48,11 @@ import {
   deleteSnapshot,
   deleteWithSnapshots,
   snapshotBlockList,
+  snapshotProperties,
   snapshotRow,
   snapshotTagsOf,
 } from "./blob-snapshot-ops.js";
+import type { SnapshotRow } from "./blob-snapshots.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
@@ -231,7 +233,8 @@ export class EmbeddedContainer implements ContainerBackend {
               ? openComposed(content, row.content, offset, count)
               : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
-      return { properties: this.describe(row), body, ...(range ? { range: { offset, count } } : {}) };
+      const properties = "snapshot" in row ? snapshotProperties(row as SnapshotRow) : this.describe(row);
+      return { properties, body, ...(range ? { range: { offset, count } } : {}) };
     }
     throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
   }
@@ -306,7 +309,7 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
     const row = this.service.guard(() => snapshotRow(this.service, this.name, name, snapshot));
-    return row && propertiesOf(row);
+    return row && snapshotProperties(row);
   }
 
   async copyBlob(
