@@ -74,6 +74,14 @@ describe("blob snapshots over tablekit serve", () => {
     const sealedAt = (await log.createSnapshot()).snapshot!;
     expect((await log.withSnapshot(sealedAt).getProperties()).isSealed).toBe(true);
 
+    // Copy Blob does not copy the seal; x-ms-seal-blob seals the copy.
+    const plain = container.getAppendBlobClient("copy.log");
+    await (await plain.beginCopyFromURL(log.url)).pollUntilDone();
+    expect((await plain.getProperties()).isSealed).toBe(false);
+    const sealedCopy = container.getAppendBlobClient("sealed-copy.log");
+    await (await sealedCopy.beginCopyFromURL(log.url, { sealBlob: true })).pollUntilDone();
+    expect((await sealedCopy.getProperties()).isSealed).toBe(true);
+
     const blob = container.getBlockBlobClient("tagged");
     const id = Buffer.from("block-1").toString("base64");
     await blob.stageBlock(id, "hello", 5);

@@ -198,6 +198,8 @@ export interface BackendCopy {
   /** The copy's id and the source URL it reports. */
   readonly id: string;
   readonly sourceUrl: string;
+  /** Seal the copy when it is an append blob (where capabilities.sealAppendBlobs). */
+  readonly seal?: boolean;
 }
 
 /** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */

@@ -43,8 +43,9 @@ export interface BlobCapabilities {
   /** Blobs written by a copy report its x-ms-copy-* properties (`copy` in properties and listings). */
   readonly copyProperties: boolean;
   /**
-   * Copy Blob of a page blob of the store makes a page blob with its pages (also onto itself);
-   * false: copies stream through Put Blob and make block blobs (Azure: docs/blobs.md#copy).
+   * Copy Blob of a page blob of the store makes a page blob with its pages (also onto itself), of
+   * an append blob an append blob (sealed when asked); false: copies stream through Put Blob and
+   * make block blobs (Azure: docs/blobs.md#copy).
    */
   readonly copiesPageBlobs: boolean;
   /** Incremental Copy Blob (`PageBlobClient.startCopyIncremental`) from a page blob snapshot of the store. */

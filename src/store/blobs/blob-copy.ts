@@ -28,6 +28,11 @@ export interface BlobCopyOptions extends OperationOptions {
   sourceConditions?: BlobCopySourceConditions;
   /** The source URL the copy properties report (the default names the source blob). */
   sourceUrl?: string;
+  /**
+   * Seal the copy when it is an append blob (Copy Blob's x-ms-seal-blob): a copy is not sealed
+   * otherwise, whether the source is or not (the seal is not copied).
+   */
+  sealBlob?: boolean;
 }
 
 export interface BlobCopyResponse {

@@ -152,6 +152,16 @@ export const snapshotFidelitySuite: BlobSuite = (target) => {
         await log.seal();
         const { snapshot } = await log.createSnapshot();
         expect((await log.withSnapshot(snapshot).getProperties()).isSealed).toBe(true);
+        // The seal is not copied; sealBlob seals the copy (where copies keep the blob's type).
+        if (target().capabilities.copiesPageBlobs) {
+          const copy = c.getAppendBlobClient("copy");
+          await copy.syncCopyFromURL(log);
+          expect((await copy.getProperties()).isSealed).toBe(false);
+          const sealed = c.getAppendBlobClient("sealed-copy");
+          await (await sealed.beginCopyFromURL(log, { sealBlob: true })).pollUntilDone();
+          expect((await sealed.getProperties()).isSealed).toBe(true);
+          expect(await codeOf(sealed.appendBlock("x", 1))).toBe("BlobIsSealed");
+        }
         const open = c.getAppendBlobClient("open");
         await open.create();
         const taken = (await open.createSnapshot()).snapshot;

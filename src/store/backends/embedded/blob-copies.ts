@@ -70,6 +70,9 @@ export function copyBlob(
       const onto = from.container === to.container && source.name === name && source.snapshot === undefined;
       // The destination keeps its own lease (a lease outlives a rewrite), not the source's.
       catalogue.upsert(row, to.row, { keepPages: onto });
+      // The seal is not copied; x-ms-seal-blob seals an append blob's copy.
+      if (copy.seal && row.type === "AppendBlob")
+        catalogue.sealed(to.container, name, row.etag, row.modified);
       // A new blob: the destination's tags and tier start again; a page blob's pages come along.
       catalogue.annotations.replace(to.container, name, {});
       if (sourceRow.type === "PageBlob" && !onto) {
