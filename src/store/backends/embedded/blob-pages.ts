@@ -70,7 +70,10 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
       // Ranges overlapping [from, to) in order, at most `limit`: the reads' batches.
       from: db.prepare(`SELECT start, end, data FROM tk_pages
         WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start LIMIT ?`),
-      bounds: db.prepare(`SELECT start, end, stamp FROM tk_pages
+      // Without the stamp: it sits after the bytes (an added column), so reading it walks them.
+      bounds: db.prepare(`SELECT start, end, NULL AS stamp FROM tk_pages
+        WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start`),
+      stamped: db.prepare(`SELECT start, end, stamp FROM tk_pages
         WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start`),
       remove: db.prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ? AND start = ?"),
       insert: db.prepare(
@@ -171,8 +174,17 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
       const key = query.snapshot === undefined ? name : snapshotPagesKey(name, query.snapshot);
       const clip = (rows: StampedRange[]) =>
         rows.map((r) => ({ start: Math.max(r.start, from), end: Math.min(r.end, to), stamp: r.stamp }));
+      const stamped = query.previousSnapshot !== undefined;
       const rowsOf = (blob: string) =>
-        clip(this.sql.bounds!.all(container, blob, from - MAX_RANGE, to, from) as StampedRange[]);
+        clip(
+          (stamped ? this.sql.stamped! : this.sql.bounds!).all(
+            container,
+            blob,
+            from - MAX_RANGE,
+            to,
+            from,
+          ) as StampedRange[],
+        );
       const properties = propertiesOf(row);
       if (query.previousSnapshot === undefined) {
         // As written: a write's range stays one range, cut where later writes overlap it (Azurite's
