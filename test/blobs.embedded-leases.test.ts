@@ -99,3 +99,41 @@ describe("a database from before the property and lease columns", () => {
     await reopened.close();
   });
 });
+
+describe("a database from before snapshots kept seals, tags, block lists and page write ids", () => {
+  it("opens, reads its snapshots and page blobs, and snapshots and diffs them afterwards", async () => {
+    const url = freshFile();
+    const path = url.slice("file:".length);
+    const store = await openStore(url);
+    const container = await store.createContainer("old");
+    await container.uploadBlockBlob("doc", "bytes", 5);
+    const taken = (await container.getBlobClient("doc").createSnapshot()).snapshot;
+    const disk = container.getPageBlobClient("disk");
+    await disk.create(1024);
+    await disk.uploadPages(Buffer.alloc(512, 7), 0, 512);
+    await store.close();
+    const db = new Database(path);
+    for (const column of ["props", "sealed", "tags", "block_list"]) {
+      db.exec(`ALTER TABLE tk_snapshots DROP COLUMN ${column}`);
+    }
+    db.exec("ALTER TABLE tk_pages DROP COLUMN stamp");
+    db.close();
+
+    const reopened = await openStore(url);
+    const old = reopened.container("old");
+    expect((await old.getBlobClient("doc").withSnapshot(taken).downloadToBuffer()).toString()).toBe("bytes");
+    expect(
+      (await old.getBlockBlobClient("doc").withSnapshot(taken).getBlockList("all")).committedBlocks,
+    ).toEqual([]);
+    const reopenedDisk = old.getPageBlobClient("disk");
+    const before = (await reopenedDisk.createSnapshot()).snapshot;
+    await reopenedDisk.uploadPages(Buffer.alloc(512, 8), 512, 512);
+    // A range written before the write ids existed counts as written since (it cannot be told apart).
+    const diff = await reopenedDisk.getPageRangesDiff(0, undefined, before);
+    expect(diff.pageRange).toEqual([{ start: 0, end: 1023 }]);
+    expect(
+      (await reopenedDisk.withSnapshot(before).downloadToBuffer(0, 512)).equals(Buffer.alloc(512, 7)),
+    ).toBe(true);
+    await reopened.close();
+  });
+});

@@ -3,7 +3,7 @@
  * transactional Content-MD5 checked on Put Blob, Put Block and Append Block (nothing written on a
  * mismatch), CRC64 refused rather than accepted unchecked, List Blobs ETags without quotes, a 416
  * naming the blob's length, Set Container Metadata's If-Modified-Since, the system containers, and
- * include=uncommittedblobs refused rather than answered wrongly.
+ * include=uncommittedblobs (and include values in any case) listing staged-only blobs.
  */
 import { createHash } from "node:crypto";
 import {
@@ -144,10 +144,25 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     });
   });
 
-  it("listing with include=uncommittedblobs is refused with 501 rather than leaving staged blobs out", async () => {
+  it("listing with include=uncommittedblobs lists staged-only blobs; include values are read in any case", async () => {
     await container.getBlockBlobClient("staged/only").stageBlock(Buffer.from("b").toString("base64"), "b", 1);
-    const pages = container.listBlobsFlat({ includeUncommitedBlobs: true }).byPage();
-    expect(await failure(pages.next())).toEqual({ status: 501, code: "NotImplemented" });
+    const sas = await container.generateSasUrl({
+      permissions: ContainerSASPermissions.parse("l"),
+      expiresOn: new Date(Date.now() + 3_600_000),
+    });
+    const list = (include: string) =>
+      fetch(
+        `${container.url}?restype=container&comp=list&prefix=staged/&include=${include}&${sas.split("?")[1]}`,
+      );
+    const listed = async (include: string) => {
+      const response = await list(include);
+      expect(response.status).toBe(200);
+      return [...(await response.text()).matchAll(/<Name>([^<]*)<\/Name>/g)].map((m) => m[1]);
+    };
+    expect(await listed("UncommittedBlobs")).toEqual(["staged/only"]);
+    expect(await listed("metadata")).toEqual([]);
+    expect(await listed("Snapshots,uncommittedblobs")).toEqual(["staged/only"]);
+    expect((await list("nothing")).status).toBe(400);
   });
 
   it("an If-Match that is no ETag at all is 412 ConditionNotMet on Append Block (not InvalidInput), nothing appended", async () => {

@@ -170,8 +170,10 @@ function serviceStringToSign(
   if (service === "queue") return head.join("\n");
   const overrides = [f("rscc"), f("rscd"), f("rsce"), f("rscl"), f("rsct")];
   const version = f("sv");
-  if (version >= "2020-12-06") return [...head, f("sr"), "", f("ses"), ...overrides].join("\n");
-  if (version >= "2018-11-09") return [...head, f("sr"), "", ...overrides].join("\n");
+  // A token for a snapshot (sr=bs) signs its time: the request's `snapshot`.
+  const snapshot = fields.sr === "bs" ? f("snapshot") : "";
+  if (version >= "2020-12-06") return [...head, f("sr"), snapshot, f("ses"), ...overrides].join("\n");
+  if (version >= "2018-11-09") return [...head, f("sr"), snapshot, ...overrides].join("\n");
   return [...head, ...overrides].join("\n");
 }
 
@@ -193,8 +195,8 @@ function serviceSas(
     );
   }
   const containerLevel = options.service === "blob" && fields.sr === "c";
-  if (options.service === "blob" && fields.sr !== "c" && fields.sr !== "b") {
-    throw authenticationFailed(`The signed resource '${fields.sr ?? ""}' is not served (c or b).`);
+  if (options.service === "blob" && fields.sr !== "c" && fields.sr !== "b" && fields.sr !== "bs") {
+    throw authenticationFailed(`The signed resource '${fields.sr ?? ""}' is not served (c, b or bs).`);
   }
   // The token names its resource only through the signature: sign for what the request addresses.
   const canonical =

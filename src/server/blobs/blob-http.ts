@@ -45,6 +45,8 @@ export function blobHeaders(p: BlobProperties): OutgoingHttpHeaders {
           "x-ms-copy-source": p.copySource,
           "x-ms-copy-progress": p.copyProgress,
           ...(p.copyCompletedOn ? { "x-ms-copy-completion-time": httpDate(p.copyCompletedOn) } : {}),
+          ...(p.isIncrementalCopy ? { "x-ms-incremental-copy": "true" } : {}),
+          ...(p.destinationSnapshot ? { "x-ms-copy-destination-snapshot": p.destinationSnapshot } : {}),
         }),
     ...metadataHeaders(p.metadata),
     ...annotationHeaders(p),

@@ -17,6 +17,7 @@ import type { BlobContext, BlobDeps } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import * as container from "./container-routes.js";
 import { abortCopy, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
+import { incrementalCopy } from "./incremental-copy-route.js";
 import { asksPageProperties } from "./page-blob-routes.js";
 import { snapshotBlob } from "./snapshot-routes.js";
 import { undeleteBlob } from "./soft-delete-routes.js";
@@ -229,6 +230,13 @@ const BLOB_ROUTES_OF_BLOBS: readonly BlobOperationRoute[] = [
     comp: "copy",
     needs: "writeBlob",
     handle: onBlob((ctx, caller, b) => abortCopy(ctx, caller, b.client)),
+  },
+  {
+    name: "Incremental Copy Blob",
+    methods: ["PUT"],
+    ...BLOB,
+    comp: "incrementalcopy",
+    handle: onBlob((ctx, caller, b) => incrementalCopy(ctx, caller, b.container, b.name, b.conditions)),
   },
   {
     name: "Snapshot Blob",

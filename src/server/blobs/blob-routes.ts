@@ -111,7 +111,12 @@ export async function refuseVersions(): Promise<void> {
 
 /** Reading or deleting a snapshot (`?snapshot=`): snapshot-routes.ts, before any HTTP condition is read. */
 export function answerSnapshotOf(ctx: BlobContext, caller: StorageCaller): Promise<void> {
-  return answerSnapshot(ctx, caller, blobOf(ctx, caller).client.withSnapshot(snapshotParameter(ctx)));
+  return answerSnapshot(
+    ctx,
+    caller,
+    blobOf(ctx, caller).client.withSnapshot(snapshotParameter(ctx)),
+    sasOverrides(ctx, caller),
+  );
 }
 
 /** Get Blob and Get Blob Properties (HEAD). */

@@ -50,7 +50,11 @@ function contentXml(p: BlobItem["properties"]): string {
   }`;
 }
 
-/** A copied blob's record, listed with include=copy (the port sets it only then). */
+/**
+ * A copied blob's record, listed with include=copy (the port sets it only then, and on incremental
+ * copies always). The destination snapshot is written under both names in use: List Blobs' docs
+ * (and the legacy SDK) read CopyDestinationSnapshot, the current SDKs DestinationSnapshot.
+ */
 function copyXml(p: BlobItem["properties"]): string {
   if (p.copyId === undefined) return "";
   const one = (tag: string, value: string | undefined) =>
@@ -58,7 +62,12 @@ function copyXml(p: BlobItem["properties"]): string {
   return `${one("CopyId", p.copyId)}${one("CopyStatus", p.copyStatus)}${one("CopySource", p.copySource)}${one(
     "CopyProgress",
     p.copyProgress,
-  )}${one("CopyCompletionTime", p.copyCompletedOn ? httpDate(p.copyCompletedOn) : undefined)}`;
+  )}${one("CopyCompletionTime", p.copyCompletedOn ? httpDate(p.copyCompletedOn) : undefined)}${
+    p.isIncrementalCopy ? "<IncrementalCopy>true</IncrementalCopy>" : ""
+  }${one("CopyDestinationSnapshot", p.destinationSnapshot)}${one(
+    "DestinationSnapshot",
+    p.destinationSnapshot,
+  )}`;
 }
 
 export function containerListingXml(

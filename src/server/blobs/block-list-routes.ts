@@ -81,6 +81,7 @@ export async function getBlockList(
   caller: StorageCaller,
   container: BlobContainer,
   name: string,
+  snapshot?: string,
 ): Promise<void> {
   askCore(caller, "readBlob", { container: container.containerName, blob: name });
   const type = (ctx.query.get("blocklisttype") ?? "committed").toLowerCase();
@@ -98,7 +99,9 @@ export async function getBlockList(
   }
   // An anonymous caller (a public container) sees committed blocks only, of a blob that exists.
   const anonymous = caller.anonymous;
-  const list = await container.getBlockBlobClient(name).getBlockList(anonymous ? "committed" : type);
+  const blob = container.getBlockBlobClient(name);
+  const client = snapshot === undefined ? blob : blob.withSnapshot(snapshot);
+  const list = await client.getBlockList(anonymous ? "committed" : type);
   if (anonymous && list.etag === undefined) {
     throw new TableKitError("BlobNotFound", "The specified blob does not exist.");
   }

@@ -261,15 +261,18 @@ async function listBlobs(
   const delimiter = ctx.query.get("delimiter") ?? undefined;
   const marker = ctx.query.get("marker") ?? undefined;
   const size = maxResults(ctx, PAGE);
-  const include = (ctx.query.get("include") ?? "").split(",").filter((s) => s !== "");
-  // Inclusions that would list what the server never has (snapshots, versions, deleted blobs) change nothing.
-  // Blobs with only uncommitted blocks exist on this server: listing them is not served (never a wrong answer).
-  if (include.includes("uncommittedblobs")) throw notServed("include=uncommittedblobs");
+  // The service reads the values in any case (include=Snapshots lists snapshots).
+  const include = (ctx.query.get("include") ?? "")
+    .split(",")
+    .filter((s) => s !== "")
+    .map((s) => s.toLowerCase());
+  // Inclusions that would list what the server never has (versions, deleted blobs) change nothing.
   for (const wanted of include) {
     if (
       ![
         "metadata",
         "snapshots",
+        "uncommittedblobs",
         "deleted",
         "versions",
         "copy",
@@ -288,11 +291,12 @@ async function listBlobs(
     }
   }
   // Snapshots where the store keeps them; a store without (S3) has none to list.
-  const snapshots =
-    include.includes("snapshots") && deps.store(ctx.account).blobCapabilities?.snapshots === true;
+  const caps = deps.store(ctx.account).blobCapabilities;
+  const snapshots = include.includes("snapshots") && caps?.snapshots === true;
   // Soft-deleted blobs likewise, where the store keeps them.
-  const deleted =
-    include.includes("deleted") && deps.store(ctx.account).blobCapabilities?.softDelete === true;
+  const deleted = include.includes("deleted") && caps?.softDelete === true;
+  // Names with staged blocks only, where the store keeps staged blocks (S3 has none to list).
+  const uncommitted = include.includes("uncommittedblobs") && caps?.blocks === true;
   const options = {
     ...(prefix === undefined ? {} : { prefix }),
     ...(deleted ? { includeDeleted: true } : {}),
@@ -300,6 +304,7 @@ async function listBlobs(
     ...(include.includes("tags") ? { includeTags: true } : {}),
     ...(snapshots ? { includeSnapshots: true } : {}),
     ...(include.includes("copy") ? { includeCopy: true } : {}),
+    ...(uncommitted ? { includeUncommitedBlobs: true } : {}),
   };
   const settings = {
     ...(size === undefined ? {} : { maxPageSize: size }),

@@ -127,9 +127,8 @@ export async function copyBlob(
   // A token with `c` and no `w` copies to a new blob only (the SAS permission table): the port
   // makes that write create-only.
   askCoreToWrite(caller, { container: container.containerName, blob: name });
-  // Sealing the copy is not offered: refused rather than a copy left open.
-  if (header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true")
-    throw notServed("the x-ms-seal-blob header on Copy Blob");
+  // The seal is not copied: x-ms-seal-blob asks for a sealed copy of an append blob.
+  const seal = header(ctx, "x-ms-seal-blob")?.toLowerCase() === "true";
   const client = container.getBlobClient(name);
   const type = header(ctx, "x-ms-blob-type");
   // x-ms-source-content-md5 belongs to the synchronous copies (Copy Blob From URL, Put Blob From URL).
@@ -161,6 +160,7 @@ export async function copyBlob(
   }
   const result = await client.syncCopyFromURL(source, {
     ...common,
+    ...(seal ? { sealBlob: true } : {}),
     conditions,
     sourceUrl: header(ctx, "x-ms-copy-source")!,
   });

@@ -1,6 +1,6 @@
 import { TableKitError } from "../../model/index.js";
 import type { BlobContainer, BlobRequestConditions, PageBlobRequestConditions } from "../../store/index.js";
-import { isNotModified } from "../../store/index.js";
+import { checkSnapshot, isNotModified } from "../../store/index.js";
 import { readBodyBytes } from "../http/read-body.js";
 import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
@@ -156,30 +156,38 @@ export async function putPage(
   });
 }
 
-/** Get Page Ranges: the written ranges (of the blob, or of the request's range) as XML. */
+/**
+ * Get Page Ranges: the written ranges (of the blob or of `snapshot`, of the request's range) as
+ * XML; with `prevsnapshot`, the ranges written and cleared since that older snapshot.
+ */
 export async function getPageRanges(
   ctx: BlobContext,
   container: BlobContainer,
   name: string,
   conditions: BlobRequestConditions,
   range: { offset: number; count?: number } | undefined,
+  snapshot?: string,
 ): Promise<void> {
-  if (ctx.query.has("prevsnapshot") || header(ctx, "x-ms-previous-snapshot-url") !== undefined) {
-    throw new ProtocolError(
-      501,
-      "NotImplemented",
-      "tablekit serve does not serve page range diffs against a snapshot (prevsnapshot) (docs/server.md lists what it serves).",
-    );
-  }
-  const client = container.getPageBlobClient(name);
-  const list = await client
-    .getPageRanges(range?.offset, range?.count, { conditions })
-    .catch((err: unknown) => {
-      if (isNotModified(err)) throw notModified();
-      throw err;
-    });
-  const body = `<?xml version="1.0" encoding="utf-8"?><PageList>${list.pageRange
-    .map((r) => `<PageRange><Start>${r.start}</Start><End>${r.end}</End></PageRange>`)
+  const blob = container.getPageBlobClient(name);
+  const client = snapshot === undefined ? blob : blob.withSnapshot(snapshot);
+  const previous = previousSnapshot(ctx);
+  const options = { conditions };
+  const list = await (previous === undefined
+    ? client.getPageRanges(range?.offset, range?.count, options)
+    : client.getPageRangesDiff(range?.offset, range?.count, previous, options)
+  ).catch((err: unknown) => {
+    if (isNotModified(err)) throw notModified();
+    throw err;
+  });
+  const xml = (tag: string, r: { start: number; end: number }) =>
+    `<${tag}><Start>${r.start}</Start><End>${r.end}</End></${tag}>`;
+  // A diff lists written and cleared ranges in offset order, as the service does.
+  const entries = [
+    ...list.pageRange.map((r) => ({ r, tag: "PageRange" })),
+    ...list.clearRange.map((r) => ({ r, tag: "ClearRange" })),
+  ].sort((a, b) => a.r.start - b.r.start);
+  const body = `<?xml version="1.0" encoding="utf-8"?><PageList>${entries
+    .map((e) => xml(e.tag, e.r))
     .join("")}</PageList>`;
   send(
     ctx,
@@ -192,6 +200,31 @@ export async function getPageRanges(
     },
     ctx.method === "HEAD" ? undefined : body,
   );
+}
+
+/**
+ * `prevsnapshot`, checked; `x-ms-previous-snapshot-url` (a managed disk's snapshot in another
+ * blob) is not served: a diff compares two versions of one blob here.
+ */
+function previousSnapshot(ctx: BlobContext): string | undefined {
+  if (header(ctx, "x-ms-previous-snapshot-url") !== undefined) {
+    throw new ProtocolError(
+      501,
+      "NotImplemented",
+      "tablekit serve does not serve page range diffs against another blob's snapshot (x-ms-previous-snapshot-url) (docs/server.md lists what it serves).",
+    );
+  }
+  const given = ctx.query.get("prevsnapshot");
+  if (given === null) return undefined;
+  try {
+    return checkSnapshot(given);
+  } catch {
+    throw new ProtocolError(
+      400,
+      "InvalidQueryParameterValue",
+      "Value for one of the query parameters specified in the request URI is invalid: prevsnapshot.",
+    );
+  }
 }
 
 /** Whether Set Blob Properties asks a page blob's resize or sequence-number action. */

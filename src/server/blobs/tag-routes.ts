@@ -50,21 +50,17 @@ export async function answerBlobTags(
   allow: AllowBlob,
   container: BlobContainer,
   name: string,
+  snapshot?: string,
 ): Promise<void> {
-  const client = container.getBlobClient(name);
+  // Get Blob Tags reads a snapshot's (kept as they were); snapshot routes send no PUT here.
+  const blob = container.getBlobClient(name);
+  const client = snapshot === undefined ? blob : blob.withSnapshot(snapshot);
   const leaseId = ctx.req.headers["x-ms-lease-id"];
   const conditions = {
     ...ifTags(ctx),
     // A leased blob's tags are set with its lease id; a given id must be the active lease's (the port checks).
     ...(typeof leaseId === "string" ? { leaseId } : {}),
   };
-  if (ctx.query.has("snapshot") || ctx.query.has("versionid")) {
-    throw new ProtocolError(
-      501,
-      "NotImplemented",
-      "tablekit serve does not serve tags of snapshots or versions.",
-    );
-  }
   if (ctx.method === "PUT") {
     allow("writeBlobTags");
     const pairs = parseTagsBody(await readBody(ctx.req, MAX_TAGS_BODY));

@@ -117,8 +117,8 @@ export function userDelegationStringToSign(
   const key = [f("skoid"), f("sktid"), f("skt"), f("ske"), f("sks"), f("skv")];
   const head = [f("sp"), f("st"), f("se"), canonical, ...key];
   const overrides = [f("rscc"), f("rscd"), f("rsce"), f("rscl"), f("rsct")];
-  // The snapshot time line: tokens for a snapshot or a version are not served (sr bs, bv are refused).
-  const tail = [f("sip"), f("spr"), version, f("sr"), ""];
+  // The snapshot time line: a token for a snapshot (sr=bs) signs the request's `snapshot`.
+  const tail = [f("sip"), f("spr"), version, f("sr"), fields.sr === "bs" ? f("snapshot") : ""];
   if (version < "2020-02-10") return [...head, ...tail, ...overrides].join("\n");
   const agents = [f("saoid"), f("suoid"), f("scid")];
   if (version < "2020-12-06") return [...head, ...agents, ...tail, ...overrides].join("\n");

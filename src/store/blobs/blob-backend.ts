@@ -177,6 +177,9 @@ export interface StoredCopy {
   /** `<bytes copied>/<bytes total>`. */
   readonly progress: string;
   readonly completedOn?: Date;
+  /** Incremental Copy Blob wrote it: only its snapshots may be read; and the snapshot it made. */
+  readonly incremental?: boolean;
+  readonly destinationSnapshot?: string;
 }
 
 /** A blob of this store to copy from: by container, name and (optionally) snapshot. */
@@ -202,6 +205,8 @@ export interface BackendCopy {
   /** The copy's id and the source URL it reports. */
   readonly id: string;
   readonly sourceUrl: string;
+  /** Seal the copy when it is an append blob (where capabilities.sealAppendBlobs). */
+  readonly seal?: boolean;
 }
 
 /** Set Blob Properties (content type and headers, all replaced) or Set Blob Metadata (replaced). */
@@ -269,6 +274,11 @@ export interface BackendListQuery {
    * `deleted` set, in their place in name order (only when capabilities.softDelete).
    */
   readonly includeDeleted?: boolean;
+  /**
+   * Names with staged blocks and no committed blob too (only asked when capabilities.blocks), each
+   * an empty block blob with `uncommitted` set, as the service lists them.
+   */
+  readonly includeUncommitted?: boolean;
 }
 
 export interface StoredBlobItem {
@@ -281,6 +291,8 @@ export interface StoredBlobItem {
   readonly snapshot?: string;
   /** Set on a soft-deleted blob or snapshot (listed with `includeDeleted`). */
   readonly deleted?: StoredDeletion;
+  /** A name with staged blocks only (listed with `includeUncommitted`): no committed blob yet. */
+  readonly uncommitted?: boolean;
 }
 
 /** When a soft-deleted blob or snapshot was deleted, and the whole days left before it is gone. */
@@ -372,6 +384,12 @@ export interface StoredPageRange {
   readonly end: number;
 }
 
+/** Get Page Ranges of a snapshot (`snapshot`), or what changed since an older one (`previousSnapshot`). */
+export interface BackendPageRangesQuery {
+  readonly snapshot?: string;
+  readonly previousSnapshot?: string;
+}
+
 /** A page blob's resize and sequence-number actions (Set Blob Properties). */
 export interface BackendPageBlobChange {
   /** A new size, a multiple of 512: pages past it are dropped. */
@@ -393,18 +411,41 @@ export interface PageBlobBackend {
   /**
    * The written ranges within `range` (the whole blob without it), in order, as the backend keeps
    * them (adjacent ranges may or may not be merged). InvalidRange when `range` starts past the end.
+   * With `query.snapshot`, of that snapshot (its conditions are the core's, checked before); with
+   * `query.previousSnapshot` (where capabilities.snapshots), the ranges written since that
+   * older snapshot and `clearRanges`, those cleared since: PreviousSnapshotNotFound,
+   * PreviousSnapshotCannotBeNewer.
    */
   getPageRanges(
     name: string,
     range: BackendRange | undefined,
     conditions: BackendConditions,
     call: CallOptions,
-  ): Promise<{ ranges: StoredPageRange[]; properties: StoredBlobProperties }>;
+    query?: BackendPageRangesQuery,
+  ): Promise<{
+    ranges: StoredPageRange[];
+    clearRanges?: StoredPageRange[];
+    properties: StoredBlobProperties;
+  }>;
   changePageBlob(
     name: string,
     change: BackendPageBlobChange,
     call: CallOptions,
   ): Promise<BackendPageWriteResult>;
+  /**
+   * Incremental Copy Blob (where capabilities.incrementalCopy): the source snapshot's pages become
+   * the destination's and a snapshot of it is taken, in one write; the destination is marked an
+   * incremental copy (`copy.incremental`, `copy.destinationSnapshot`) and reads of it are
+   * OperationNotAllowedOnIncrementalCopyBlob. A destination that exists and is not an incremental
+   * copy of the same blob: IncrementalCopyBlobMismatch; a snapshot not later than the one copied
+   * last: IncrementalCopyOfEarlierSnapshotNotAllowed; a missing source: CannotVerifyCopySource.
+   */
+  copyIncremental?(
+    name: string,
+    source: BackendCopySource & { readonly snapshot: string },
+    copy: BackendCopy,
+    call: CallOptions,
+  ): Promise<BackendWriteResult & { readonly copy: StoredCopy }>;
 }
 
 export interface BlobServiceBackend {
@@ -541,10 +582,21 @@ export interface ContainerBackend {
    * not in the list it is asked from; the upload conditions' codes.
    */
   commitBlocks(name: string, commit: BackendCommitBlocks, call: CallOptions): Promise<BackendWriteResult>;
-  /** The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged blocks. */
-  listBlocks(name: string, call: CallOptions): Promise<StoredBlockLists>;
-  /** The blob's tags; BlobNotFound, ConditionNotMet (tagConditions). Only called when capabilities.tags. */
-  getTags?(name: string, conditions: BackendConditions, call: CallOptions): Promise<BlobTags>;
+  /**
+   * The committed and uncommitted blocks; BlobNotFound when the blob neither exists nor has staged
+   * blocks. With `snapshot` (only where capabilities.snapshots): that snapshot's committed blocks.
+   */
+  listBlocks(name: string, call: CallOptions, snapshot?: string): Promise<StoredBlockLists>;
+  /**
+   * The blob's tags, or with `snapshot` (where capabilities.snapshots) those its snapshot kept;
+   * BlobNotFound, ConditionNotMet (tagConditions). Only called when capabilities.tags.
+   */
+  getTags?(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    snapshot?: string,
+  ): Promise<BlobTags>;
   /** Replaces the blob's tags; its ETag and Last-Modified stay. BlobNotFound, ConditionNotMet. */
   setTags?(name: string, tags: BlobTags, conditions: BackendConditions, call: CallOptions): Promise<void>;
   /**

@@ -47,6 +47,14 @@ export interface BlobCapabilities {
    * makes the copy; false: the source's bytes cannot be read, so such a copy is BlobArchived.
    */
   readonly copyFromArchive: boolean;
+  /**
+   * Copy Blob of a page blob of the store makes a page blob with its pages (also onto itself), of
+   * an append blob an append blob (sealed when asked); false: copies stream through Put Blob and
+   * make block blobs (Azure: docs/blobs.md#copy).
+   */
+  readonly copiesPageBlobs: boolean;
+  /** Incremental Copy Blob (`PageBlobClient.startCopyIncremental`) from a page blob snapshot of the store. */
+  readonly incrementalCopy: boolean;
   /** Writes and deletes honour `ifMatch` / `ifNoneMatch: "*"` atomically. */
   readonly conditionalWrites: boolean;
   /** Blobs keep Cache-Control, Content-Encoding, -Language, -Disposition (S3: its object headers). */
@@ -117,6 +125,8 @@ export const AZURE_BLOB_RULES = Object.freeze({
   snapshots: true,
   copyProperties: true,
   copyFromArchive: true,
+  copiesPageBlobs: true,
+  incrementalCopy: true,
   conditionalWrites: true,
   contentHeaders: true,
   contentMD5: true,

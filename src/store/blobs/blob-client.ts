@@ -85,6 +85,9 @@ export interface BlobProperties {
   copySource?: string;
   copyProgress?: string;
   copyCompletedOn?: Date;
+  /** Written by Incremental Copy Blob (only its snapshots may be read), and the snapshot that copy took. */
+  isIncrementalCopy?: boolean;
+  destinationSnapshot?: string;
 }
 
 /**
@@ -270,7 +273,9 @@ export class BlobClient {
 
   /** Throws unless the store's token allows `operation` on this blob (see `checkBlobAccess`). */
   protected authorize(operation: BlobOperation, call: CallOptions): Promise<void> {
-    if (operation !== "readBlob" && operation !== "deleteBlob") this.refuseOnSnapshot();
+    if (operation !== "readBlob" && operation !== "deleteBlob" && operation !== "readBlobTags") {
+      this.refuseOnSnapshot();
+    }
     return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
   }
 
@@ -390,7 +395,7 @@ export class BlobClient {
   }
 
   /** Reads a snapshot: it never changes, so its conditions are evaluated against it first. */
-  private async readSnapshot<T>(
+  protected async readSnapshot<T>(
     conditions: BlobRequestConditions,
     call: CallOptions,
     read: (snapshot: string) => Promise<T>,
@@ -515,13 +520,14 @@ export class BlobClient {
     await this.backend.setTags!(this.name, checked, conditions, call);
   }
 
-  /** The blob's index tags (Get Blob Tags); BlobNotFound when absent. */
+  /** The blob's index tags (Get Blob Tags), or its snapshot's (kept as they were); BlobNotFound when absent. */
   async getTags(options: BlobTagOptions = {}): Promise<{ tags: BlobTags }> {
     const call = this.begin(options);
     requireTags(this.port.capabilities);
     await this.authorize("readBlobTags", call);
     const conditions = this.tagConditions(options);
-    return { tags: { ...(await this.backend.getTags!(this.name, conditions, call)) } };
+    if (this.snapshot !== undefined) requireSnapshots(this.port.capabilities);
+    return { tags: { ...(await this.backend.getTags!(this.name, conditions, call, this.snapshot)) } };
   }
 
   /**
@@ -637,6 +643,8 @@ export function copyProperties(copy: StoredCopy): Partial<BlobProperties> {
     copySource: copy.source,
     copyProgress: copy.progress,
     ...(copy.completedOn ? { copyCompletedOn: copy.completedOn } : {}),
+    ...(copy.incremental ? { isIncrementalCopy: true } : {}),
+    ...(copy.destinationSnapshot ? { destinationSnapshot: copy.destinationSnapshot } : {}),
   };
 }
 

@@ -71,6 +71,8 @@ export interface BlobItem {
     | "copySource"
     | "copyProgress"
     | "copyCompletedOn"
+    | "isIncrementalCopy"
+    | "destinationSnapshot"
   >;
   /** Present when the listing asked for `includeMetadata`. */
   metadata?: Metadata;
@@ -102,6 +104,11 @@ export interface ListBlobsOptions extends OperationOptions {
    * `includeSnapshots`, soft-deleted snapshots too (docs/blobs.md#soft-delete; NotSupported without capabilities.softDelete).
    */
   includeDeleted?: boolean;
+  /**
+   * Names with staged blocks and no committed blob too, each an empty block blob (the SDK's
+   * spelling; NotSupported without capabilities.blocks).
+   */
+  includeUncommitedBlobs?: boolean;
 }
 
 export interface ListBlobsFlatSegment {
@@ -439,6 +446,12 @@ export class BlobContainer {
     if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
     if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
     if (options.includeDeleted === true) requireSoftDelete(this.port.capabilities);
+    if (options.includeUncommitedBlobs === true && !this.port.capabilities.blocks) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} keeps no staged blocks (blobCapabilities.blocks is false)`,
+      );
+    }
     return this.backend.list(
       {
         prefix,
@@ -450,6 +463,7 @@ export class BlobContainer {
         ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
         ...(options.includeCopy === true ? { includeCopy: true } : {}),
         ...(options.includeDeleted === true ? { includeDeleted: true } : {}),
+        ...(options.includeUncommitedBlobs === true ? { includeUncommitted: true } : {}),
       },
       call,
     );

@@ -263,6 +263,7 @@ async function copyUnder(
           conditions,
           id,
           sourceUrl,
+          ...(options.sealBlob === true ? { seal: true } : {}),
         },
         dest.call,
       );

@@ -40,6 +40,11 @@ export interface BlobCopyOptions extends OperationOptions {
   tier?: AccessTier;
   /** The MD5 the source's bytes must have (x-ms-source-content-md5): Md5Mismatch, nothing written. */
   sourceContentMD5?: Uint8Array;
+  /**
+   * Seal the copy when it is an append blob (Copy Blob's x-ms-seal-blob): a copy is not sealed
+   * otherwise, whether the source is or not (the seal is not copied).
+   */
+  sealBlob?: boolean;
 }
 
 export type BlobCopySourceTags = "REPLACE" | "COPY";

@@ -173,7 +173,11 @@ export class BlockBlobClient extends BlobClient {
         `listType is committed, uncommitted or all, not ${String(listType)}`,
       );
     }
-    const lists = await this.backend.listBlocks(this.name, call);
+    // A snapshot's list is the committed one it kept (it has no staged blocks).
+    const lists =
+      this.snapshot === undefined
+        ? await this.backend.listBlocks(this.name, call)
+        : await this.readSnapshot({}, call, (at) => this.backend.listBlocks(this.name, call, at));
     // Anonymous callers see committed blocks only, as the service shows them: staged ones are not yet the blob.
     const hidden = this.port.access?.anonymous === true;
     if (hidden && !lists.properties) throw blobNotFound(this.containerName, this.name);

@@ -5,6 +5,8 @@ import type { BackendConditions, SequenceConditions, StoredPageRange } from "./b
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
+import { asSourceError, newCopyId } from "./blob-copy.js";
+import type { CopySourceBlob } from "./blob-copy-into.js";
 import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
@@ -13,6 +15,7 @@ import {
   normalizeMetadata,
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
+import { checkSnapshot, requireSnapshots } from "./blob-snapshot.js";
 
 /** Pages are 512 bytes: every size, offset and count of a page blob is a multiple of it. */
 export const PAGE_BYTES = 512;
@@ -42,10 +45,17 @@ export interface PageWriteResponse extends BlobWriteResponse {
   blobSequenceNumber: number;
 }
 
+export interface PageCopyResponse extends BlobWriteResponse {
+  copyId: string;
+  copyStatus: "success";
+  /** The snapshot of the destination the incremental copy took. */
+  destinationSnapshot: string;
+}
+
 export interface PageRangesResponse extends BlobWriteResponse {
   /** Written ranges, `start` and `end` inclusive, in order; adjacent ranges may stay apart (docs/blobs.md). */
   pageRange: StoredPageRange[];
-  /** Cleared ranges: only a diff against a snapshot has them (none here). */
+  /** Cleared ranges: only a diff against a snapshot (`getPageRangesDiff`) has them. */
   clearRange: StoredPageRange[];
   blobContentLength: number;
 }
@@ -117,7 +127,7 @@ export class PageBlobClient extends BlobClient {
   ): Promise<PageWriteResponse> {
     const { call, pages } = this.beginPages(options);
     await this.authorize("writeBlob", call);
-    this.checkPageRange(offset, count);
+    this.checkPageRange(offset, count, true);
     const { http, sequence } = this.pageConditions(options.conditions);
     const result = await this.underWrite(http, call, (c) =>
       pages.writePages(this.name, { offset, count, conditions: { ...c, ...sequence } }, call),
@@ -129,29 +139,111 @@ export class PageBlobClient extends BlobClient {
     };
   }
 
-  /** The written ranges of the blob, or of `count` bytes from `offset` (clipped to it). */
+  /** The written ranges of the blob (or of this snapshot), or of `count` bytes from `offset` (clipped to it). */
   async getPageRanges(
     offset?: number,
     count?: number,
     options: OperationOptions & { conditions?: BlobRequestConditions } = {},
   ): Promise<PageRangesResponse> {
+    return this.pageRanges(offset, count, options, undefined);
+  }
+
+  /**
+   * Get Page Ranges' diff: the ranges written (`pageRange`) and cleared (`clearRange`) since the
+   * blob's older snapshot `previousSnapshot`, on the blob or on this snapshot (a newer one).
+   * PreviousSnapshotNotFound, PreviousSnapshotCannotBeNewer; NotSupported without snapshots.
+   */
+  async getPageRangesDiff(
+    offset: number | undefined,
+    count: number | undefined,
+    previousSnapshot: string,
+    options: OperationOptions & { conditions?: BlobRequestConditions } = {},
+  ): Promise<PageRangesResponse> {
+    return this.pageRanges(offset, count, options, checkSnapshot(previousSnapshot));
+  }
+
+  private async pageRanges(
+    offset: number | undefined,
+    count: number | undefined,
+    options: OperationOptions & { conditions?: BlobRequestConditions },
+    previousSnapshot: string | undefined,
+  ): Promise<PageRangesResponse> {
     const { call, pages } = this.beginPages(options);
     await this.authorize("readBlob", call);
+    if (previousSnapshot !== undefined || this.snapshot !== undefined)
+      requireSnapshots(this.port.capabilities);
     const range = checkRange(offset, count);
     const conditions = checkRequestConditions(options.conditions);
-    const { ranges, properties } = await underConditions(
-      conditions,
-      this.port.capabilities,
-      "read",
-      this.current(call),
-      (c) => pages.getPageRanges(this.name, range, c, call),
-    );
+    const query = {
+      ...(this.snapshot === undefined ? {} : { snapshot: this.snapshot }),
+      ...(previousSnapshot === undefined ? {} : { previousSnapshot }),
+    };
+    const { ranges, clearRanges, properties } =
+      this.snapshot === undefined
+        ? await underConditions(conditions, this.port.capabilities, "read", this.current(call), (c) =>
+            pages.getPageRanges(this.name, range, c, call, query),
+          )
+        : await this.readSnapshot(conditions, call, () =>
+            pages.getPageRanges(this.name, range, {}, call, query),
+          );
     return {
       etag: properties.etag,
       lastModified: properties.lastModified,
       blobContentLength: properties.contentLength,
       pageRange: ranges,
-      clearRange: [],
+      clearRange: clearRanges ?? [],
+    };
+  }
+
+  /**
+   * Incremental Copy Blob: copies `source`, a snapshot of a page blob of this store (its client from
+   * `withSnapshot`), into this blob and takes a snapshot of it (`destinationSnapshot`); this blob is
+   * then an incremental copy: read its snapshots, not it. Done when this returns (`success`).
+   * IncrementalCopySourceMustBeSnapshot, IncrementalCopyBlobMismatch,
+   * IncrementalCopyOfEarlierSnapshotNotAllowed, CannotVerifyCopySource; NotSupported where
+   * capabilities.incrementalCopy is false or the source is in another store.
+   */
+  async startCopyIncremental(
+    source: CopySourceBlob,
+    options: OperationOptions & { conditions?: BlobRequestConditions; sourceUrl?: string } = {},
+  ): Promise<PageCopyResponse> {
+    const { call, pages } = this.beginPages(options);
+    if (!this.port.capabilities.incrementalCopy || !pages.copyIncremental || !source.sameStoreAs(this.port)) {
+      throw new TableKitError(
+        "NotSupported",
+        `${this.port.capabilities.backend} does not copy incrementally here (incrementalCopy, a source of this store)`,
+      );
+    }
+    const snapshot = source.snapshot;
+    if (snapshot === undefined) {
+      throw new TableKitError(
+        "IncrementalCopySourceMustBeSnapshot",
+        "The source of an incremental copy must be a snapshot.",
+        { details: { source: true, blobName: source.name } },
+      );
+    }
+    // The source's read is authorized through its own client (its store's token).
+    await source.getProperties().catch((err: unknown) => {
+      throw asSourceError(err);
+    });
+    const id = newCopyId();
+    const sourceUrl =
+      options.sourceUrl ?? `/${source.containerName}/${encodeURIComponent(source.name)}?snapshot=${snapshot}`;
+    const copyIncremental = pages.copyIncremental.bind(pages);
+    const result = await this.conditionalWrite(options.conditions, call, (conditions) =>
+      copyIncremental(
+        this.name,
+        { container: source.containerName, name: source.name, snapshot },
+        { conditions, id, sourceUrl },
+        call,
+      ),
+    );
+    return {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      copyId: id,
+      copyStatus: "success",
+      destinationSnapshot: result.copy.destinationSnapshot!,
     };
   }
 
@@ -238,8 +330,12 @@ export class PageBlobClient extends BlobClient {
     return size;
   }
 
-  /** A page write's range: aligned to 512 (InvalidPageRange), 1..maxPageWriteBytes long (RequestBodyTooLarge). */
-  private checkPageRange(offset: unknown, count: unknown): void {
+  /**
+   * A page write's range: aligned to 512 (InvalidPageRange), 1..maxPageWriteBytes long
+   * (RequestBodyTooLarge). A clear may cover the whole blob (Put Page docs); the backend checks
+   * that it ends inside it.
+   */
+  private checkPageRange(offset: unknown, count: unknown, clear = false): void {
     const ok = (n: unknown) =>
       typeof n === "number" && Number.isSafeInteger(n) && n >= 0 && n % PAGE_BYTES === 0;
     if (!ok(offset) || !ok(count) || count === 0) {
@@ -250,7 +346,7 @@ export class PageBlobClient extends BlobClient {
       );
     }
     const limit = this.port.capabilities.maxPageWriteBytes;
-    if ((count as number) > limit) {
+    if (!clear && (count as number) > limit) {
       throw new TableKitError(
         "RequestBodyTooLarge",
         `A page write covers at most ${limit} bytes; ${String(count)} were asked`,

@@ -10,6 +10,7 @@ import { copySuite } from "./copy.js";
 import { copyAnnotationsSuite } from "./copy-annotations.js";
 import { deletedNamesSuite } from "./deleted-names.js";
 import { type BlobSetup, registerBlobSuites } from "./factory.js";
+import { incrementalCopySuite } from "./incremental-copy.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
@@ -18,10 +19,12 @@ import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
 import { roundTripsSuite } from "./round-trips.js";
 import { sealSuite } from "./seal.js";
+import { snapshotFidelitySuite } from "./snapshot-fidelity.js";
 import { snapshotsSuite } from "./snapshots.js";
 import { softDeleteSuite } from "./soft-delete.js";
 import { tagsSuite } from "./tags.js";
 import { tiersSuite } from "./tiers.js";
+import { uncommittedListingSuite } from "./uncommitted-listing.js";
 
 export type { BlobSetup, BlobTarget } from "./factory.js";
 export { blobTargetFromStore, blobTargetOnServer } from "./factory.js";
@@ -47,6 +50,9 @@ export const BLOB_SUITES = [
   tiersSuite,
   batchesSuite,
   snapshotsSuite,
+  snapshotFidelitySuite,
+  uncommittedListingSuite,
+  incrementalCopySuite,
   copySuite,
   copyAnnotationsSuite,
   deletedNamesSuite,

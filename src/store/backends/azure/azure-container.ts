@@ -264,6 +264,7 @@ export class AzureContainer implements ContainerBackend {
         ...(query.includeTags ? { includeTags: true } : {}),
         ...(query.includeSnapshots ? { includeSnapshots: true } : {}),
         ...(query.includeDeleted ? { includeDeleted: true } : {}),
+        ...(query.includeUncommitted ? { includeUncommitedBlobs: true } : {}),
       };
       const listing =
         query.delimiter === undefined
@@ -377,8 +378,9 @@ export class AzureContainer implements ContainerBackend {
     return written(result);
   }
 
-  async listBlocks(name: string, call: CallOptions): Promise<StoredBlockLists> {
-    const client = (await this.client()).getBlockBlobClient(name);
+  async listBlocks(name: string, call: CallOptions, snapshot?: string): Promise<StoredBlockLists> {
+    const blob = (await this.client()).getBlockBlobClient(name);
+    const client = snapshot === undefined ? blob : blob.withSnapshot(snapshot);
     const r = await blobCall(call, (o) => client.getBlockList("all", o));
     const blocks = (list: { name: string; size: number }[] | undefined) =>
       (list ?? []).map((b) => ({ name: b.name, size: b.size }));
@@ -414,10 +416,15 @@ export class AzureContainer implements ContainerBackend {
       committedBlockCount: r.blobCommittedBlockCount ?? 0,
     };
   }
-  async getTags(name: string, conditions: BackendConditions, call: CallOptions): Promise<BlobTags> {
+  async getTags(
+    name: string,
+    conditions: BackendConditions,
+    call: CallOptions,
+    snapshot?: string,
+  ): Promise<BlobTags> {
     const client = await this.client();
     const r = await blobCall(call, (o) =>
-      client.getBlobClient(name).getTags({ ...o, conditions: sdkConditions(conditions) }),
+      blobAt(client, name, snapshot).getTags({ ...o, conditions: sdkConditions(conditions) }),
     );
     return { ...(r.tags ?? {}) };
   }

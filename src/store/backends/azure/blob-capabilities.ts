@@ -83,6 +83,11 @@ export const AZURITE_BLOB_DIVERGENCES: BlobCapabilities["divergences"] = [
       "Keeps a DeleteRetentionPolicy in the service properties but deletes for good: include=deleted lists nothing and Undelete Blob answers 501 (observed on 3.x). Reported as softDelete: false; the service keeps soft-deleted blobs for the retention days.",
   },
   {
+    id: "page-ranges-diff-lists-unchanged",
+    description:
+      "Get Page Ranges with prevsnapshot lists ranges written before that snapshot and unchanged since as changed too; the service lists only the pages written or cleared since. Not worked around.",
+  },
+  {
     id: "seal-ignores-append-position",
     description:
       "Seal Blob ignores x-ms-blob-condition-appendpos; the service answers 412 AppendPositionConditionNotMet when the blob's length differs. Not worked around.",
@@ -111,6 +116,10 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     // Copies go through the core (streamed), which records no x-ms-copy-* on Azure.
     copyProperties: false,
     copyFromArchive: false,
+    // Streamed copies are Put Blob: a page blob's copy is a block blob.
+    copiesPageBlobs: false,
+    // Not mapped to the SDK's startCopyIncremental (Azurite does not serve it).
+    incrementalCopy: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
     // Azurite deletes for good (divergence no-soft-delete); the service keeps soft-deleted blobs.

@@ -3,6 +3,7 @@ import type {
   BackendConditions,
   BackendCreatePageBlob,
   BackendPageBlobChange,
+  BackendPageRangesQuery,
   BackendPageWrite,
   BackendPageWriteResult,
   BackendRange,
@@ -64,25 +65,39 @@ export class AzurePageBlobs implements PageBlobBackend {
     range: BackendRange | undefined,
     conditions: BackendConditions,
     call: CallOptions,
-  ): Promise<{ ranges: StoredPageRange[]; properties: StoredBlobProperties }> {
-    const client = await this.client();
+    query: BackendPageRangesQuery = {},
+  ): Promise<{
+    ranges: StoredPageRange[];
+    clearRanges?: StoredPageRange[];
+    properties: StoredBlobProperties;
+  }> {
+    const container = await this.client();
+    const blob = container.getPageBlobClient(name);
+    const client = query.snapshot === undefined ? blob : blob.withSnapshot(query.snapshot);
+    const options = { conditions: sdkConditions(conditions) };
+    const offset = range?.offset ?? 0;
+    const props = container.getBlobClient(name);
     // Get Page Ranges reports no sequence number or metadata: the properties come from their own call.
     const [r, p] = await Promise.all([
       rangeCall(call, (o) =>
-        client
-          .getPageBlobClient(name)
-          .getPageRanges(range?.offset ?? 0, range?.count, { ...o, conditions: sdkConditions(conditions) }),
+        query.previousSnapshot === undefined
+          ? client.getPageRanges(offset, range?.count, { ...o, ...options })
+          : client.getPageRangesDiff(offset, range?.count, query.previousSnapshot, { ...o, ...options }),
       ),
-      blobCall(call, (o) => client.getBlobClient(name).getProperties(o)),
+      blobCall(call, (o) =>
+        (query.snapshot === undefined ? props : props.withSnapshot(query.snapshot)).getProperties(o),
+      ),
     ]);
     // The SDK's typings say { start, end }; at run time it hands { offset, count } with count = end - start.
-    const listed = (r.pageRange ?? []) as unknown as { offset: number; count: number }[];
-    const ranges: StoredPageRange[] = listed.map(({ offset, count }) => ({
-      start: offset,
-      end: offset + count,
-    }));
+    const inclusive = (list: unknown) =>
+      ((list ?? []) as { offset: number; count: number }[]).map(({ offset, count }) => ({
+        start: offset,
+        end: offset + count,
+      }));
+    const clearRange = "clearRange" in r ? r.clearRange : undefined;
     return {
-      ranges,
+      ranges: inclusive(r.pageRange),
+      ...(query.previousSnapshot === undefined ? {} : { clearRanges: inclusive(clearRange) }),
       properties: { ...pageProperties(p), etag: r.etag ?? "", contentLength: r.blobContentLength ?? 0 },
     };
   }

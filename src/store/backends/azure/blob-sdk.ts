@@ -117,33 +117,7 @@ export interface SdkContainerClient {
   delete(options?: CallOptions & { conditions?: { leaseId?: string } }): Promise<unknown>;
   getProperties(options?: CallOptions): Promise<Written & LeaseProperties>;
   getBlobLeaseClient(proposeLeaseId?: string): SdkLeaseClient;
-  getBlockBlobClient(name: string): {
-    uploadData(data: Uint8Array, options?: WriteOptions): Promise<Written>;
-    uploadStream(
-      stream: NodeJS.ReadableStream,
-      bufferSize?: number,
-      maxConcurrency?: number,
-      options?: WriteOptions,
-    ): Promise<Written>;
-    stageBlock(
-      blockId: string,
-      body: Uint8Array | NodeJS.ReadableStream,
-      contentLength: number,
-      options?: CallOptions,
-    ): Promise<unknown>;
-    commitBlockList(blocks: string[], options?: WriteOptions): Promise<Written>;
-    getBlockList(
-      listType: "committed" | "uncommitted" | "all",
-      options?: CallOptions,
-    ): Promise<
-      Written & {
-        contentType?: string;
-        blobContentLength?: number;
-        committedBlocks?: { name: string; size: number }[];
-        uncommittedBlocks?: { name: string; size: number }[];
-      }
-    >;
-  };
+  getBlockBlobClient(name: string): SdkBlockBlobClient;
   getAppendBlobClient(name: string): {
     create(options?: WriteOptions): Promise<Written>;
     appendBlock(
@@ -162,6 +136,7 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeUncommitedBlobs?: boolean;
       includeDeleted?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
@@ -172,9 +147,39 @@ export interface SdkContainerClient {
       includeMetadata?: boolean;
       includeTags?: boolean;
       includeSnapshots?: boolean;
+      includeUncommitedBlobs?: boolean;
       includeDeleted?: boolean;
     } & CallOptions,
   ): Pages<SdkListSegment>;
+}
+
+export interface SdkBlockBlobClient {
+  withSnapshot(snapshot: string): SdkBlockBlobClient;
+  uploadData(data: Uint8Array, options?: WriteOptions): Promise<Written>;
+  uploadStream(
+    stream: NodeJS.ReadableStream,
+    bufferSize?: number,
+    maxConcurrency?: number,
+    options?: WriteOptions,
+  ): Promise<Written>;
+  stageBlock(
+    blockId: string,
+    body: Uint8Array | NodeJS.ReadableStream,
+    contentLength: number,
+    options?: CallOptions,
+  ): Promise<unknown>;
+  commitBlockList(blocks: string[], options?: WriteOptions): Promise<Written>;
+  getBlockList(
+    listType: "committed" | "uncommitted" | "all",
+    options?: CallOptions,
+  ): Promise<
+    Written & {
+      contentType?: string;
+      blobContentLength?: number;
+      committedBlocks?: { name: string; size: number }[];
+      uncommittedBlocks?: { name: string; size: number }[];
+    }
+  >;
 }
 
 export interface SdkBlobClient {
@@ -237,6 +242,19 @@ export interface SdkPageBlobClient {
     count?: number,
     options?: CallOptions & { conditions?: Conditions },
   ): Promise<Written & { blobContentLength?: number; pageRange?: { start: number; end: number }[] }>;
+  getPageRangesDiff(
+    offset: number,
+    count: number | undefined,
+    prevSnapshot: string,
+    options?: CallOptions & { conditions?: Conditions },
+  ): Promise<
+    Written & {
+      blobContentLength?: number;
+      pageRange?: { start: number; end: number }[];
+      clearRange?: { start: number; end: number }[];
+    }
+  >;
+  withSnapshot(snapshot: string): SdkPageBlobClient;
   resize(size: number, options?: CallOptions & { conditions?: Conditions }): Promise<Sequenced>;
   updateSequenceNumber(
     action: "max" | "update" | "increment",

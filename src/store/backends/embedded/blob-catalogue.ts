@@ -9,9 +9,9 @@ import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
-import type { BlobRow } from "./blob-row.js";
-import { EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
-import { EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
+import type { BlobRow, CommittedBlocks } from "./blob-row.js";
+import { addSnapshotColumns, EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
+import { addDeletedBlobColumns, EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -79,6 +79,8 @@ const ADDED_COLUMNS: readonly (readonly [table: string, column: string, type: st
   ["tk_containers", "lease", "TEXT"],
   // Append blobs that can be sealed (0: not sealed).
   ["tk_blobs", "sealed", "INTEGER NOT NULL DEFAULT 0"],
+  // Which write put a page range there (a cut keeps it): Get Page Ranges' diff compares them.
+  ["tk_pages", "stamp", "INTEGER"],
 ];
 
 function addMissingColumns(db: Db): void {
@@ -124,12 +126,21 @@ export interface StagedBlockRow {
   readonly data: Buffer | null;
 }
 
-/** A committed block list as stored: `[[id, size], …]` in order. */
-export type CommittedBlocks = readonly (readonly [id: string, size: number])[];
+export type { CommittedBlocks } from "./blob-row.js";
 
 /** Every column but the inline bytes: what listings read. */
 const COLUMNS =
   "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease, sealed";
+
+/** Blob rows and staged-only names from a name on (`op`: `>` or `>=`), in name order. */
+function withStaged(op: ">" | ">="): string {
+  return `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name ${op} ?
+    UNION ALL
+    SELECT s.container, s.blob, '', 0, '', 0, 'BlockBlob', 0, NULL, '{}', NULL, NULL, 0
+      FROM (SELECT DISTINCT container, blob FROM tk_staged_blocks WHERE container = ? AND blob ${op} ?) s
+      WHERE NOT EXISTS (SELECT 1 FROM tk_blobs b WHERE b.container = s.container AND b.name = s.blob)
+    ORDER BY 2 LIMIT ?`;
+}
 
 /** A new ETag, quoted, in the service's `0x…` style. */
 export function newEtag(): string {
@@ -193,6 +204,8 @@ export class EmbeddedBlobCatalogue {
     db.transaction(() => {
       db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
       addMissingColumns(db);
+      addSnapshotColumns(db);
+      addDeletedBlobColumns(db);
     }).immediate();
     this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
     this.snapshots = new EmbeddedSnapshots(db);
@@ -232,8 +245,8 @@ export class EmbeddedBlobCatalogue {
       deleteListsOf: prepare("DELETE FROM tk_block_lists WHERE container = ?"),
       deletePagesOf: prepare("DELETE FROM tk_pages WHERE container = ?"),
       deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
-      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data)
-        SELECT @toContainer, @toName, start, end, data FROM tk_pages WHERE container = @container AND blob = @name`),
+      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data, stamp)
+        SELECT @toContainer, @toName, start, end, data, stamp FROM tk_pages WHERE container = @container AND blob = @name`),
       stagedSizes: prepare(
         "SELECT id, size, content, NULL AS data FROM tk_staged_blocks WHERE container = ? AND blob = ? ORDER BY rowid",
       ),
@@ -273,6 +286,10 @@ export class EmbeddedBlobCatalogue {
       blobsFrom: prepare(
         `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
       ),
+      // The same with every name that has staged blocks and no row: an empty block blob row whose
+      // etag is empty (what marks it uncommitted).
+      withStagedAfter: prepare(withStaged(">")),
+      withStagedFrom: prepare(withStaged(">=")),
     };
   }
 
@@ -412,11 +429,12 @@ export class EmbeddedBlobCatalogue {
 
   /**
    * Writes the blob's row (a new version: not sealed, no pages of the version it replaces); `current`
-   * is the row it replaces, whose lease it keeps (a lease outlives a rewrite).
+   * is the row it replaces, whose lease it keeps (a lease outlives a rewrite). `keepPages`: a page
+   * blob copied onto itself, whose pages are the new version's.
    */
-  upsert(row: BlobRow, current?: BlobRow): void {
+  upsert(row: BlobRow, current?: BlobRow, options: { keepPages?: boolean } = {}): void {
     this.softDeletes.beforeWrite(row, current, Date.now());
-    this.sql.deletePages!.run(row.container, row.name);
+    if (!options.keepPages) this.sql.deletePages!.run(row.container, row.name);
     this.sql.upsert!.run({
       ...row,
       data: row.data ?? null,
@@ -444,8 +462,15 @@ export class EmbeddedBlobCatalogue {
     this.annotations.drop(container, name);
   }
 
-  /** Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`). */
-  blobs(container: number, from: string, inclusive: boolean, limit: number): BlobRow[] {
+  /**
+   * Up to `limit` rows in name order from `from` (inclusive, or exclusive when `after`); with
+   * `uncommitted`, names with staged blocks only as well (rows with an empty etag).
+   */
+  blobs(container: number, from: string, inclusive: boolean, limit: number, uncommitted = false): BlobRow[] {
+    if (uncommitted) {
+      const statement = inclusive ? this.sql.withStagedFrom! : this.sql.withStagedAfter!;
+      return statement.all(container, from, container, from, limit) as BlobRow[];
+    }
     return (inclusive ? this.sql.blobsFrom! : this.sql.blobsAfter!).all(container, from, limit) as BlobRow[];
   }
 }

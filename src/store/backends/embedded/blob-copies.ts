@@ -8,7 +8,7 @@ import type {
 } from "../../blobs/blob-backend.js";
 import { type BlobRow, newEtag, propertiesOf } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
-import { sharedContent } from "./blob-snapshots.js";
+import { type SnapshotRow, sharedContent, snapshotBlocks, snapshotPagesKey } from "./blob-snapshots.js";
 import { checkWrite, containerNotFound } from "./blob-write-checks.js";
 
 /** A row's properties with the copy that wrote it, when one did. */
@@ -56,9 +56,6 @@ export function copyBlob(
       checkWrite(to.row, copy.conditions);
       catalogue.annotations.checkTagConditions(to.container, name, to.row !== undefined, copy.conditions);
       if (copy.tier !== undefined && sourceRow.type !== "BlockBlob") throw tierNotForType(sourceRow.type);
-      if (sourceRow.type === "PageBlob" && source.snapshot !== undefined) {
-        throw new TableKitError("NotSupported", "The embedded engine keeps no snapshots of page blobs.");
-      }
       const shared = sharedContent(content, sourceRow);
       made = shared.content || undefined;
       const row: BlobRow = {
@@ -70,17 +67,28 @@ export function copyBlob(
         modified: Date.now(),
         ...(copy.metadata === undefined ? {} : { metadata: JSON.stringify(copy.metadata) }),
       };
+      // A copy of a blob onto itself keeps its pages (they are the copy's); any other destination's go.
+      const onto = from.container === to.container && source.name === name && source.snapshot === undefined;
       // The destination keeps its own lease (a lease outlives a rewrite), not the source's.
-      catalogue.upsert(row, to.row);
+      catalogue.upsert(row, to.row, { keepPages: onto });
+      // The seal is not copied; x-ms-seal-blob seals an append blob's copy.
+      if (copy.seal && row.type === "AppendBlob")
+        catalogue.sealed(to.container, name, row.etag, row.modified);
       // A new blob: the destination's tags and tier are the copy's (none: the defaults); a page
       // blob's pages come along.
       catalogue.annotations.replace(to.container, name, {
         ...(copy.tags ? { tags: copy.tags } : {}),
         ...(copy.tier ? { tier: copy.tier } : {}),
       });
-      if (sourceRow.type === "PageBlob") catalogue.copyPages(from.container, source.name, to.container, name);
+      if (sourceRow.type === "PageBlob" && !onto) {
+        const pagesOf =
+          source.snapshot === undefined ? source.name : snapshotPagesKey(source.name, source.snapshot);
+        catalogue.copyPages(from.container, pagesOf, to.container, name);
+      }
       const blocks =
-        source.snapshot === undefined ? catalogue.committedBlocks(from.container, source.name) : [];
+        source.snapshot === undefined
+          ? catalogue.committedBlocks(from.container, source.name)
+          : snapshotBlocks(sourceRow as SnapshotRow);
       catalogue.setCommittedBlocks(to.container, name, blocks.length > 0 ? blocks : undefined);
       freed.push(...catalogue.dropStaged(to.container, name));
       if (to.row?.content) freed.push(to.row.content);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BackendListPage, BackendListQuery, StoredBlobItem } from "../../blobs/blob-backend.js";
 import { type BlobRow, type EmbeddedBlobCatalogue, propertiesOf } from "./blob-catalogue.js";
@@ -94,9 +95,17 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
   while (work < LISTING_CHUNK_WORK) {
     if (s.cursor === undefined) return { items: s.items };
     const want = Math.min(maxPageSize - s.items.length + 1, s.batch, LISTING_CHUNK_WORK - work);
+    // With includeDeleted the soft-deleted rows' reader lists live and deleted blobs (staged-only
+    // names are not among them: include=deleted,uncommittedblobs lists no uncommitted names).
     const rows: ListedRow[] = s.query.includeDeleted
       ? catalogue.softDeletes.listed(s.container, s.cursor.from, s.cursor.inclusive, want, s.now)
-      : catalogue.blobs(s.container, s.cursor.from, s.cursor.inclusive, want);
+      : catalogue.blobs(
+          s.container,
+          s.cursor.from,
+          s.cursor.inclusive,
+          want,
+          s.query.includeUncommitted === true,
+        );
     s.statements++;
     s.rowsRead += rows.length;
     work += rows.length + 1;
@@ -113,6 +122,11 @@ function chunk(catalogue: EmbeddedBlobCatalogue, s: PageState): BackendListPage 
         s.batch = 1;
         sought = true;
         break;
+      }
+      if (row.etag === "") {
+        s.items.push(uncommittedItem(row));
+        s.cursor = { from: row.name, inclusive: false };
+        continue;
       }
       if (s.query.includeSnapshots) {
         const full = pushWithSnapshots(catalogue, s, row);
@@ -204,6 +218,21 @@ function continuationOf(item: BackendListPage["items"][number]): string {
   return `${item.kind === "prefix" ? "p" : "b"}:${item.name}`;
 }
 
+/**
+ * A name with staged blocks only, as the service lists it: an empty block blob. Its ETag and time
+ * are the listing's (no blob was written yet): a hash of the name and now.
+ */
+function uncommittedItem(row: BlobRow): StoredBlobItem {
+  const now = Date.now();
+  const etag = `"0x${createHash("sha1").update(row.name).digest("hex").slice(0, 16).toUpperCase()}"`;
+  return {
+    kind: "blob",
+    name: row.name,
+    uncommitted: true,
+    properties: { ...propertiesOf({ ...row, modified: now }), etag },
+  };
+}
+
 function blobItem(
   row: ListedRow,
   catalogue: EmbeddedBlobCatalogue,
@@ -213,8 +242,12 @@ function blobItem(
   const deleted = deletedInfo(row, now);
   const { annotations } = catalogue;
   const includeTags = query.includeTags === true;
-  const copy =
-    query.includeCopy === true ? catalogue.copies.of(row.container, row.name, row.etag) : undefined;
+  // An incremental copy blob is listed as one (IncrementalCopy) whatever the listing includes.
+  const found =
+    query.includeCopy === true || row.type === "PageBlob"
+      ? catalogue.copies.of(row.container, row.name, row.etag)
+      : undefined;
+  const copy = query.includeCopy === true || found?.incremental ? found : undefined;
   const properties = {
     ...annotations.describe(row.container, row.name, propertiesOf(row)),
     ...(copy ? { copy } : {}),

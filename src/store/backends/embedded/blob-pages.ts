@@ -1,15 +1,20 @@
+import { randomInt } from "node:crypto";
 import { Readable } from "node:stream";
 import { TableKitError } from "../../../model/index.js";
 import type {
   BackendConditions,
+  BackendCopy,
+  BackendCopySource,
   BackendCreatePageBlob,
   BackendPageBlobChange,
+  BackendPageRangesQuery,
   BackendPageWrite,
   BackendPageWriteResult,
   BackendRange,
   BackendWriteResult,
   PageBlobBackend,
   StoredBlobProperties,
+  StoredCopy,
   StoredPageRange,
 } from "../../blobs/blob-backend.js";
 import { checkLease } from "../../blobs/blob-leases.js";
@@ -17,6 +22,9 @@ import { sequenceConditionNotMet, sequenceConditionsHold } from "../../blobs/blo
 import type { CallOptions } from "../../call-options.js";
 import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
+import { copyIncremental } from "./blob-incremental-copy.js";
+import { diffPageRanges, type StampedRange } from "./blob-page-diff.js";
+import { type SnapshotRow, snapshotPagesKey } from "./blob-snapshots.js";
 import { blobNotFound, checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -40,6 +48,12 @@ interface PageRow {
   readonly start: number;
   readonly end: number;
   readonly data: Buffer;
+  readonly stamp: number | null;
+}
+
+/** A fresh write stamp: which write put a range there (random, so writers in two processes never share one). */
+function newStamp(): number {
+  return randomInt(1, 2 ** 48);
 }
 
 export class EmbeddedPageBlobs implements PageBlobBackend {
@@ -51,15 +65,20 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
   ) {
     const db = host.catalogue.db;
     this.sql = {
-      overlapping: db.prepare(`SELECT start, end, data FROM tk_pages
+      overlapping: db.prepare(`SELECT start, end, data, stamp FROM tk_pages
         WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start`),
       // Ranges overlapping [from, to) in order, at most `limit`: the reads' batches.
       from: db.prepare(`SELECT start, end, data FROM tk_pages
         WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start LIMIT ?`),
-      bounds: db.prepare(`SELECT start, end FROM tk_pages
+      // Without the stamp: it sits after the bytes (an added column), so reading it walks them.
+      bounds: db.prepare(`SELECT start, end, NULL AS stamp FROM tk_pages
+        WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start`),
+      stamped: db.prepare(`SELECT start, end, stamp FROM tk_pages
         WHERE container = ? AND blob = ? AND start > ? AND start < ? AND end > ? ORDER BY start`),
       remove: db.prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ? AND start = ?"),
-      insert: db.prepare("INSERT INTO tk_pages (container, blob, start, end, data) VALUES (?, ?, ?, ?, ?)"),
+      insert: db.prepare(
+        "INSERT INTO tk_pages (container, blob, start, end, data, stamp) VALUES (?, ?, ?, ?, ?, ?)",
+      ),
       dropFrom: db.prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ? AND start >= ?"),
       changed: db.prepare(
         "UPDATE tk_blobs SET length = ?, blocks = ?, etag = ?, modified = ? WHERE container = ? AND name = ?",
@@ -118,7 +137,9 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
         });
       }
       this.cut(container, name, write.offset, end);
-      if (write.bytes) this.sql.insert!.run(container, name, write.offset, end, Buffer.from(write.bytes));
+      if (write.bytes) {
+        this.sql.insert!.run(container, name, write.offset, end, Buffer.from(write.bytes), newStamp());
+      }
       return this.changed(container, row, row.length, row.blocks);
     });
   }
@@ -128,9 +149,17 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     range: BackendRange | undefined,
     conditions: BackendConditions,
     _call: CallOptions,
-  ): Promise<{ ranges: StoredPageRange[]; properties: StoredBlobProperties }> {
+    query: BackendPageRangesQuery = {},
+  ): Promise<{
+    ranges: StoredPageRange[];
+    clearRanges?: StoredPageRange[];
+    properties: StoredBlobProperties;
+  }> {
     return this.host.guard(() => {
-      const { container, row } = this.pageBlob(name, conditions, "read");
+      const { container, row } =
+        query.snapshot === undefined
+          ? this.pageBlob(name, conditions, "read")
+          : this.snapshotPageBlob(name, query.snapshot);
       if (range && range.offset >= row.length) {
         throw new TableKitError(
           "InvalidRange",
@@ -142,15 +171,41 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
       }
       const from = range?.offset ?? 0;
       const to = Math.min(row.length, range?.count === undefined ? row.length : from + range.count);
-      const ranges: StoredPageRange[] = [];
-      const rows = this.sql.bounds!.all(container, name, from - MAX_RANGE, to, from) as {
-        start: number;
-        end: number;
-      }[];
-      // As written: a write's range stays one range, cut where later writes overlap it (Azurite's
-      // answer too; the service documents no coalescing).
-      for (const r of rows) ranges.push({ start: Math.max(r.start, from), end: Math.min(r.end, to) - 1 });
-      return { ranges, properties: propertiesOf(row) };
+      const key = query.snapshot === undefined ? name : snapshotPagesKey(name, query.snapshot);
+      const clip = (rows: StampedRange[]) =>
+        rows.map((r) => ({ start: Math.max(r.start, from), end: Math.min(r.end, to), stamp: r.stamp }));
+      const stamped = query.previousSnapshot !== undefined;
+      const rowsOf = (blob: string) =>
+        clip(
+          (stamped ? this.sql.stamped! : this.sql.bounds!).all(
+            container,
+            blob,
+            from - MAX_RANGE,
+            to,
+            from,
+          ) as StampedRange[],
+        );
+      const properties = propertiesOf(row);
+      if (query.previousSnapshot === undefined) {
+        // As written: a write's range stays one range, cut where later writes overlap it (Azurite's
+        // answer too; the service documents no coalescing).
+        return { ranges: rowsOf(key).map((r) => ({ start: r.start, end: r.end - 1 })), properties };
+      }
+      if (query.snapshot !== undefined && query.previousSnapshot >= query.snapshot) {
+        throw new TableKitError(
+          "PreviousSnapshotCannotBeNewer",
+          "The prevsnapshot query parameter value cannot be newer than snapshot query parameter value.",
+          { details: { snapshot: query.snapshot, previousSnapshot: query.previousSnapshot } },
+        );
+      }
+      const previous = this.host.catalogue.snapshots.one(container, name, query.previousSnapshot);
+      if (!previous) {
+        throw new TableKitError("PreviousSnapshotNotFound", "The previous snapshot is not found.", {
+          details: { blobName: name, previousSnapshot: query.previousSnapshot },
+        });
+      }
+      const diff = diffPageRanges(rowsOf(key), rowsOf(snapshotPagesKey(name, query.previousSnapshot)));
+      return { ranges: diff.changed, clearRanges: diff.cleared, properties };
     });
   }
 
@@ -179,24 +234,40 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     });
   }
 
+  async copyIncremental(
+    name: string,
+    source: BackendCopySource & { readonly snapshot: string },
+    copy: BackendCopy,
+    _call: CallOptions,
+  ): Promise<BackendWriteResult & { copy: StoredCopy }> {
+    return copyIncremental(this.host, this.containerName, name, source, copy);
+  }
+
   /**
    * `count` bytes from `offset` of a page blob's row (read in the caller's transaction): zeros
    * where no page was written. Ranges are read a few at a time; a blob written between two reads
    * ends the stream with ServerBusy, never with bytes of two versions.
    */
-  openRead(row: BlobRow, offset: number, count: number): Readable {
+  openRead(row: BlobRow | SnapshotRow, offset: number, count: number): Readable {
     const { container, name, etag } = row;
     const { host, sql, containerName } = this;
+    const snapshot = "snapshot" in row ? row.snapshot : undefined;
+    const key = snapshot === undefined ? name : snapshotPagesKey(name, snapshot);
+    // A snapshot never changes: only its delete ends the read.
+    const unchanged = () =>
+      snapshot === undefined
+        ? host.catalogue.blobIn(containerName, name)?.row?.etag === etag
+        : host.catalogue.snapshots.has(container, name, snapshot);
     // Each batch in its own read transaction, checked against the version the read started on.
     const batchFrom = (at: number, end: number) =>
       host.read(() => {
-        if (host.catalogue.blobIn(containerName, name)?.row?.etag !== etag) {
+        if (!unchanged()) {
           throw new TableKitError(
             "ServerBusy",
             "The page blob was written while it was being read; read it again",
           );
         }
-        return sql.from!.all(container, name, at - MAX_RANGE, end, at, RANGES_PER_READ) as PageRow[];
+        return sql.from!.all(container, key, at - MAX_RANGE, end, at, RANGES_PER_READ) as PageRow[];
       });
     async function* bytes(): AsyncGenerator<Buffer> {
       let at = offset;
@@ -222,9 +293,11 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     const rows = this.sql.overlapping!.all(container, name, from - MAX_RANGE, to, from) as PageRow[];
     for (const r of rows) {
       this.sql.remove!.run(container, name, r.start);
+      // What is left of a range stays the same write's (its stamp), for Get Page Ranges' diff.
       if (r.start < from)
-        this.sql.insert!.run(container, name, r.start, from, r.data.subarray(0, from - r.start));
-      if (r.end > to) this.sql.insert!.run(container, name, to, r.end, r.data.subarray(to - r.start));
+        this.sql.insert!.run(container, name, r.start, from, r.data.subarray(0, from - r.start), r.stamp);
+      if (r.end > to)
+        this.sql.insert!.run(container, name, to, r.end, r.data.subarray(to - r.start), r.stamp);
     }
   }
 
@@ -233,7 +306,7 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     const across = this.sql.overlapping!.all(container, name, size - MAX_RANGE, size, size) as PageRow[];
     for (const r of across) {
       this.sql.remove!.run(container, name, r.start);
-      this.sql.insert!.run(container, name, r.start, size, r.data.subarray(0, size - r.start));
+      this.sql.insert!.run(container, name, r.start, size, r.data.subarray(0, size - r.start), r.stamp);
     }
     this.sql.dropFrom!.run(container, name, size);
   }
@@ -262,6 +335,20 @@ export class EmbeddedPageBlobs implements PageBlobBackend {
     if (row.type !== "PageBlob") {
       throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
         details: { blobName: name, blobType: row.type },
+      });
+    }
+    return { container, row };
+  }
+
+  /** A page blob's snapshot row: ContainerNotFound, BlobNotFound, InvalidBlobType. */
+  private snapshotPageBlob(name: string, snapshot: string): { container: number; row: SnapshotRow } {
+    const container = this.host.catalogue.containerId(this.containerName);
+    if (container === undefined) throw containerNotFound(this.containerName);
+    const row = this.host.catalogue.snapshots.one(container, name, snapshot);
+    if (!row) throw blobNotFound(this.containerName, name);
+    if (row.type !== "PageBlob") {
+      throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
+        details: { blobName: name, blobType: row.type, snapshot },
       });
     }
     return { container, row };

@@ -21,3 +21,6 @@ export interface BlobRow {
   /** The bytes of a small block blob, kept in the row (`content` is then empty); null otherwise. */
   readonly data?: Buffer | null;
 }
+
+/** A committed block list as stored: `[[id, size], …]` in order. */
+export type CommittedBlocks = readonly (readonly [id: string, size: number])[];

@@ -4,11 +4,21 @@ import type {
   BackendSnapshotResult,
   DeleteSnapshots,
   Metadata,
+  StoredBlobProperties,
+  StoredBlockLists,
 } from "../../blobs/blob-backend.js";
 import { checkLease } from "../../blobs/blob-leases.js";
+import type { BlobTags } from "../../blobs/blob-tags.js";
+import { evaluateTagCondition, tagConditionNotMet } from "../../blobs/tag-expression.js";
 import { type BlobRow, parseLease, propertiesOf } from "./blob-catalogue.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
-import { sharedContent, snapshotTime } from "./blob-snapshots.js";
+import {
+  type SnapshotRow,
+  sharedContent,
+  snapshotBlocks,
+  snapshotTags,
+  snapshotTime,
+} from "./blob-snapshots.js";
 import { conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** The container's id and the blob's row, or ContainerNotFound (inside the caller's transaction). */
@@ -56,17 +66,18 @@ export function createSnapshot(
     return host.immediate(() => {
       const { container: id, row: found } = lookup(host, container, name);
       const row = checked(host, found, container, name, conditions, "read");
-      // Snapshots share a blob's content file; a page blob's pages live in tk_pages, which they do not copy.
-      if (row.type === "PageBlob") {
-        throw new TableKitError("NotSupported", "The embedded engine keeps no snapshots of page blobs.");
-      }
       const snapshot = snapshotTime(Date.now(), catalogue.snapshots.latest(id, name));
       const shared = sharedContent(content, row);
       made = shared.content || undefined;
+      // Everything the blob has now: bytes (shared), pages (copied), seal, headers, tags, block list.
+      const tags = catalogue.annotations.tags(id, name);
+      const blocks = catalogue.committedBlocks(id, name);
       catalogue.snapshots.insert({
         ...row,
         ...shared,
         snapshot,
+        tags: Object.keys(tags).length > 0 ? JSON.stringify(tags) : null,
+        block_list: blocks.length > 0 ? JSON.stringify(blocks) : null,
         ...(metadata === undefined ? {} : { metadata: JSON.stringify(metadata) }),
       });
       // The blob is unchanged: the service answers its ETag and time.
@@ -85,10 +96,49 @@ export function snapshotRow(
   container: string,
   name: string,
   snapshot: string,
-): BlobRow | undefined {
+): SnapshotRow | undefined {
   const id = host.catalogue.containerId(container);
   if (id === undefined) throw containerNotFound(container);
   return host.catalogue.snapshots.one(id, name, snapshot);
+}
+
+/** A snapshot's properties, with the count of the tags it kept. */
+export function snapshotProperties(row: SnapshotRow): StoredBlobProperties {
+  const tagCount = Object.keys(snapshotTags(row)).length;
+  return { ...propertiesOf(row), ...(tagCount > 0 ? { tagCount } : {}) };
+}
+
+/** Get Block List of a snapshot: the committed list it kept. BlobNotFound. */
+export function snapshotBlockList(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  snapshot: string,
+): StoredBlockLists {
+  return host.guard(() => {
+    const row = snapshotRow(host, container, name, snapshot);
+    if (!row) throw blobNotFound(container, name, snapshot);
+    const committed = snapshotBlocks(row).map(([id, size]) => ({ name: id, size }));
+    return { committed, uncommitted: [], properties: propertiesOf(row) };
+  });
+}
+
+/** Get Blob Tags of a snapshot: the tags it kept, its tag conditions evaluated on them. BlobNotFound. */
+export function snapshotTagsOf(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  snapshot: string,
+  conditions: BackendConditions,
+): BlobTags {
+  return host.guard(() => {
+    const row = snapshotRow(host, container, name, snapshot);
+    if (!row) throw blobNotFound(container, name, snapshot);
+    const tags = snapshotTags(row);
+    const c = conditions.tagConditions;
+    if (c && !evaluateTagCondition(c.condition, tags)) throw tagConditionNotMet(name);
+    return tags;
+  });
 }
 
 export function deleteSnapshot(

@@ -1,6 +1,7 @@
+import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
 import { composedContent, type Extent, extentsOf, isComposed } from "./blob-extents.js";
-import type { BlobRow } from "./blob-row.js";
+import type { BlobRow, CommittedBlocks } from "./blob-row.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -27,13 +28,58 @@ export const SNAPSHOT_SCHEMA = `
     PRIMARY KEY (container, name, snapshot)
   );`;
 
-/** A snapshot's row: a blob row and its time. */
+/**
+ * Columns added after the first release (guarded ALTER TABLE, as tk_blobs'): what else a snapshot
+ * keeps of its blob. `props` its content headers and creation time, `sealed` an append blob's seal,
+ * `tags` JSON of its index tags (kept here, not in tk_blob_tags: Find Blobs by Tags finds base blobs
+ * only), `block_list` JSON of its committed block list. A page blob snapshot's pages are rows of
+ * tk_pages under `snapshotPagesKey`.
+ */
+const ADDED_COLUMNS: readonly (readonly [column: string, type: string])[] = [
+  ["props", "TEXT"],
+  ["sealed", "INTEGER NOT NULL DEFAULT 0"],
+  ["tags", "TEXT"],
+  ["block_list", "TEXT"],
+];
+
+/** Adds the columns a database made before lacks (inside the catalogue's schema transaction). */
+export function addSnapshotColumns(db: Db): void {
+  const columns = db.prepare("PRAGMA table_info(tk_snapshots)").all() as { name: string }[];
+  for (const [column, type] of ADDED_COLUMNS) {
+    if (!columns.some((c) => c.name === column))
+      db.exec(`ALTER TABLE tk_snapshots ADD COLUMN ${column} ${type}`);
+  }
+}
+
+/** A snapshot's row: a blob row and its time, with the tags and block list it keeps. */
 export interface SnapshotRow extends BlobRow {
   readonly snapshot: string;
+  /** JSON of its index tags; null: none. */
+  readonly tags?: string | null;
+  /** JSON of its committed block list (`[[id, size], …]`); null: none. */
+  readonly block_list?: string | null;
+}
+
+/**
+ * The `blob` under which tk_pages keeps a page blob snapshot's pages: a blob name never holds a
+ * control character (validateBlobName), so no blob's own pages can sit under it.
+ */
+export function snapshotPagesKey(name: string, snapshot: string): string {
+  return `${name}\u0001${snapshot}`;
+}
+
+/** The committed block list a snapshot keeps (empty: none). */
+export function snapshotBlocks(row: SnapshotRow): CommittedBlocks {
+  return row.block_list ? (JSON.parse(row.block_list) as CommittedBlocks) : [];
+}
+
+/** The index tags a snapshot keeps. */
+export function snapshotTags(row: SnapshotRow): BlobTags {
+  return row.tags ? (JSON.parse(row.tags) as BlobTags) : {};
 }
 
 const COLUMNS =
-  "container, name, snapshot, content, length, etag, modified, type, blocks, content_type, metadata";
+  "container, name, snapshot, content, length, etag, modified, type, blocks, content_type, metadata, props, sealed, tags, block_list";
 
 /** Prepared statements over tk_snapshots (the table exists: the catalogue creates it). */
 export class EmbeddedSnapshots {
@@ -43,16 +89,24 @@ export class EmbeddedSnapshots {
     const prepare = (text: string) => db.prepare(text);
     this.sql = {
       insert: prepare(`INSERT INTO tk_snapshots
-        (container, name, snapshot, content, length, etag, modified, type, blocks, content_type, metadata, data)
-        VALUES (@container, @name, @snapshot, @content, @length, @etag, @modified, @type, @blocks, @content_type, @metadata, @data)`),
+        (container, name, snapshot, content, length, etag, modified, type, blocks, content_type, metadata, data,
+          props, sealed, tags, block_list)
+        VALUES (@container, @name, @snapshot, @content, @length, @etag, @modified, @type, @blocks, @content_type,
+          @metadata, @data, @props, @sealed, @tags, @block_list)`),
       one: prepare("SELECT * FROM tk_snapshots WHERE container = ? AND name = ? AND snapshot = ?"),
       latest: prepare("SELECT max(snapshot) FROM tk_snapshots WHERE container = ? AND name = ?").pluck(),
+      exists: prepare("SELECT 1 FROM tk_snapshots WHERE container = ? AND name = ? AND snapshot = ?").pluck(),
       any: prepare("SELECT 1 FROM tk_snapshots WHERE container = ? AND name = ? LIMIT 1").pluck(),
       contentsOfBlob: prepare(
         "SELECT content FROM tk_snapshots WHERE container = ? AND name = ? AND content <> ''",
       ).pluck(),
       deleteOfBlob: prepare("DELETE FROM tk_snapshots WHERE container = ? AND name = ?"),
       deleteOne: prepare("DELETE FROM tk_snapshots WHERE container = ? AND name = ? AND snapshot = ?"),
+      // Every snapshot's pages of one blob: the keys between `name\u0001` and `name\u0002`.
+      deletePagesOfBlob: prepare("DELETE FROM tk_pages WHERE container = ? AND blob > ? AND blob < ?"),
+      deletePages: prepare("DELETE FROM tk_pages WHERE container = ? AND blob = ?"),
+      copyPages: prepare(`INSERT INTO tk_pages (container, blob, start, end, data, stamp)
+        SELECT container, ?, start, end, data, stamp FROM tk_pages WHERE container = ? AND blob = ?`),
       ofNames: prepare(
         `SELECT ${COLUMNS} FROM tk_snapshots WHERE container = ? AND name >= ? AND name <= ? ORDER BY name, snapshot`,
       ),
@@ -60,7 +114,18 @@ export class EmbeddedSnapshots {
   }
 
   insert(row: SnapshotRow): void {
-    this.sql.insert!.run({ ...row, data: row.data ?? null });
+    this.sql.insert!.run({
+      ...row,
+      data: row.data ?? null,
+      props: row.props ?? null,
+      sealed: row.sealed ?? 0,
+      tags: row.tags ?? null,
+      block_list: row.block_list ?? null,
+    });
+    // A page blob's pages as they are now: copied rows, so later writes to the blob leave them be.
+    if (row.type === "PageBlob") {
+      this.sql.copyPages!.run(snapshotPagesKey(row.name, row.snapshot), row.container, row.name);
+    }
   }
 
   one(container: number, name: string, snapshot: string): SnapshotRow | undefined {
@@ -71,7 +136,9 @@ export class EmbeddedSnapshots {
     return (this.sql.latest!.get(container, name) as string | null | undefined) ?? undefined;
   }
 
-  has(container: number, name: string): boolean {
+  /** Whether the blob has any snapshot (or, given `snapshot`, that one). */
+  has(container: number, name: string, snapshot?: string): boolean {
+    if (snapshot !== undefined) return this.sql.exists!.get(container, name, snapshot) !== undefined;
     return this.sql.any!.get(container, name) !== undefined;
   }
 
@@ -79,6 +146,7 @@ export class EmbeddedSnapshots {
   dropAll(container: number, name: string): string[] {
     const contents = this.sql.contentsOfBlob!.all(container, name) as string[];
     this.sql.deleteOfBlob!.run(container, name);
+    this.sql.deletePagesOfBlob!.run(container, `${name}\u0001`, `${name}\u0002`);
     return contents;
   }
 
@@ -87,6 +155,7 @@ export class EmbeddedSnapshots {
     const row = this.one(container, name, snapshot);
     if (!row) return undefined;
     this.sql.deleteOne!.run(container, name, snapshot);
+    if (row.type === "PageBlob") this.sql.deletePages!.run(container, snapshotPagesKey(name, snapshot));
     return row.content;
   }
 

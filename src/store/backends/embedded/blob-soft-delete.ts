@@ -3,7 +3,7 @@ import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
 import type { BlobRow } from "./blob-row.js";
-import { type SnapshotRow, sharedContent, snapshotTime } from "./blob-snapshots.js";
+import { type SnapshotRow, sharedContent, snapshotPagesKey, snapshotTime } from "./blob-snapshots.js";
 import type { Db } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
@@ -32,6 +32,8 @@ export const SOFT_DELETE_SCHEMA = `
     props TEXT,
     sealed INTEGER NOT NULL DEFAULT 0,
     kept TEXT,
+    tags TEXT,
+    block_list TEXT,
     deleted INTEGER NOT NULL,
     expires INTEGER NOT NULL,
     PRIMARY KEY (container, name, snapshot)
@@ -39,6 +41,15 @@ export const SOFT_DELETE_SCHEMA = `
   CREATE INDEX IF NOT EXISTS tk_deleted_blobs_by_expiry ON tk_deleted_blobs (expires);`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Adds the snapshot columns a tk_deleted_blobs made before them lacks (inside the schema transaction). */
+export function addDeletedBlobColumns(db: Db): void {
+  const columns = db.prepare("PRAGMA table_info(tk_deleted_blobs)").all() as { name: string }[];
+  for (const column of ["tags", "block_list"]) {
+    if (!columns.some((c) => c.name === column))
+      db.exec(`ALTER TABLE tk_deleted_blobs ADD COLUMN ${column} TEXT`);
+  }
+}
 
 /** What a deleted blob keeps beside its row, to come back whole: its tags, tier and block list. */
 interface KeptAnnotations {
@@ -51,7 +62,8 @@ interface KeptAnnotations {
 export type ListedRow = BlobRow & { readonly deleted?: number | null; readonly expires?: number | null };
 
 const ROW = "container, name, content, length, etag, modified, type, blocks, content_type, metadata";
-const SNAPSHOT_COLUMNS = `${ROW}, snapshot, data`;
+/** Every column a snapshot keeps (blob-snapshots.ts): a soft-deleted snapshot comes back whole. */
+const SNAPSHOT_COLUMNS = `${ROW}, snapshot, data, props, sealed, tags, block_list`;
 const LISTED = `${ROW}, props, lease, sealed`;
 
 /** The key a deleted page blob's pages are kept under (the blob's `snapshot` empty for itself). */
@@ -272,16 +284,22 @@ export class EmbeddedSoftDeletes {
     }[];
     if (rows.length === 0) return;
     for (const r of rows) {
-      if (r.type === "PageBlob") this.sql.dropPages!.run(r.container, keptPagesKey(r.name, r.snapshot));
+      if (r.type === "PageBlob") this.dropPagesOf(r.container, r.name, r.snapshot);
       if (r.content) this.freed.push(r.content);
     }
     this.sql.dropExpired!.run(now);
   }
 
   private purge(container: number, name: string, snapshot: string, type: string, content: string): void {
-    if (type === "PageBlob") this.sql.dropPages!.run(container, keptPagesKey(name, snapshot));
+    if (type === "PageBlob") this.dropPagesOf(container, name, snapshot);
     if (content) this.freed.push(content);
     this.sql.dropOf!.run(container, name, snapshot);
+  }
+
+  /** A kept page blob's pages: a deleted blob's under keptPagesKey, a deleted snapshot's where its snapshot kept them. */
+  private dropPagesOf(container: number, name: string, snapshot: string): void {
+    this.sql.dropPages!.run(container, keptPagesKey(name, snapshot));
+    if (snapshot !== "") this.sql.dropPages!.run(container, snapshotPagesKey(name, snapshot));
   }
 
   /** The blob's latest snapshot time, live or soft-deleted: a new one must come after it. */

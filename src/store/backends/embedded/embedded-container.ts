@@ -38,6 +38,7 @@ import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
 import { copyBlob, withCopy } from "./blob-copies.js";
 import { isComposed, openComposed } from "./blob-extents.js";
+import { incrementalCopyRead } from "./blob-incremental-copy.js";
 import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
 import { EmbeddedPageBlobs } from "./blob-pages.js";
@@ -46,9 +47,13 @@ import {
   createSnapshot,
   deleteSnapshot,
   deleteWithSnapshots,
+  snapshotBlockList,
+  snapshotProperties,
   snapshotRow,
+  snapshotTagsOf,
   undeleteBlob,
 } from "./blob-snapshot-ops.js";
+import type { SnapshotRow } from "./blob-snapshots.js";
 import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
 
 /** How often a reader retries when writers keep replacing the content it is about to open. */
@@ -191,6 +196,12 @@ export class EmbeddedContainer implements ContainerBackend {
       () => {
         const found = this.readable(name, conditions);
         this.service.catalogue.annotations.checkOnline(found.container, name);
+        if (
+          found.type === "PageBlob" &&
+          this.service.catalogue.copies.of(found.container, name, found.etag)?.incremental
+        ) {
+          throw incrementalCopyRead(name);
+        }
         return found;
       },
       range,
@@ -223,7 +234,8 @@ export class EmbeddedContainer implements ContainerBackend {
               ? openComposed(content, row.content, offset, count)
               : content.open(row.content, offset, count);
       if (!body) continue; // replaced between the row read and the open: read the row again
-      return { properties: this.describe(row), body, ...(range ? { range: { offset, count } } : {}) };
+      const properties = "snapshot" in row ? snapshotProperties(row as SnapshotRow) : this.describe(row);
+      return { properties, body, ...(range ? { range: { offset, count } } : {}) };
     }
     throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
   }
@@ -298,7 +310,7 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
     const row = this.service.guard(() => snapshotRow(this.service, this.name, name, snapshot));
-    return row && propertiesOf(row);
+    return row && snapshotProperties(row);
   }
 
   async copyBlob(
@@ -330,8 +342,9 @@ export class EmbeddedContainer implements ContainerBackend {
     return commitBlocks(this.service, this.name, name, commit);
   }
 
-  async listBlocks(name: string, _call: CallOptions): Promise<StoredBlockLists> {
-    return listBlocks(this.service, this.name, name);
+  async listBlocks(name: string, _call: CallOptions, snapshot?: string): Promise<StoredBlockLists> {
+    if (snapshot === undefined) return listBlocks(this.service, this.name, name);
+    return snapshotBlockList(this.service, this.name, name, snapshot);
   }
 
   async list(query: BackendListQuery, _call: CallOptions): Promise<BackendListPage> {
@@ -472,7 +485,13 @@ export class EmbeddedContainer implements ContainerBackend {
     return this.service.catalogue.annotations.describe(row.container, row.name, withCopy(this.service, row));
   }
 
-  async getTags(name: string, conditions: BackendConditions, _call: CallOptions): Promise<BlobTags> {
+  async getTags(
+    name: string,
+    conditions: BackendConditions,
+    _call: CallOptions,
+    snapshot?: string,
+  ): Promise<BlobTags> {
+    if (snapshot !== undefined) return snapshotTagsOf(this.service, this.name, name, snapshot, conditions);
     return this.service.guard(() => {
       const row = this.checkRead(this.lookup(name).row, name, conditions);
       return this.service.catalogue.annotations.tags(row.container, name);

@@ -70,6 +70,8 @@ export function s3BlobCapabilities(options: {
     // S3 keeps no record of a copy on the object it wrote.
     copyProperties: false,
     copyFromArchive: false,
+    copiesPageBlobs: false,
+    incrementalCopy: false,
     conditionalWrites: options.conditionalWrites,
     // Cache-Control, Content-Encoding, -Language, -Disposition are object headers; S3 keeps no
     // Content-MD5 (its ETag is one only for single-part uploads), changes an object's headers only
