@@ -65,6 +65,25 @@ describe("blob service gaps found by Azurite's blob tests", () => {
     expect((await blob.downloadToBuffer()).toString()).toBe("new body");
   });
 
+  it("x-ms-blob-content-md5 checks a block blob's body (128 bits or InvalidMd5) but is kept as given on an empty append or page blob", async () => {
+    const odd = new Uint8Array([1, 2, 3, 4, 5]);
+    const blobHTTPHeaders = { blobContentMD5: odd, blobContentType: "text/odd" };
+    const block = container.getBlockBlobClient("md5/odd-block");
+    expect(await failure(block.upload("body", 4, { blobHTTPHeaders }))).toEqual({
+      status: 400,
+      code: "InvalidMd5",
+    });
+    expect(await block.exists()).toBe(false);
+    const append = container.getAppendBlobClient("md5/odd-append");
+    await append.create({ blobHTTPHeaders });
+    expect([...((await append.getProperties()).contentMD5 ?? [])]).toEqual([...odd]);
+    const page = container.getPageBlobClient("md5/odd-page");
+    await page.create(512, { blobHTTPHeaders });
+    const props = await page.getProperties();
+    expect([...(props.contentMD5 ?? [])]).toEqual([...odd]);
+    expect(props.contentType).toBe("text/odd");
+  });
+
   it("Put Block and Append Block check Content-MD5; nothing is staged or appended on a mismatch; a wrong CRC64 is refused too", async () => {
     const blob = container.getBlockBlobClient("md5/staged");
     const id = Buffer.from("block-1").toString("base64");

@@ -134,9 +134,14 @@ export function refuseUnkeptHeaders(ctx: BlobContext): void {
   }
 }
 
-export function blobOptions(ctx: BlobContext, conditions: BlobRequestConditions) {
+/** `md5`: "upload" when the request's body is the blob (its MD5 checks it), "set" when it is kept as given. */
+export function blobOptions(
+  ctx: BlobContext,
+  conditions: BlobRequestConditions,
+  md5: "upload" | "set" = "upload",
+) {
   return {
-    blobHTTPHeaders: httpHeadersOf(ctx),
+    blobHTTPHeaders: httpHeadersOf(ctx, md5),
     metadata: metadataFromHeaders(ctx.req),
     ...tagsHeader(ctx),
     ...tierHeader(ctx),

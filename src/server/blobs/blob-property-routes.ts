@@ -37,8 +37,9 @@ function invalidHeader(name: string): ProtocolError {
 
 /**
  * The request's x-ms-blob-* content headers as the port's BlobHTTPHeaders (absent ones left out).
- * An upload's x-ms-blob-content-md5 is 128 bits (400 InvalidMd5 otherwise, as the service answers);
- * Set Blob Properties stores whatever bytes it is given.
+ * An upload's x-ms-blob-content-md5 checks its body: 128 bits (400 InvalidMd5 otherwise, as the
+ * service answers). Set Blob Properties, and Put Blob of an (empty) append or page blob, store
+ * whatever bytes they are given (`"set"`).
  */
 export function httpHeadersOf(ctx: BlobContext, use: "upload" | "set" = "upload"): BlobHTTPHeaders {
   const out: BlobHTTPHeaders = {};

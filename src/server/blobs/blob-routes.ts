@@ -330,9 +330,11 @@ export async function putBlob(
   conditions: BlobRequestConditions,
 ): Promise<void> {
   askCoreToWrite(caller, { container: container.containerName, blob: name });
-  blobMd5(ctx); // a malformed x-ms-blob-content-md5 is 400 InvalidMd5 before anything else
-  refuseUnkeptHeaders(ctx);
   const type = header(ctx, "x-ms-blob-type");
+  // A body's x-ms-blob-content-md5 checks it: malformed, 400 InvalidMd5 before anything else. An
+  // append or page blob is created empty: its MD5 is a property, kept as given (as Set Blob Properties keeps it).
+  if (type !== "AppendBlob" && type !== "PageBlob") blobMd5(ctx);
+  refuseUnkeptHeaders(ctx);
   if (type === "AppendBlob") {
     if (tierHeader(ctx).tier !== undefined) {
       throw new TableKitError(
@@ -340,7 +342,7 @@ export async function putBlob(
         "The access tier is not supported for this blob type.",
       );
     }
-    const result = await container.getAppendBlobClient(name).create(blobOptions(ctx, conditions));
+    const result = await container.getAppendBlobClient(name).create(blobOptions(ctx, conditions, "set"));
     writeResult(ctx, 201, result);
     return;
   }

@@ -86,7 +86,8 @@ export async function putPageBlob(
   const result = await asHeaderValue("x-ms-blob-content-length", () =>
     container.getPageBlobClient(name).create(size, {
       // The x-ms-blob-* content headers and x-ms-tags, as Put Blob takes them for any blob type.
-      blobHTTPHeaders: httpHeadersOf(ctx),
+      // An empty page blob's x-ms-blob-content-md5 is a property, kept as given (blob-routes.ts putBlob).
+      blobHTTPHeaders: httpHeadersOf(ctx, "set"),
       ...tagsHeader(ctx),
       metadata: metadataFromHeaders(ctx.req),
       conditions,

@@ -60,7 +60,8 @@ export class AppendBlobClient extends BlobClient {
     const upload = {
       blobType: "AppendBlob" as const,
       body: { kind: "bytes" as const, bytes: new Uint8Array(0) },
-      ...checkHttpHeaders(options.blobHTTPHeaders, caps),
+      // Created empty: its MD5 is a property, kept as given (1 to 64 bytes), as Set Blob Properties keeps it.
+      ...checkHttpHeaders(options.blobHTTPHeaders, caps, "any"),
       metadata: normalizeMetadata(options.metadata, caps),
       ...uploadAnnotations(options, caps, false),
     };

@@ -32,7 +32,7 @@ const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function checkHttpHeaders(
   given: BlobHTTPHeaders | undefined,
   caps: BlobCapabilities,
-  /** Set Blob Properties stores an MD5 of any length (the service does); uploads take 16 bytes. */
+  /** Set Blob Properties and the creation of an empty append or page blob store an MD5 of any length (the service does); uploads of content take 16 bytes. */
   md5: "digest" | "any" = "digest",
 ): { contentType: string; headers: ContentHeaders } {
   if (given !== undefined && (given === null || typeof given !== "object")) {

@@ -72,7 +72,8 @@ export class PageBlobClient extends BlobClient {
     const caps = this.port.capabilities;
     const checkedSize = this.checkSize(size);
     const sequenceNumber = checkSequenceNumber("blobSequenceNumber", options.blobSequenceNumber ?? 0);
-    const { contentType, headers } = checkHttpHeaders(options.blobHTTPHeaders, caps);
+    // Created empty: its MD5 is a property, kept as given (1 to 64 bytes), as Set Blob Properties keeps it.
+    const { contentType, headers } = checkHttpHeaders(options.blobHTTPHeaders, caps, "any");
     const create = {
       size: checkedSize,
       sequenceNumber,

@@ -95,6 +95,29 @@ export const propertiesSuite: BlobSuite = (target) => {
       },
     );
 
+    itWhen(
+      target,
+      (c) => c.contentMD5 && c.appendBlobs && c.pageBlobs,
+      "the backend keeps no Content-MD5, or has no append or page blobs",
+      "keeps an empty append or page blob's Content-MD5 as given (1 to 64 bytes), as Set Blob Properties does",
+      async () => {
+        const c = await target().freshContainer();
+        const odd = new Uint8Array([1, 2, 3, 4, 5]);
+        const log = c.getAppendBlobClient("log");
+        await log.create({ blobHTTPHeaders: { blobContentMD5: odd } });
+        expect([...((await log.getProperties()).contentMD5 ?? [])]).toEqual([...odd]);
+        const disk = c.getPageBlobClient("disk");
+        await disk.create(512, { blobHTTPHeaders: { blobContentMD5: odd } });
+        expect([...((await disk.getProperties()).contentMD5 ?? [])]).toEqual([...odd]);
+        expect(await codeOf(log.create({ blobHTTPHeaders: { blobContentMD5: new Uint8Array(65) } }))).toBe(
+          "InvalidInput",
+        );
+        expect(
+          await codeOf(disk.create(512, { blobHTTPHeaders: { blobContentMD5: new Uint8Array(0) } })),
+        ).toBe("InvalidInput");
+      },
+    );
+
     it("refuses a Content-MD5 that is not 16 bytes and a header that is not printable ASCII", async () => {
       const c = target().store.container(target().freshContainerName());
       const upload = (blobHTTPHeaders: object) => codeOf(c.uploadBlockBlob("x", "x", 1, { blobHTTPHeaders }));
