@@ -80,7 +80,7 @@ export interface BlobCapabilities {
   /**
    * The backend resumes a blob or container listing after any given name (`BackendListQuery.after`,
    * `listContainers`' `after`): a page ending on a blob or container gets that name as its token,
-   * and a name passed as a token resumes after it, as Azurite's markers do (docs/blobs.md#listing).
+   * and a name passed as a token resumes after it, as Azurite's markers do (docs/blobs.md, Semantics: Listing).
    * False: every token is checksummed (Azure's markers are the service's own; S3's are keys' own).
    */
   readonly nameMarkers: boolean;

@@ -490,7 +490,7 @@ export class BlobContainer {
     };
   }
 
-  /** The backend's `after` for a name token (docs/blobs.md#listing). */
+  /** The backend's `after` for a name token (docs/blobs.md, Semantics: Listing). */
   private resumeAfter(marker: string | undefined, prefix: string, delimiter: string | undefined) {
     const after =
       marker === undefined

@@ -56,7 +56,7 @@ export function blobScope(
 
 /**
  * Name markers of a blob listing, where the backend takes them (capabilities.nameMarkers;
- * docs/blobs.md#listing): a page ending on a blob gets its name as its token. Not on a directory,
+ * docs/blobs.md, Semantics: Listing): a page ending on a blob gets its name as its token. Not on a directory,
  * a snapshot, or in a listing with soft-deleted blobs (a live and a deleted blob share a name):
  * those keep a checksummed token. A name token holding what no blob name may (a control
  * character, an unpaired surrogate) is InvalidContinuationToken.

@@ -3,7 +3,7 @@ import type { BlobContainer } from "../../../src/index.js";
 import { type BlobSuite, codeOf, collect } from "./factory.js";
 
 /**
- * Continuation tokens of List Blobs and List Containers (docs/blobs.md#listing). Where the backend
+ * Continuation tokens of List Blobs and List Containers (docs/blobs.md, Semantics: Listing). Where the backend
  * takes names (capabilities.nameMarkers), a page ending on a blob or container gets its name, and a
  * name given as a token resumes after it, as Azurite's markers do; everywhere, a checksummed token
  * made for another listing, or damaged, is refused.
