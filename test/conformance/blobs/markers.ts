@@ -68,6 +68,18 @@ export const markersSuite: BlobSuite = (target) => {
       expect(await codeOf(hierarchyNames(c, damaged, "c/"))).toBe("InvalidContinuationToken");
     });
 
+    it("a page ending on a blob named like a checksummed token (tk1., tk2.) gets a checksummed token", async () => {
+      const c = await target().freshContainer();
+      const names = ["tk1.a", "tk2.b", "u"];
+      for (const n of names) await c.uploadBlockBlob(n, n, n.length);
+      const pages = await collect(c.listBlobsFlat().byPage({ maxPageSize: 1 }));
+      expect(pages.map((p) => p.segment.blobItems.map((b) => b.name))).toEqual(names.map((n) => [n]));
+      for (const p of pages.slice(0, 2)) expect(p.continuationToken).toMatch(/^tk2\./);
+      expect(await flatNames(c, pages[1]!.continuationToken!)).toEqual(["u"]);
+      // Sent as a name, such a name is read as a token and refused.
+      expect(await codeOf(flatNames(c, "tk2.b"))).toBe("InvalidContinuationToken");
+    });
+
     it("by hierarchy: a page ending on a blob gives its name, one ending on a directory a checksummed token; a name inside a directory resumes after the directory", async () => {
       const t = target();
       const c = await filled(t.freshContainer());
