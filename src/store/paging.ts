@@ -16,11 +16,30 @@ export interface PagedAsyncIterableIterator<T> extends AsyncIterableIterator<T> 
   byPage(settings?: PageSettings): AsyncIterableIterator<Page<T>>;
 }
 
-/** Fetches one page given a backend continuation and a page size. */
+/**
+ * Fetches one page given a backend continuation and a page size; `after`, for a listing with
+ * `nameMarkers`, when the caller's token was a name: the page starts after it.
+ */
 export type PageFetcher<T> = (
   maxPageSize: number,
   continuation: string | undefined,
+  after?: string,
 ) => Promise<{ items: T[]; continuation?: string }>;
+
+/**
+ * A listing whose tokens may be names (blobs and containers on a backend with
+ * capabilities.nameMarkers, as Azurite's markers are): a page ending on an item that `nameOf`
+ * names gets that name as its token; a token that is not checksummed is a name, checked by `read`
+ * (which throws InvalidContinuationToken), and the listing resumes after it.
+ */
+export interface NameMarkers<T> {
+  /** The item's name when a page ending on it may resume after that name; undefined otherwise. */
+  nameOf(item: T): string | undefined;
+  read(token: string): string;
+}
+
+/** Tokens of this shape are tablekit's (checksummed), never names: `tk1.` older, `tk2.` current. */
+const CHECKSUMMED = /^tk\d+\./;
 
 /**
  * Tokens are `tk2.` and base64url of an 8-byte digest followed by the backend's continuation. The
@@ -94,6 +113,13 @@ export function decodeContinuationToken(token: string, scope: string): string {
   return continuation.toString("utf8");
 }
 
+export interface PagingOptions<T> {
+  defaultPageSize: number;
+  maxPageSize: number;
+  tokenScope: string;
+  names?: NameMarkers<T>;
+}
+
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
@@ -107,7 +133,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  */
 export function pagedIterator<T>(
   fetchPage: PageFetcher<T>,
-  options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
+  options: PagingOptions<T>,
 ): PagedAsyncIterableIterator<T> {
   let source: AsyncIterableIterator<Page<T>> | undefined;
   let buffer: T[] = [];
@@ -150,12 +176,14 @@ class PageIterator<T> implements AsyncIterableIterator<Page<T>> {
   private state: "start" | "more" | "last" | "done" = "start";
   private size = 0;
   private continuation: string | undefined;
+  /** The name a caller's name token resumes after, for the first page only. */
+  private after: string | undefined;
   /** The call in flight, so that concurrent `next()` calls take pages one after another. */
   private previous: Promise<IteratorResult<Page<T>>> | undefined;
 
   constructor(
     private readonly fetchPage: PageFetcher<T>,
-    private readonly options: { defaultPageSize: number; maxPageSize: number; tokenScope: string },
+    private readonly options: PagingOptions<T>,
     private readonly settings: PageSettings,
     private readonly withTokens: boolean,
   ) {}
@@ -181,6 +209,13 @@ class PageIterator<T> implements AsyncIterableIterator<Page<T>> {
     return this;
   }
 
+  /** The last item's name where the listing takes names (and it cannot read as checksummed), else a checksummed token. */
+  private tokenFor(items: T[], next: string): string {
+    const name = items.length > 0 ? this.options.names?.nameOf(items.at(-1)!) : undefined;
+    if (name !== undefined && name !== "" && !CHECKSUMMED.test(name)) return name;
+    return encodeContinuationToken(next, this.options.tokenScope);
+  }
+
   private async step(): Promise<IteratorResult<Page<T>>> {
     if (this.state === "last" || this.state === "done") {
       this.state = "done";
@@ -190,16 +225,20 @@ class PageIterator<T> implements AsyncIterableIterator<Page<T>> {
       if (this.state === "start") {
         const { settings, options } = this;
         this.size = checkPageSize(settings.maxPageSize ?? options.defaultPageSize, options.maxPageSize);
-        if (settings.continuationToken !== undefined) {
-          this.continuation = decodeContinuationToken(settings.continuationToken, options.tokenScope);
+        const token = settings.continuationToken;
+        if (token !== undefined && options.names !== undefined && !CHECKSUMMED.test(String(token))) {
+          this.after = options.names.read(token);
+        } else if (token !== undefined) {
+          this.continuation = decodeContinuationToken(token, options.tokenScope);
         }
         this.state = "more";
       }
-      const { items, continuation: next } = await this.fetchPage(this.size, this.continuation);
+      const { after } = this;
+      this.after = undefined;
+      const { items, continuation: next } = await this.fetchPage(this.size, this.continuation, after);
       const page = items as Page<T>;
       if (next === undefined) this.state = "last";
-      else if (this.withTokens)
-        page.continuationToken = encodeContinuationToken(next, this.options.tokenScope);
+      else if (this.withTokens) page.continuationToken = this.tokenFor(items, next);
       this.continuation = next;
       return { done: false, value: page };
     } catch (err) {

@@ -262,6 +262,12 @@ export interface BackendListQuery {
   /** Blobs plus prefixes in the page: 1..capabilities.maxListPageSize. */
   readonly maxPageSize: number;
   readonly continuation?: string;
+  /**
+   * Only when capabilities.nameMarkers, never with `continuation`: start after `name` (which sorts
+   * at or after the prefix); `directory`: after every name starting with `name` (a virtual
+   * directory of this listing, ending in the delimiter).
+   */
+  readonly after?: { readonly name: string; readonly directory: boolean };
   readonly includeMetadata: boolean;
   /** Each blob's tags in `StoredBlobItem.tags` (only asked when capabilities.tags). */
   readonly includeTags?: boolean;
@@ -462,9 +468,17 @@ export interface BlobServiceBackend {
    * active lease needs `leaseId` (the lease codes of `checkLease`).
    */
   deleteContainer(name: string, call: CallOptions, leaseId?: string): Promise<void>;
-  /** Containers whose names start with `prefix`, in name order. */
+  /**
+   * Containers whose names start with `prefix`, in name order; `after` (only when
+   * capabilities.nameMarkers, never with `continuation`): those named after it.
+   */
   listContainers(
-    query: { readonly prefix: string; readonly maxPageSize: number; readonly continuation?: string },
+    query: {
+      readonly prefix: string;
+      readonly maxPageSize: number;
+      readonly continuation?: string;
+      readonly after?: string;
+    },
     call: CallOptions,
   ): Promise<{ items: StoredContainer[]; continuation?: string }>;
   /** A handle on a container; no I/O. */

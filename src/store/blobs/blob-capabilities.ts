@@ -85,6 +85,13 @@ export interface BlobCapabilities {
   readonly accessTiers: boolean;
   /** Largest listing page. */
   readonly maxListPageSize: number;
+  /**
+   * The backend resumes a blob or container listing after any given name (`BackendListQuery.after`,
+   * `listContainers`' `after`): a page ending on a blob or container gets that name as its token,
+   * and a name passed as a token resumes after it, as Azurite's markers do (docs/blobs.md, Semantics: Listing).
+   * False: every token is checksummed (Azure's markers are the service's own; S3's are keys' own).
+   */
+  readonly nameMarkers: boolean;
   /** How names are ordered in listings: by UTF-16 code units or by UTF-8 bytes. */
   readonly nameOrder: "utf16" | "utf8";
   /** Data outlives the process (false for `memory:`). */

@@ -23,7 +23,13 @@ import { conditionNotMet } from "./blob-conditions.js";
 import { headerProperties } from "./blob-headers.js";
 import { BlobLeaseClient } from "./blob-lease-client.js";
 import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
-import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import {
+  blobNameMarkers,
+  blobScope,
+  resumeAfter,
+  type SegmentedAsyncIterableIterator,
+  segmentedIterator,
+} from "./blob-paging.js";
 import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
 import { requireSnapshots } from "./blob-snapshot.js";
@@ -374,8 +380,8 @@ export class BlobContainer {
   ): SegmentedAsyncIterableIterator<BlobItem, ListBlobsFlatSegment> {
     const prefix = options.prefix ?? "";
     return segmentedIterator(
-      async (maxPageSize, continuation) => {
-        const page = await this.listPage(options, maxPageSize, continuation);
+      async (maxPageSize, continuation, after) => {
+        const page = await this.listPage(options, maxPageSize, continuation, after);
         const withMetadata = options.includeMetadata === true;
         return {
           items: page.items.map((i) =>
@@ -384,7 +390,7 @@ export class BlobContainer {
           continuation: page.continuation,
         };
       },
-      this.pageSizes(prefix),
+      this.pageSizes(options, prefix),
       (blobItems, continuationToken) => withToken({ prefix, segment: { blobItems } }, continuationToken),
     );
   }
@@ -400,11 +406,11 @@ export class BlobContainer {
   ): SegmentedAsyncIterableIterator<HierarchyItem, ListBlobsHierarchySegment> {
     const prefix = options.prefix ?? "";
     return segmentedIterator(
-      async (maxPageSize, continuation) => {
+      async (maxPageSize, continuation, after) => {
         if (typeof delimiter !== "string" || delimiter === "") {
           throw new TableKitError("InvalidInput", "The delimiter is a non-empty string, e.g. '/'");
         }
-        const page = await this.listPage(options, maxPageSize, continuation, delimiter);
+        const page = await this.listPage(options, maxPageSize, continuation, after, delimiter);
         return {
           items: page.items.map(
             (i): HierarchyItem =>
@@ -418,7 +424,7 @@ export class BlobContainer {
           continuation: page.continuation,
         };
       },
-      this.pageSizes(prefix, typeof delimiter === "string" ? delimiter : ""),
+      this.pageSizes(options, prefix, typeof delimiter === "string" ? delimiter : ""),
       (items, continuationToken) =>
         withToken(
           {
@@ -438,6 +444,7 @@ export class BlobContainer {
     options: ListBlobsOptions,
     maxPageSize: number,
     continuation: string | undefined,
+    after: string | undefined,
     delimiter?: string,
   ) {
     const call = await this.begin(options, "listBlobs");
@@ -458,6 +465,7 @@ export class BlobContainer {
         ...(delimiter === undefined ? {} : { delimiter }),
         maxPageSize,
         ...(continuation === undefined ? {} : { continuation }),
+        ...this.resumeAfter(after, prefix, delimiter),
         includeMetadata: options.includeMetadata === true,
         ...(options.includeTags === true ? { includeTags: true } : {}),
         ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
@@ -480,14 +488,29 @@ export class BlobContainer {
     return findBlobsByTags(this.port, expression, options, this.containerName);
   }
 
-  /** Page sizes, and what the listing's tokens are bound to. */
-  private pageSizes(prefix: string, delimiter = "") {
-    const max = this.port.capabilities.maxListPageSize;
+  /** Page sizes, what the listing's tokens are bound to, and whether they may be names. */
+  private pageSizes<T extends { name: string; snapshot?: string; kind?: string }>(
+    options: ListBlobsOptions,
+    prefix: string,
+    delimiter = "",
+  ) {
+    const caps = this.port.capabilities;
+    const names = blobNameMarkers<T>(caps, options.includeDeleted === true);
     return {
-      defaultPageSize: max,
-      maxPageSize: max,
+      defaultPageSize: caps.maxListPageSize,
+      maxPageSize: caps.maxListPageSize,
       tokenScope: blobScope("blobs", this.containerName, prefix, delimiter),
+      ...(names ? { names } : {}),
     };
+  }
+
+  /** The backend's `after` for a name token (docs/blobs.md, Semantics: Listing). */
+  private resumeAfter(marker: string | undefined, prefix: string, delimiter: string | undefined) {
+    const after =
+      marker === undefined
+        ? undefined
+        : resumeAfter(marker, prefix, delimiter, this.port.capabilities.nameOrder);
+    return after === undefined ? {} : { after };
   }
 }
 

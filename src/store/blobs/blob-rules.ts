@@ -54,7 +54,7 @@ export function validateContainerName(name: unknown, caps: BlobCapabilities): st
 }
 
 /** C0 controls and DEL (URLs and S3 keys mishandle them), and unpaired surrogates (not UTF-8). */
-const FORBIDDEN_IN_NAME =
+export const FORBIDDEN_IN_NAME =
   /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const MAX_SEGMENTS = 254;
 

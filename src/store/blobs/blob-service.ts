@@ -8,7 +8,12 @@ import { assertOpen, callOptions, type OperationOptions, type StoreLifecycle } f
 import type { BlobServiceBackend } from "./blob-backend.js";
 import type { BlobCapabilities } from "./blob-capabilities.js";
 import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
-import { blobScope, type SegmentedAsyncIterableIterator, segmentedIterator } from "./blob-paging.js";
+import {
+  blobScope,
+  containerNameMarkers,
+  type SegmentedAsyncIterableIterator,
+  segmentedIterator,
+} from "./blob-paging.js";
 import { validateContainerName } from "./blob-rules.js";
 
 /** What every blob handle shares: the store's blob backend, its open/closed state and the store's access token. */
@@ -109,13 +114,22 @@ export function listContainers(
   options: ListContainersOptions = {},
 ): SegmentedAsyncIterableIterator<ContainerItem, ListContainersSegment> {
   const max = port.capabilities.maxListPageSize;
+  const names = containerNameMarkers<ContainerItem>(port.capabilities);
   return segmentedIterator(
-    async (maxPageSize, continuation) => {
+    async (maxPageSize, continuation, after) => {
       const call = beginBlobCall(port, options);
       port.access?.checkBlob("listContainers");
       const prefix = options.prefix ?? "";
       if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
-      const page = await port.service.listContainers({ prefix, maxPageSize, continuation }, call);
+      const page = await port.service.listContainers(
+        {
+          prefix,
+          maxPageSize,
+          ...(continuation === undefined ? {} : { continuation }),
+          ...(after === undefined ? {} : { after }),
+        },
+        call,
+      );
       return {
         items: page.items.map((c) => ({
           name: c.name,
@@ -136,7 +150,12 @@ export function listContainers(
         continuation: page.continuation,
       };
     },
-    { defaultPageSize: max, maxPageSize: max, tokenScope: blobScope("containers", "", options.prefix) },
+    {
+      defaultPageSize: max,
+      maxPageSize: max,
+      tokenScope: blobScope("containers", "", options.prefix),
+      ...(names ? { names } : {}),
+    },
     (containerItems, continuationToken) =>
       continuationToken === undefined ? { containerItems } : { containerItems, continuationToken },
   );

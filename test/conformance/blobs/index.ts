@@ -14,6 +14,7 @@ import { incrementalCopySuite } from "./incremental-copy.js";
 import { leasesSuite } from "./leases.js";
 import { limitsSuite } from "./limits-and-bad-input.js";
 import { listingSuite } from "./listing.js";
+import { markersSuite } from "./markers.js";
 import { pagesSuite } from "./pages.js";
 import { propertiesSuite } from "./properties.js";
 import { rangesSuite } from "./ranges.js";
@@ -39,6 +40,7 @@ export const BLOB_SUITES = [
   blocksSuite,
   conditionsSuite,
   listingSuite,
+  markersSuite,
   appendsSuite,
   propertiesSuite,
   leasesSuite,

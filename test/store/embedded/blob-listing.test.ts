@@ -155,4 +155,54 @@ describe("embedded blob listing with a delimiter", () => {
       { numRuns: 120 },
     );
   });
+
+  it("a name given as a token resumes after it as the reference says, flat and by hierarchy; pages ending on a blob give its name", async () => {
+    const alphabet = ["a", "b", "/", "-", "é", "\uFFFF", "\u{1F600}"];
+    const text = (min: number, max: number) =>
+      fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((cs) => cs.join(""));
+    const name = text(1, 6).filter((n) => !n.endsWith("/"));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(name, { minLength: 0, maxLength: 30 }),
+        fc.option(text(1, 2), { nil: undefined }),
+        text(0, 2),
+        fc.integer({ min: 1, max: 5 }),
+        text(0, 7),
+        async (all, delimiter, prefix, size, marker) => {
+          const c = await fresh(all);
+          const expected = (
+            delimiter === undefined
+              ? all.filter((n) => n.startsWith(prefix)).map((n): Item => ({ kind: "blob", name: n }))
+              : reference(all, delimiter, prefix)
+          )
+            .filter((i) => utf8Order(i.name, marker) > 0)
+            .sort((a, b) => utf8Order(a.name, b.name));
+          const settings = { maxPageSize: size, continuationToken: marker };
+          const listing =
+            delimiter === undefined
+              ? c.listBlobsFlat({ prefix }).byPage(settings)
+              : c.listBlobsByHierarchy(delimiter, { prefix }).byPage(settings);
+          const got: Item[] = [];
+          for await (const page of listing) {
+            const segment = page.segment as {
+              blobItems: { name: string }[];
+              blobPrefixes?: { name: string }[];
+            };
+            const items = [
+              ...(segment.blobPrefixes ?? []).map((p) => ({ kind: "prefix" as const, name: p.name })),
+              ...segment.blobItems.map((b) => ({ kind: "blob" as const, name: b.name })),
+            ].sort((a, b) => utf8Order(a.name, b.name));
+            got.push(...items);
+            const last = items.at(-1);
+            if (page.continuationToken === undefined) continue;
+            if (last?.kind === "blob") expect(page.continuationToken).toBe(last.name);
+            else expect(page.continuationToken).toMatch(/^tk2\./);
+          }
+          expect(got).toEqual(expected);
+          await store.deleteContainer(c.containerName);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -122,6 +122,7 @@ export function azureBlobCapabilities(emulator: boolean): BlobCapabilities {
     incrementalCopy: false,
     // Azure itself answers ContainerBeingDeleted for about 30 s; the store option has no place to keep times.
     deletedNameHold: false,
+    nameMarkers: false,
     // Azurite deletes for good (divergence no-soft-delete); the service keeps soft-deleted blobs.
     softDelete: !emulator,
     divergences: emulator ? [...AZURITE_BLOB_DIVERGENCES, ...SDK_BLOB_DIVERGENCES] : SDK_BLOB_DIVERGENCES,

@@ -8,6 +8,7 @@ export function embeddedBlobCapabilities(memory: boolean): BlobCapabilities {
     nameOrder: "utf8",
     persistent: !memory,
     deletedNameHold: true, // tk_deleted_names, written with each delete
+    nameMarkers: true, // blob-listing.ts and embedded-containers.ts resume after any name
     divergences: [],
   } satisfies BlobCapabilities);
 }

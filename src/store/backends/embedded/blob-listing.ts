@@ -190,6 +190,9 @@ function pushWithSnapshots(
 }
 
 function startOf(query: BackendListQuery): Cursor | undefined {
+  const { after } = query;
+  if (after !== undefined)
+    return after.directory ? pastDirectory(after.name) : { from: after.name, inclusive: false };
   const c = query.continuation;
   if (c === undefined) return { from: query.prefix, inclusive: true };
   if (c.startsWith("s:")) return { from: (JSON.parse(c.slice(2)) as [string, string])[0], inclusive: true };

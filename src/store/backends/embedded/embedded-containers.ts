@@ -123,12 +123,12 @@ export class EmbeddedContainers implements EmbeddedContainerHost, BlobServiceBac
   }
 
   async listContainers(
-    query: { prefix: string; maxPageSize: number; continuation?: string },
+    query: { prefix: string; maxPageSize: number; continuation?: string; after?: string },
     _call: CallOptions,
   ): Promise<{ items: StoredContainer[]; continuation?: string }> {
     const rows = this.read(() =>
       this.catalogue
-        .containers(query.prefix, query.continuation ?? "", query.maxPageSize + 1)
+        .containers(query.prefix, query.after ?? query.continuation ?? "", query.maxPageSize + 1)
         .filter((c) => c.name.startsWith(query.prefix))
         .map((c) => this.withState(c)),
     );

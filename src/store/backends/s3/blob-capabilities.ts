@@ -92,6 +92,7 @@ export function s3BlobCapabilities(options: {
     nameOrder: "utf8",
     persistent: true,
     deletedNameHold: false,
+    nameMarkers: false,
     divergences: options.emulator ? S3RVER_DIVERGENCES : [],
   } satisfies BlobCapabilities);
 }
