@@ -62,7 +62,7 @@ export async function answerSnapshot(
   }
   const container = caller.store.container(snapshot.containerName);
   const at = snapshot.snapshot!;
-  if (key === "GET tags") {
+  if (key === "GET tags" || key === "PUT tags") {
     return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, snapshot.name, at);
   }
   if (key === "GET blocklist") return getBlockList(ctx, caller, container, snapshot.name, at);

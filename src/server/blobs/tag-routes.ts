@@ -52,7 +52,7 @@ export async function answerBlobTags(
   name: string,
   snapshot?: string,
 ): Promise<void> {
-  // Get Blob Tags reads a snapshot's (kept as they were); snapshot routes send no PUT here.
+  // Get and Set Blob Tags of a snapshot (`snapshot`: its tags, kept as they were, or replaced).
   const blob = container.getBlobClient(name);
   const client = snapshot === undefined ? blob : blob.withSnapshot(snapshot);
   const leaseId = ctx.req.headers["x-ms-lease-id"];

@@ -611,8 +611,18 @@ export interface ContainerBackend {
     call: CallOptions,
     snapshot?: string,
   ): Promise<BlobTags>;
-  /** Replaces the blob's tags; its ETag and Last-Modified stay. BlobNotFound, ConditionNotMet. */
-  setTags?(name: string, tags: BlobTags, conditions: BackendConditions, call: CallOptions): Promise<void>;
+  /**
+   * Replaces the blob's tags, or with `snapshot` (where capabilities.snapshots) that snapshot's
+   * (Set Blob Tags' `snapshot` parameter, version 2020-08-04); its ETag and Last-Modified stay.
+   * BlobNotFound, ConditionNotMet.
+   */
+  setTags?(
+    name: string,
+    tags: BlobTags,
+    conditions: BackendConditions,
+    call: CallOptions,
+    snapshot?: string,
+  ): Promise<void>;
   /**
    * Sets a block blob's tier (Set Blob Tier); ETag and Last-Modified stay. BlobNotFound,
    * AccessTierNotSupportedForBlobType, ConditionNotMet. Only called when capabilities.accessTiers.

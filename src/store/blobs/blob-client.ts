@@ -273,7 +273,13 @@ export class BlobClient {
 
   /** Throws unless the store's token allows `operation` on this blob (see `checkBlobAccess`). */
   protected authorize(operation: BlobOperation, call: CallOptions): Promise<void> {
-    if (operation !== "readBlob" && operation !== "deleteBlob" && operation !== "readBlobTags") {
+    // A snapshot is read, deleted, and its tags read or set (Set Blob Tags takes `snapshot`); nothing else.
+    if (
+      operation !== "readBlob" &&
+      operation !== "deleteBlob" &&
+      operation !== "readBlobTags" &&
+      operation !== "writeBlobTags"
+    ) {
       this.refuseOnSnapshot();
     }
     return checkBlobAccess(this.port, operation, this.containerName, this.name, call);
@@ -508,8 +514,9 @@ export class BlobClient {
   }
 
   /**
-   * Replaces the blob's index tags (Set Blob Tags; `{}` removes them): at most 10, keys of 1–128
-   * characters, values of 0–256 (InvalidTag, TagsTooLarge). The ETag and Last-Modified stay.
+   * Replaces the blob's index tags, or its snapshot's (Set Blob Tags; `{}` removes them): at most
+   * 10, keys of 1–128 characters, values of 0–256 (InvalidTag, TagsTooLarge). The ETag and
+   * Last-Modified stay.
    */
   async setTags(tags: BlobTags, options: BlobTagOptions = {}): Promise<void> {
     const call = this.begin(options);
@@ -517,7 +524,9 @@ export class BlobClient {
     await this.authorize("writeBlobTags", call);
     const checked = checkTags(tags);
     const conditions = this.tagConditions(options);
-    await this.backend.setTags!(this.name, checked, conditions, call);
+    // A snapshot's tags may be set (the documentation's `snapshot` parameter): its only change.
+    if (this.snapshot !== undefined) requireSnapshots(this.port.capabilities);
+    await this.backend.setTags!(this.name, checked, conditions, call, this.snapshot);
   }
 
   /** The blob's index tags (Get Blob Tags), or its snapshot's (kept as they were); BlobNotFound when absent. */

@@ -434,10 +434,11 @@ export class AzureContainer implements ContainerBackend {
     tags: BlobTags,
     conditions: BackendConditions,
     call: CallOptions,
+    snapshot?: string,
   ): Promise<void> {
     const client = await this.client();
     await blobCall(call, (o) =>
-      client.getBlobClient(name).setTags(tags, { ...o, conditions: sdkConditions(conditions) }),
+      blobAt(client, name, snapshot).setTags(tags, { ...o, conditions: sdkConditions(conditions) }),
     );
   }
 

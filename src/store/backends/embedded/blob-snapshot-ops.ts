@@ -123,6 +123,24 @@ export function snapshotBlockList(
   });
 }
 
+/** Set Blob Tags of a snapshot: its tag conditions evaluated on the tags it has, then replaced. BlobNotFound. */
+export function setSnapshotTags(
+  host: EmbeddedContainerHost,
+  container: string,
+  name: string,
+  snapshot: string,
+  tags: BlobTags,
+  conditions: BackendConditions,
+): void {
+  host.immediate(() => {
+    const row = snapshotRow(host, container, name, snapshot);
+    if (!row) throw blobNotFound(container, name, snapshot);
+    const c = conditions.tagConditions;
+    if (c && !evaluateTagCondition(c.condition, snapshotTags(row))) throw tagConditionNotMet(name);
+    host.catalogue.snapshots.setTags(row.container, name, snapshot, tags);
+  });
+}
+
 /** Get Blob Tags of a snapshot: the tags it kept, its tag conditions evaluated on them. BlobNotFound. */
 export function snapshotTagsOf(
   host: EmbeddedContainerHost,

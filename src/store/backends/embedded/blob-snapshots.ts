@@ -94,6 +94,7 @@ export class EmbeddedSnapshots {
         VALUES (@container, @name, @snapshot, @content, @length, @etag, @modified, @type, @blocks, @content_type,
           @metadata, @data, @props, @sealed, @tags, @block_list)`),
       one: prepare("SELECT * FROM tk_snapshots WHERE container = ? AND name = ? AND snapshot = ?"),
+      setTags: prepare("UPDATE tk_snapshots SET tags = ? WHERE container = ? AND name = ? AND snapshot = ?"),
       latest: prepare("SELECT max(snapshot) FROM tk_snapshots WHERE container = ? AND name = ?").pluck(),
       exists: prepare("SELECT 1 FROM tk_snapshots WHERE container = ? AND name = ? AND snapshot = ?").pluck(),
       any: prepare("SELECT 1 FROM tk_snapshots WHERE container = ? AND name = ? LIMIT 1").pluck(),
@@ -126,6 +127,12 @@ export class EmbeddedSnapshots {
     if (row.type === "PageBlob") {
       this.sql.copyPages!.run(snapshotPagesKey(row.name, row.snapshot), row.container, row.name);
     }
+  }
+
+  /** Replaces a snapshot's index tags (`{}`: none). */
+  setTags(container: number, name: string, snapshot: string, tags: BlobTags): void {
+    const text = Object.keys(tags).length > 0 ? JSON.stringify(tags) : null;
+    this.sql.setTags!.run(text, container, name, snapshot);
   }
 
   one(container: number, name: string, snapshot: string): SnapshotRow | undefined {

@@ -47,6 +47,7 @@ import {
   createSnapshot,
   deleteSnapshot,
   deleteWithSnapshots,
+  setSnapshotTags,
   snapshotBlockList,
   snapshotProperties,
   snapshotRow,
@@ -503,7 +504,10 @@ export class EmbeddedContainer implements ContainerBackend {
     tags: BlobTags,
     conditions: BackendConditions,
     _call: CallOptions,
+    snapshot?: string,
   ): Promise<void> {
+    if (snapshot !== undefined)
+      return setSnapshotTags(this.service, this.name, name, snapshot, tags, conditions);
     this.service.immediate(() => {
       // A write as leases go: a leased blob's tags change only with its lease id (Set Blob Tags).
       const row = this.checkRead(this.lookup(name).row, name, conditions, "write");
