@@ -16,7 +16,7 @@ import { TableClient } from "@azure/data-tables";
 import { openStore } from "../src/index.js";
 import { startAzurite } from "../test/support/azurite.js";
 import { sized, verdict } from "./support/bench-mode.js";
-import { measureLeases } from "./support/blob-leases.js";
+import { interleaved, type PreparedRounds, prepareRounds, type RoundKind } from "./support/blob-leases.js";
 import { listingGoals, listingRows, measureListing } from "./support/blob-listing.js";
 import { type Served, startServed } from "./support/served-process.js";
 import { scanAcrossPartitions, scanRows } from "./support/server-paging.js";
@@ -388,26 +388,37 @@ async function listingRow(): Promise<void> {
   }
 }
 
-/** A job claim: lease acquire + a write under the lease + release, on serve (a --location store) and on Azurite. */
+/**
+ * A job claim (lease acquire + a write under the lease + release) and conditional writes (an
+ * optimistic If-Match update, a stale write refused with 412), on serve and on Azurite, run in
+ * alternating chunks (bench/support/blob-leases.ts). Azurite keeps everything in memory
+ * (--inMemoryPersistence); serve runs on a --location store (durable writes) and in memory.
+ */
 async function leaseRow(): Promise<void> {
   const rounds = sized(500, 20);
   const dir = mkdtempSync(join(tmpdir(), "tablekit-lease-bench-"));
+  const onDisk = await startTablekit(["--location", dir]);
+  const inMemory = await startTablekit([]);
+  const azurite = await startAzurite();
   try {
-    const ours = await startTablekit(["--location", dir]);
-    const measuredOurs = await measureLeases({ name: "tablekit", ...ours }, rounds).finally(() =>
-      ours.stop(),
-    );
-    const azurite = await startAzurite();
-    const theirs = await measureLeases(
-      { name: "Azurite", connectionString: azurite.connectionString },
-      rounds,
-    ).finally(() => azurite.stop());
-    results["lease acquire + leased write + release, µs"] = {
-      tablekit: fmt(measuredOurs.roundMicros, 0),
-      azurite: fmt(theirs.roundMicros, 0),
-      ratio: `${fmt(measuredOurs.roundMicros / theirs.roundMicros, 2)}x`,
-    };
+    const disk = await prepareRounds({ name: "tablekit", ...onDisk });
+    const memory = await prepareRounds({ name: "tablekit (memory)", ...inMemory });
+    const theirs = await prepareRounds({ name: "Azurite", connectionString: azurite.connectionString });
+    const rows: [string, RoundKind, PreparedRounds][] = [
+      ["lease acquire + leased write + release, µs", "lease", disk],
+      ["optimistic update (read ETag + If-Match write), µs", "update", disk],
+      ["write under a stale ETag (412), µs", "refused", disk],
+      ["lease round trip, serve in memory, µs", "lease", memory],
+      ["optimistic update, serve in memory, µs", "update", memory],
+      ["write under a stale ETag (412), serve in memory, µs", "refused", memory],
+    ];
+    for (const [label, kind, ours] of rows) {
+      const r = await interleaved(kind, ours, theirs, rounds);
+      results[label] = { tablekit: fmt(r.ours, 0), azurite: fmt(r.theirs, 0), ratio: `${fmt(r.ratio, 2)}x` };
+    }
+    await Promise.all([disk.cleanup(), memory.cleanup(), theirs.cleanup()]);
   } finally {
+    await Promise.all([onDisk.stop(), inMemory.stop(), azurite.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
