@@ -34,7 +34,7 @@ afterAll(() => server?.stop());
 describe("Python azure.storage.queue and azure.storage.blob against tablekit serve", () => {
   // Skipped only without python3-azure outside CI (the check above throws in CI and prints how to install it).
   it.skipIf(!python)(
-    "queues, messages, containers, ranges, block lists, append blobs, listings, conditions, page blobs, seal, batches and soft delete",
+    "queues, messages, containers, ranges, block lists, append blobs, listings, conditions, page blobs, seal, batches, soft delete, leases, snapshots, copies, tags and tiers",
     { timeout: 90_000 },
     async () => {
       const { stdout } = await promisify(execFile)(python!, [script], {
@@ -53,6 +53,11 @@ describe("Python azure.storage.queue and azure.storage.blob against tablekit ser
         "ok seal",
         "ok batch",
         "ok soft delete",
+        "ok leases",
+        "ok snapshots",
+        "ok copy",
+        "ok tags",
+        "ok tiers",
       ]);
     },
   );

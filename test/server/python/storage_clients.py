@@ -1,8 +1,8 @@
 """azure.storage.queue and azure.storage.blob (Debian's python3-azure) against tablekit serve.
 
 Also page blobs, sealed append blobs (seal_append_blob, where the installed version has it),
-blob batches (delete_blobs) and soft delete (the delete retention policy, include=["deleted"],
-undelete_blob).
+blob batches (delete_blobs), soft delete (the delete retention policy, include=["deleted"],
+undelete_blob), and leases, snapshots, copies, index tags and access tiers.
 
 Reads TABLEKIT_CONNECTION_STRING; asserts each behaviour and prints `ok <check>` per group.
 """
@@ -11,7 +11,13 @@ from datetime import datetime, timedelta, timezone
 
 from azure.core import MatchConditions
 from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
-from azure.storage.blob import BlobServiceClient, BlobBlock, PartialBatchErrorException, RetentionPolicy
+from azure.storage.blob import (
+    BlobBlock,
+    BlobLeaseClient,
+    BlobServiceClient,
+    PartialBatchErrorException,
+    RetentionPolicy,
+)
 from azure.storage.queue import QueueServiceClient
 
 CONN = os.environ["TABLEKIT_CONNECTION_STRING"]
@@ -224,8 +230,74 @@ def soft_delete():
     print("ok soft delete")
 
 
+def leases_snapshots_copies_tags_tiers():
+    service = BlobServiceClient.from_connection_string(CONN, **KW)
+    container = service.create_container("pyapps")
+    job = container.get_blob_client("job.json")
+    job.upload_blob(b"idle")
+    lease = BlobLeaseClient(job)
+    lease.acquire(lease_duration=15)
+    try:
+        job.upload_blob(b"stolen", overwrite=True)
+        raise AssertionError("a write without the lease id must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412 and err.error_code == "LeaseIdMissing", err.error_code
+    job.upload_blob(b"running", overwrite=True, lease=lease)
+    props = job.get_blob_properties()
+    assert (props.lease.state, props.lease.status, props.lease.duration) == ("leased", "locked", "fixed"), props.lease
+    lease.release()
+    assert job.get_blob_properties().lease.state == "available"
+    print("ok leases")
+
+    snap = job.create_snapshot(metadata={"stage": "running"})["snapshot"]
+    job.upload_blob(b"done", overwrite=True)
+    old = container.get_blob_client("job.json", snapshot=snap)
+    assert old.download_blob().readall() == b"running"
+    assert old.get_blob_properties().metadata == {"stage": "running"}
+    listed = [(b.name, b.snapshot) for b in container.list_blobs(include=["snapshots"])]
+    assert listed == [("job.json", snap), ("job.json", None)], listed
+    try:
+        job.delete_blob()
+        raise AssertionError("a blob with snapshots must refuse a plain delete")
+    except HttpResponseError as err:
+        assert err.status_code == 409 and err.error_code == "SnapshotsPresent", err.error_code
+    print("ok snapshots")
+
+    copy = container.get_blob_client("copy.json")
+    started = copy.start_copy_from_url(job.url)
+    assert started["copy_status"] == "success", started
+    assert copy.download_blob().readall() == b"done"
+    assert copy.get_blob_properties().copy.status == "success"
+    print("ok copy")
+
+    copy.set_blob_tags({"project": "alpha", "stage": "final"})
+    assert copy.get_blob_tags() == {"project": "alpha", "stage": "final"}
+    found = [b.name for b in container.find_blobs_by_tags("\"project\" = 'alpha'")]
+    assert found == ["copy.json"], found
+    try:
+        copy.set_blob_tags({"project": "beta"}, if_tags_match_condition="\"stage\" = 'draft'")
+        raise AssertionError("an unmet x-ms-if-tags must fail")
+    except HttpResponseError as err:
+        assert err.status_code == 412, err.status_code
+    print("ok tags")
+
+    copy.set_standard_blob_tier("Cool")
+    props = copy.get_blob_properties()
+    assert (props.blob_tier, props.blob_tier_inferred) == ("Cool", False), (props.blob_tier, props.blob_tier_inferred)
+    copy.set_standard_blob_tier("Archive")
+    try:
+        copy.download_blob().readall()
+        raise AssertionError("an archived blob must refuse reads")
+    except HttpResponseError as err:
+        assert err.status_code == 409 and err.error_code == "BlobArchived", err.error_code
+    job.delete_blob(delete_snapshots="include")
+    service.delete_container("pyapps")
+    print("ok tiers")
+
+
 queues()
 messages()
 blobs()
 page_blobs_seal_and_batches()
 soft_delete()
+leases_snapshots_copies_tags_tiers()
