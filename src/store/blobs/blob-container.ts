@@ -7,157 +7,49 @@ import type { BlobOperation } from "../access/storage-operations.js";
 import { datedIdentifiers, datedPolicies, type SignedIdentifier } from "../access/stored-access-policies.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import { AppendBlobClient } from "./append-blob-client.js";
-import { requireTags } from "./blob-annotations.js";
-import type { BlobType, ContainerBackend, Metadata, StoredBlobItem } from "./blob-backend.js";
+import type { ContainerBackend } from "./blob-backend.js";
 import { BlobBatchClient } from "./blob-batch-client.js";
 import type { BlobBytes } from "./blob-body.js";
-import {
-  BlobClient,
-  type BlobDeleteOptions,
-  type BlobProperties,
-  type BlobWriteResponse,
-  copyProperties,
-  tierProperties,
-} from "./blob-client.js";
+import { BlobClient, type BlobDeleteOptions, type BlobWriteResponse } from "./blob-client.js";
 import { conditionNotMet } from "./blob-conditions.js";
-import { headerProperties } from "./blob-headers.js";
+import type {
+  ContainerCreateOptions,
+  ContainerDeleteOptions,
+  ContainerGetAccessPolicyResponse,
+  ContainerProperties,
+  ContainerWriteResponse,
+} from "./blob-container-types.js";
 import { BlobLeaseClient } from "./blob-lease-client.js";
-import type { LeaseDuration, LeaseState, LeaseStatus } from "./blob-leases.js";
-import {
-  blobNameMarkers,
-  blobScope,
-  resumeAfter,
-  type SegmentedAsyncIterableIterator,
-  segmentedIterator,
-} from "./blob-paging.js";
+import type {
+  BlobItem,
+  HierarchyItem,
+  ListBlobsFlatSegment,
+  ListBlobsHierarchySegment,
+  ListBlobsOptions,
+} from "./blob-list-types.js";
+import { type ListingScope, listByHierarchy, listFlat } from "./blob-listing.js";
+import type { SegmentedAsyncIterableIterator } from "./blob-paging.js";
 import { checkLeaseId, validateContainerName } from "./blob-rules.js";
 import { type BlobPort, beginBlobCall, checkBlobAccess, succeededUnless } from "./blob-service.js";
-import { requireSnapshots } from "./blob-snapshot.js";
-import { deletionFields, requireSoftDelete } from "./blob-soft-delete.js";
-import type { BlobTags } from "./blob-tags.js";
 import { BlockBlobClient, type BlockBlobUploadOptions } from "./block-blob-client.js";
 import { type FilterBlobItem, type FindBlobsByTagsSegment, findBlobsByTags } from "./find-by-tags.js";
 import { PageBlobClient } from "./page-blob-client.js";
 
-/** A blob as listings yield it (`@azure/storage-blob`'s BlobItem, in part). */
-export interface BlobItem {
-  name: string;
-  properties: {
-    etag: string;
-    lastModified: Date;
-    contentLength: number;
-    contentType?: string;
-    cacheControl?: string;
-    contentEncoding?: string;
-    contentLanguage?: string;
-    contentDisposition?: string;
-    contentMD5?: Uint8Array;
-    blobType: BlobType;
-    createdOn?: Date;
-    leaseState?: LeaseState;
-    leaseStatus?: LeaseStatus;
-    leaseDuration?: LeaseDuration;
-    /** Append blobs: sealed. */
-    isSealed?: boolean;
-    /** Page blobs: the sequence number. */
-    blobSequenceNumber?: number;
-    /** Soft-deleted items: when they were deleted, whole days before they are gone. */
-    deletedOn?: Date;
-    remainingRetentionDays?: number;
-  } & Pick<
-    BlobProperties,
-    | "tagCount"
-    | "accessTier"
-    | "accessTierInferred"
-    | "accessTierChangedOn"
-    | "archiveStatus"
-    | "rehydratePriority"
-    | "copyId"
-    | "copyStatus"
-    | "copySource"
-    | "copyProgress"
-    | "copyCompletedOn"
-    | "isIncrementalCopy"
-    | "destinationSnapshot"
-  >;
-  /** Present when the listing asked for `includeMetadata`. */
-  metadata?: Metadata;
-  /** Present when the listing asked for `includeTags` (and the blob has tags). */
-  tags?: BlobTags;
-  /** Set on a snapshot (listed with `includeSnapshots`, just before its blob): its time. */
-  snapshot?: string;
-  /** True on a soft-deleted blob or snapshot (listed with `includeDeleted`). */
-  deleted?: true;
-}
-
-/** A virtual directory of a hierarchical listing: every name that continues `name`. */
-export interface BlobPrefix {
-  name: string;
-}
-
-export interface ListBlobsOptions extends OperationOptions {
-  /** Only blobs whose names start with this. */
-  prefix?: string;
-  includeMetadata?: boolean;
-  /** Each blob's index tags, in `tags` (NotSupported where the store keeps none). */
-  includeTags?: boolean;
-  /** Each blob's snapshots too, oldest first, just before the blob (NotSupported without capabilities.snapshots). */
-  includeSnapshots?: boolean;
-  /** Each copied blob's `copyId`, `copyStatus`, … (where capabilities.copyProperties; elsewhere none are kept). */
-  includeCopy?: boolean;
-  /**
-   * Soft-deleted blobs too, with `deleted: true`, `deletedOn` and `remainingRetentionDays`; with
-   * `includeSnapshots`, soft-deleted snapshots too (docs/blobs.md#soft-delete; NotSupported without capabilities.softDelete).
-   */
-  includeDeleted?: boolean;
-  /**
-   * Names with staged blocks and no committed blob too, each an empty block blob (the SDK's
-   * spelling; NotSupported without capabilities.blocks).
-   */
-  includeUncommitedBlobs?: boolean;
-}
-
-export interface ListBlobsFlatSegment {
-  prefix: string;
-  segment: { blobItems: BlobItem[] };
-  continuationToken?: string;
-}
-
-export interface ListBlobsHierarchySegment {
-  prefix: string;
-  delimiter: string;
-  segment: { blobItems: BlobItem[]; blobPrefixes: BlobPrefix[] };
-  continuationToken?: string;
-}
-
-export interface ContainerCreateOptions extends OperationOptions {
-  /** Name/value pairs kept with the container (names kept in case, compared ignoring it). */
-  metadata?: ResourceMetadata;
-  /** Anonymous reads: of blobs (`blob`), and listing too (`container`); absent: private. */
-  access?: PublicAccessLevel;
-}
-
-/** `getProperties`'s result (`@azure/storage-blob`'s ContainerGetPropertiesResponse, in part). */
-export interface ContainerProperties {
-  etag: string;
-  lastModified: Date;
-  metadata: ResourceMetadata;
-  blobPublicAccess?: PublicAccessLevel;
-  /** Where capabilities.leases. */
-  leaseState?: LeaseState;
-  leaseStatus?: LeaseStatus;
-  leaseDuration?: LeaseDuration;
-}
-
-export interface ContainerDeleteOptions extends OperationOptions {
-  /** The lease a leased container needs to be deleted. */
-  conditions?: { leaseId?: string };
-}
-
-export interface ContainerGetAccessPolicyResponse {
-  blobPublicAccess?: PublicAccessLevel;
-  signedIdentifiers: SignedIdentifier[];
-}
+export type {
+  ContainerCreateOptions,
+  ContainerDeleteOptions,
+  ContainerGetAccessPolicyResponse,
+  ContainerProperties,
+  ContainerWriteResponse,
+} from "./blob-container-types.js";
+export type {
+  BlobItem,
+  BlobPrefix,
+  HierarchyItem,
+  ListBlobsFlatSegment,
+  ListBlobsHierarchySegment,
+  ListBlobsOptions,
+} from "./blob-list-types.js";
 
 function checkAccess(access: unknown): PublicAccessLevel | undefined {
   if (access === undefined || access === "blob" || access === "container") return access;
@@ -166,8 +58,6 @@ function checkAccess(access: unknown): PublicAccessLevel | undefined {
     `access must be "blob", "container" or absent; got ${JSON.stringify(access)}`,
   );
 }
-
-export type HierarchyItem = ({ kind: "prefix" } & BlobPrefix) | ({ kind: "blob" } & BlobItem);
 
 /**
  * One container, like `@azure/storage-blob`'s ContainerClient: create and delete it, reach its
@@ -378,21 +268,7 @@ export class BlobContainer {
   listBlobsFlat(
     options: ListBlobsOptions = {},
   ): SegmentedAsyncIterableIterator<BlobItem, ListBlobsFlatSegment> {
-    const prefix = options.prefix ?? "";
-    return segmentedIterator(
-      async (maxPageSize, continuation, after) => {
-        const page = await this.listPage(options, maxPageSize, continuation, after);
-        const withMetadata = options.includeMetadata === true;
-        return {
-          items: page.items.map((i) =>
-            toBlobItem(i as StoredBlobItem, withMetadata, options.includeTags === true),
-          ),
-          continuation: page.continuation,
-        };
-      },
-      this.pageSizes(options, prefix),
-      (blobItems, continuationToken) => withToken({ prefix, segment: { blobItems } }, continuationToken),
-    );
+    return listFlat(this.listing(), options);
   }
 
   /**
@@ -404,77 +280,16 @@ export class BlobContainer {
     delimiter: string,
     options: ListBlobsOptions = {},
   ): SegmentedAsyncIterableIterator<HierarchyItem, ListBlobsHierarchySegment> {
-    const prefix = options.prefix ?? "";
-    return segmentedIterator(
-      async (maxPageSize, continuation, after) => {
-        if (typeof delimiter !== "string" || delimiter === "") {
-          throw new TableKitError("InvalidInput", "The delimiter is a non-empty string, e.g. '/'");
-        }
-        const page = await this.listPage(options, maxPageSize, continuation, after, delimiter);
-        return {
-          items: page.items.map(
-            (i): HierarchyItem =>
-              i.kind === "prefix"
-                ? { kind: "prefix", name: i.name }
-                : {
-                    kind: "blob",
-                    ...toBlobItem(i, options.includeMetadata === true, options.includeTags === true),
-                  },
-          ),
-          continuation: page.continuation,
-        };
-      },
-      this.pageSizes(options, prefix, typeof delimiter === "string" ? delimiter : ""),
-      (items, continuationToken) =>
-        withToken(
-          {
-            prefix,
-            delimiter,
-            segment: {
-              blobItems: items.flatMap(({ kind, ...item }) => (kind === "blob" ? [item as BlobItem] : [])),
-              blobPrefixes: items.flatMap((i) => (i.kind === "prefix" ? [{ name: i.name }] : [])),
-            },
-          },
-          continuationToken,
-        ),
-    );
+    return listByHierarchy(this.listing(), delimiter, options);
   }
 
-  private async listPage(
-    options: ListBlobsOptions,
-    maxPageSize: number,
-    continuation: string | undefined,
-    after: string | undefined,
-    delimiter?: string,
-  ) {
-    const call = await this.begin(options, "listBlobs");
-    if (options.includeTags === true) requireTags(this.port.capabilities);
-    const prefix = options.prefix ?? "";
-    if (typeof prefix !== "string") throw new TableKitError("InvalidInput", "prefix must be a string");
-    if (options.includeSnapshots === true) requireSnapshots(this.port.capabilities);
-    if (options.includeDeleted === true) requireSoftDelete(this.port.capabilities);
-    if (options.includeUncommitedBlobs === true && !this.port.capabilities.blocks) {
-      throw new TableKitError(
-        "NotSupported",
-        `${this.port.capabilities.backend} keeps no staged blocks (blobCapabilities.blocks is false)`,
-      );
-    }
-    return this.backend.list(
-      {
-        prefix,
-        ...(delimiter === undefined ? {} : { delimiter }),
-        maxPageSize,
-        ...(continuation === undefined ? {} : { continuation }),
-        ...this.resumeAfter(after, prefix, delimiter),
-        includeMetadata: options.includeMetadata === true,
-        ...(options.includeTags === true ? { includeTags: true } : {}),
-        ...(options.includeSnapshots === true ? { includeSnapshots: true } : {}),
-        ...(options.includeCopy === true ? { includeCopy: true } : {}),
-        ...(options.includeDeleted === true ? { includeDeleted: true } : {}),
-        ...(options.includeUncommitedBlobs === true ? { includeUncommitted: true } : {}),
-      },
-      call,
-    );
+  private listing(): ListingScope {
+    return {
+      port: this.port,
+      backend: this.backend,
+      containerName: this.containerName,
+      begin: (options, operation) => this.begin(options, operation),
+    };
   }
 
   /**
@@ -487,77 +302,6 @@ export class BlobContainer {
   ): SegmentedAsyncIterableIterator<FilterBlobItem, FindBlobsByTagsSegment> {
     return findBlobsByTags(this.port, expression, options, this.containerName);
   }
-
-  /** Page sizes, what the listing's tokens are bound to, and whether they may be names. */
-  private pageSizes<T extends { name: string; snapshot?: string; kind?: string }>(
-    options: ListBlobsOptions,
-    prefix: string,
-    delimiter = "",
-  ) {
-    const caps = this.port.capabilities;
-    const names = blobNameMarkers<T>(caps, options.includeDeleted === true);
-    return {
-      defaultPageSize: caps.maxListPageSize,
-      maxPageSize: caps.maxListPageSize,
-      tokenScope: blobScope("blobs", this.containerName, prefix, delimiter),
-      ...(names ? { names } : {}),
-    };
-  }
-
-  /** The backend's `after` for a name token (docs/blobs.md, Semantics: Listing). */
-  private resumeAfter(marker: string | undefined, prefix: string, delimiter: string | undefined) {
-    const after =
-      marker === undefined
-        ? undefined
-        : resumeAfter(marker, prefix, delimiter, this.port.capabilities.nameOrder);
-    return after === undefined ? {} : { after };
-  }
-}
-
-function toBlobItem(item: StoredBlobItem, includeMetadata: boolean, includeTags: boolean): BlobItem {
-  const p = item.properties;
-  const deletion = deletionFields(item.deleted);
-  return {
-    name: item.name,
-    ...deletion.item,
-    ...(item.snapshot === undefined ? {} : { snapshot: item.snapshot }),
-    properties: {
-      etag: p.etag,
-      lastModified: p.lastModified,
-      contentLength: p.contentLength,
-      ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
-      ...headerProperties(p.headers),
-      blobType: p.blobType,
-      ...(p.createdOn === undefined ? {} : { createdOn: p.createdOn }),
-      ...(p.lease === undefined
-        ? {}
-        : {
-            leaseState: p.lease.state,
-            leaseStatus: p.lease.status,
-            ...(p.lease.duration === undefined ? {} : { leaseDuration: p.lease.duration }),
-          }),
-      ...tierProperties(p),
-      ...(p.blobType === "AppendBlob" ? { isSealed: p.sealed === true } : {}),
-      ...(p.sequenceNumber === undefined ? {} : { blobSequenceNumber: p.sequenceNumber }),
-      ...(p.copy ? copyProperties(p.copy) : {}),
-      ...deletion.properties,
-    },
-    ...(includeMetadata ? { metadata: { ...p.metadata } } : {}),
-    ...(includeTags && item.tags && Object.keys(item.tags).length > 0 ? { tags: { ...item.tags } } : {}),
-  };
-}
-
-function withToken<T extends object>(
-  segment: T,
-  continuationToken: string | undefined,
-): T & { continuationToken?: string } {
-  return continuationToken === undefined ? segment : { ...segment, continuationToken };
-}
-
-/** What a container write answers (`@azure/storage-blob`'s ContainerCreateResponse, in part). */
-export interface ContainerWriteResponse {
-  etag: string;
-  lastModified: Date;
 }
 
 function containerNotFound(containerName: string): TableKitError {

@@ -1,13 +1,13 @@
 import { TableKitError } from "../../model/index.js";
 import type { CallOptions, OperationOptions } from "../call-options.js";
 import { uploadAnnotations } from "./blob-annotations.js";
-import type { BackendConditions, SequenceConditions, StoredPageRange } from "./blob-backend.js";
+import type { BackendConditions, SequenceConditions } from "./blob-backend.js";
 import { type BlobBytes, bytesOfLength } from "./blob-body.js";
 import { BlobClient, type BlobWriteResponse } from "./blob-client.js";
 import { underConditions } from "./blob-conditions.js";
 import { asSourceError, newCopyId } from "./blob-copy.js";
 import type { CopySourceBlob } from "./blob-copy-into.js";
-import { type BlobHTTPHeaders, checkHttpHeaders } from "./blob-headers.js";
+import { checkHttpHeaders } from "./blob-headers.js";
 import {
   type BlobRequestConditions,
   checkRange,
@@ -16,49 +16,26 @@ import {
 } from "./blob-rules.js";
 import { succeededUnless } from "./blob-service.js";
 import { checkSnapshot, requireSnapshots } from "./blob-snapshot.js";
+import type {
+  PageBlobCreateOptions,
+  PageBlobRequestConditions,
+  PageCopyResponse,
+  PageRangesResponse,
+  PageWriteOptions,
+  PageWriteResponse,
+} from "./page-blob-types.js";
+
+export type {
+  PageBlobCreateOptions,
+  PageBlobRequestConditions,
+  PageCopyResponse,
+  PageRangesResponse,
+  PageWriteOptions,
+  PageWriteResponse,
+} from "./page-blob-types.js";
 
 /** Pages are 512 bytes: every size, offset and count of a page blob is a multiple of it. */
 export const PAGE_BYTES = 512;
-
-/** The SDK's PageBlobRequestConditions: an ETag condition and the sequence-number ones. */
-export interface PageBlobRequestConditions extends BlobRequestConditions {
-  ifSequenceNumberLessThanOrEqualTo?: number;
-  ifSequenceNumberLessThan?: number;
-  ifSequenceNumberEqualTo?: number;
-}
-
-export interface PageBlobCreateOptions extends OperationOptions {
-  blobSequenceNumber?: number;
-  /** Content type, Cache-Control, Content-Encoding, -Language, -Disposition, MD5 (none computed). */
-  blobHTTPHeaders?: BlobHTTPHeaders;
-  metadata?: Record<string, string>;
-  /** The blob's index tags (at most 10). */
-  tags?: Record<string, string>;
-  conditions?: BlobRequestConditions;
-}
-
-export interface PageWriteOptions extends OperationOptions {
-  conditions?: PageBlobRequestConditions;
-}
-
-export interface PageWriteResponse extends BlobWriteResponse {
-  blobSequenceNumber: number;
-}
-
-export interface PageCopyResponse extends BlobWriteResponse {
-  copyId: string;
-  copyStatus: "success";
-  /** The snapshot of the destination the incremental copy took. */
-  destinationSnapshot: string;
-}
-
-export interface PageRangesResponse extends BlobWriteResponse {
-  /** Written ranges, `start` and `end` inclusive, in order; adjacent ranges may stay apart (docs/blobs.md). */
-  pageRange: StoredPageRange[];
-  /** Cleared ranges: only a diff against a snapshot (`getPageRangesDiff`) has them. */
-  clearRange: StoredPageRange[];
-  blobContentLength: number;
-}
 
 /**
  * A page blob, like `@azure/storage-blob`'s PageBlobClient: a sparse blob of 512-byte pages, zeros

@@ -13,8 +13,12 @@ import {
 } from "../../model/index.js";
 import type { AccessOperation, AccessPolicy } from "../access/access-policy.js";
 import type { TableSignedIdentifier } from "../access/stored-access-policies.js";
-import type { CallOptions } from "../call-options.js";
-import { callOptions, type OperationOptions, type StoreLifecycle } from "../call-options.js";
+import {
+  type CallOptions,
+  callOptions,
+  type OperationOptions,
+  type StoreLifecycle,
+} from "../call-options.js";
 import { type PagedAsyncIterableIterator, pagedIterator, tokenScope } from "../paging.js";
 import { namingTheTable } from "./missing-table.js";
 import { entityBuilder, failedRead, readEntity } from "./point-read.js";
@@ -26,6 +30,15 @@ import type {
   UpdateMode,
   WriteResult,
 } from "./table-backend.js";
+import type {
+  CreateEntityOptions,
+  CreateTableOptions,
+  DeleteTableOptions,
+  GetEntityOptions,
+  ListEntitiesOptions,
+  UpdateOptions,
+  WriteResponse,
+} from "./table-options.js";
 import { customProperties, planQuery, type QueryPlan } from "./table-query-plan.js";
 import { type CheckedEntity, checkEntity, entityForWrite, validateTableName } from "./table-rules.js";
 import {
@@ -39,42 +52,15 @@ import {
   updateMode,
 } from "./table-transaction.js";
 
-export interface WriteResponse {
-  etag: string;
-  /** When the service stored the write, ISO 8601 with seven fractional digits. */
-  timestamp: string;
-}
-
-export interface CreateEntityOptions extends OperationOptions {
-  /**
-   * Also return the entity as stored (the service's `Prefer: return-content`): its typed
-   * properties, ETag and Timestamp, built from the write itself without reading it back.
-   */
-  returnContent?: boolean;
-}
-
-export interface GetEntityOptions extends OperationOptions {
-  queryOptions?: { select?: string[] };
-}
-
-export interface ListEntitiesOptions extends OperationOptions {
-  queryOptions?: { filter?: string; select?: string[] };
-}
-
-export interface UpdateOptions extends OperationOptions {
-  /** `*` (the default) matches any version; an ETag makes the write conditional. */
-  etag?: string;
-}
-
-export interface CreateTableOptions extends OperationOptions {
-  /** Throw TableAlreadyExists when the table exists; by default that is success, as in the SDK. */
-  failIfExists?: boolean;
-}
-
-export interface DeleteTableOptions extends OperationOptions {
-  /** Throw TableNotFound when the table does not exist; by default that is success, as in the SDK. */
-  failIfMissing?: boolean;
-}
+export type {
+  CreateEntityOptions,
+  CreateTableOptions,
+  DeleteTableOptions,
+  GetEntityOptions,
+  ListEntitiesOptions,
+  UpdateOptions,
+  WriteResponse,
+} from "./table-options.js";
 
 type Entity<T extends object> = TableEntity<T> | CheckedEntity;
 

@@ -58,3 +58,11 @@ export async function sdkCall<T>(
     throw toBlobError(err, call.abortSignal, notFound);
   }
 }
+
+/** An SDK call on a blob: a bare 404 (a HEAD) means the blob. */
+export function blobCall<T>(
+  call: CallOptions,
+  work: (o: { abortSignal?: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  return sdkCall(call, work, "BlobNotFound");
+}

@@ -1,15 +1,18 @@
-import { randomBytes } from "node:crypto";
-import type {
-  ContentHeaders,
-  Metadata,
-  StoredBlobProperties,
-  StoredContainer,
-} from "../../blobs/blob-backend.js";
-import { leaseView, type StoredLease } from "../../blobs/blob-leases.js";
+import type { ContentHeaders, Metadata, StoredContainer } from "../../blobs/blob-backend.js";
+import type { StoredLease } from "../../blobs/blob-leases.js";
 import { EmbeddedBlobAnnotations } from "./blob-annotations.js";
 import type { EmbeddedBlobContent } from "./blob-content.js";
 import { COPY_SCHEMA, EmbeddedCopies } from "./blob-copy-records.js";
-import type { BlobRow, CommittedBlocks } from "./blob-row.js";
+import {
+  type BlobRow,
+  type CommittedBlocks,
+  type ContainerRow,
+  containerOf,
+  newEtag,
+  parseLease,
+  propsJson,
+} from "./blob-row.js";
+import { addMissingBlobColumns, BLOB_COLUMNS, BLOB_SCHEMA, withStaged } from "./blob-schema.js";
 import { addSnapshotColumns, EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import { addDeletedBlobColumns, EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
 import type { Db } from "./connection.js";
@@ -23,97 +26,7 @@ import type { SqliteStatement } from "./sqlite-database.js";
  */
 export type { BlobRow } from "./blob-row.js";
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS tk_containers (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL UNIQUE,
-    etag TEXT NOT NULL,
-    modified INTEGER NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS tk_blobs (
-    container INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    content TEXT NOT NULL,
-    length INTEGER NOT NULL,
-    etag TEXT NOT NULL,
-    modified INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    blocks INTEGER NOT NULL,
-    content_type TEXT,
-    metadata TEXT NOT NULL,
-    data BLOB,
-    PRIMARY KEY (container, name)
-  );
-  CREATE TABLE IF NOT EXISTS tk_staged_blocks (
-    container INTEGER NOT NULL,
-    blob TEXT NOT NULL,
-    id TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    content TEXT NOT NULL,
-    data BLOB,
-    PRIMARY KEY (container, blob, id)
-  );
-  CREATE TABLE IF NOT EXISTS tk_pages (
-    container INTEGER NOT NULL,
-    blob TEXT NOT NULL,
-    start INTEGER NOT NULL,
-    end INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (container, blob, start)
-  );
-  CREATE TABLE IF NOT EXISTS tk_block_lists (
-    container INTEGER NOT NULL,
-    blob TEXT NOT NULL,
-    blocks TEXT NOT NULL,
-    PRIMARY KEY (container, blob)
-  );`;
-
-/**
- * Columns added after the first release, each by a guarded ALTER TABLE (only when missing), so a
- * database made before keeps working: a blob's other properties (`props`: JSON of its content
- * headers and creation time) and the leases of blobs and containers (JSON of a StoredLease).
- */
-const ADDED_COLUMNS: readonly (readonly [table: string, column: string, type: string])[] = [
-  ["tk_blobs", "props", "TEXT"],
-  ["tk_blobs", "lease", "TEXT"],
-  ["tk_containers", "lease", "TEXT"],
-  // Append blobs that can be sealed (0: not sealed).
-  ["tk_blobs", "sealed", "INTEGER NOT NULL DEFAULT 0"],
-  // Which write put a page range there (a cut keeps it): Get Page Ranges' diff compares them.
-  ["tk_pages", "stamp", "INTEGER"],
-];
-
-function addMissingColumns(db: Db): void {
-  for (const [table, column, type] of ADDED_COLUMNS) {
-    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
-    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
-  }
-}
-
-/** What `props` holds: the content headers and the creation time (ms). */
-interface BlobProps {
-  readonly h?: ContentHeaders;
-  readonly c?: number;
-}
-
-/** The `props` of a row written now with `headers`, keeping the creation time of the row it replaces. */
-export function propsJson(
-  headers: ContentHeaders | undefined,
-  current: BlobRow | undefined,
-  now: number,
-): string {
-  const created = current ? (parseProps(current).c ?? current.modified) : now;
-  const h = headers && Object.keys(headers).length > 0 ? headers : undefined;
-  return JSON.stringify(h ? { h, c: created } : { c: created });
-}
-
-function parseProps(row: BlobRow): BlobProps {
-  return row.props ? (JSON.parse(row.props) as BlobProps) : {};
-}
-
-export function parseLease(text: string | null | undefined): StoredLease | undefined {
-  return text ? (JSON.parse(text) as StoredLease) : undefined;
-}
+export { newEtag, parseLease, propertiesOf, propsJson } from "./blob-row.js";
 
 /**
  * A staged block: its bytes in content (`content`), or inline (`data`, `content` empty) when small.
@@ -127,63 +40,6 @@ export interface StagedBlockRow {
 }
 
 export type { CommittedBlocks } from "./blob-row.js";
-
-/** Every column but the inline bytes: what listings read. */
-const COLUMNS =
-  "container, name, content, length, etag, modified, type, blocks, content_type, metadata, props, lease, sealed";
-
-/** Blob rows and staged-only names from a name on (`op`: `>` or `>=`), in name order. */
-function withStaged(op: ">" | ">="): string {
-  return `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name ${op} ?
-    UNION ALL
-    SELECT s.container, s.blob, '', 0, '', 0, 'BlockBlob', 0, NULL, '{}', NULL, NULL, 0
-      FROM (SELECT DISTINCT container, blob FROM tk_staged_blocks WHERE container = ? AND blob ${op} ?) s
-      WHERE NOT EXISTS (SELECT 1 FROM tk_blobs b WHERE b.container = s.container AND b.name = s.blob)
-    ORDER BY 2 LIMIT ?`;
-}
-
-/** A new ETag, quoted, in the service's `0x…` style. */
-export function newEtag(): string {
-  return `"0x${randomBytes(8).toString("hex").toUpperCase()}"`;
-}
-
-/** The properties a row describes (times at the service's one-second precision). */
-export function propertiesOf(row: BlobRow, now = Date.now()): StoredBlobProperties {
-  const props = parseProps(row);
-  return {
-    etag: row.etag,
-    lastModified: wholeSeconds(row.modified),
-    contentLength: row.length,
-    ...(row.content_type === null ? {} : { contentType: row.content_type }),
-    metadata: JSON.parse(row.metadata) as Metadata,
-    blobType: row.type,
-    ...(row.type === "AppendBlob" ? { committedBlockCount: row.blocks, sealed: row.sealed === 1 } : {}),
-    ...(row.type === "PageBlob" ? { sequenceNumber: row.blocks } : {}),
-    ...(props.h ? { headers: props.h } : {}),
-    createdOn: wholeSeconds(props.c ?? row.modified),
-    lease: leaseView(parseLease(row.lease), now),
-  };
-}
-
-function wholeSeconds(ms: number): Date {
-  return new Date(Math.floor(ms / 1000) * 1000);
-}
-
-interface ContainerRow {
-  readonly name: string;
-  readonly etag: string;
-  readonly modified: number;
-  readonly lease: string | null;
-}
-
-function containerOf(row: ContainerRow): StoredContainer {
-  return {
-    name: row.name,
-    etag: row.etag,
-    lastModified: wholeSeconds(row.modified),
-    lease: leaseView(parseLease(row.lease), Date.now()),
-  };
-}
 
 /** Prepared statements over the blob tables of one database. */
 export class EmbeddedBlobCatalogue {
@@ -202,8 +58,8 @@ export class EmbeddedBlobCatalogue {
     content: EmbeddedBlobContent,
   ) {
     db.transaction(() => {
-      db.exec(SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
-      addMissingColumns(db);
+      db.exec(BLOB_SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
+      addMissingBlobColumns(db);
       addSnapshotColumns(db);
       addDeletedBlobColumns(db);
     }).immediate();
@@ -281,10 +137,10 @@ export class EmbeddedBlobCatalogue {
         "UPDATE tk_blobs SET sealed = 1, etag = ?, modified = ? WHERE container = ? AND name = ?",
       ),
       blobsAfter: prepare(
-        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
+        `SELECT ${BLOB_COLUMNS} FROM tk_blobs WHERE container = ? AND name > ? ORDER BY name LIMIT ?`,
       ),
       blobsFrom: prepare(
-        `SELECT ${COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
+        `SELECT ${BLOB_COLUMNS} FROM tk_blobs WHERE container = ? AND name >= ? ORDER BY name LIMIT ?`,
       ),
       // The same with every name that has staged blocks and no row: an empty block blob row whose
       // etag is empty (what marks it uncommitted).

@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { TableKitError } from "../../../model/index.js";
 import type {
   BackendAppend,
@@ -28,16 +27,17 @@ import type {
   StoredContainer,
   StoredCopy,
 } from "../../blobs/blob-backend.js";
-import { checkLease, type LeaseAction } from "../../blobs/blob-leases.js";
+import type { LeaseAction } from "../../blobs/blob-leases.js";
 import type { BlobTags } from "../../blobs/blob-tags.js";
 import type { CallOptions } from "../../call-options.js";
+import { appendBlock, sealAppendBlob } from "./blob-appends.js";
 import { commitBlocks, listBlocks, stageBlock } from "./blob-blocks.js";
 import { INLINE_MAX, storeBody } from "./blob-body-store.js";
-import { type BlobRow, newEtag, parseLease, propertiesOf, propsJson } from "./blob-catalogue.js";
+import { type BlobRow, newEtag, propertiesOf, propsJson } from "./blob-catalogue.js";
 import { composedRow } from "./blob-compose.js";
 import type { EmbeddedContainerHost } from "./blob-container-host.js";
-import { copyBlob, withCopy } from "./blob-copies.js";
-import { isComposed, openComposed } from "./blob-extents.js";
+import { copyBlob } from "./blob-copies.js";
+import { describeRow, openBlob } from "./blob-downloads.js";
 import { incrementalCopyRead } from "./blob-incremental-copy.js";
 import { leaseOperation, setBlobProperties } from "./blob-leasing.js";
 import { listPage } from "./blob-listing.js";
@@ -51,14 +51,10 @@ import {
   snapshotBlockList,
   snapshotProperties,
   snapshotRow,
-  snapshotTagsOf,
   undeleteBlob,
 } from "./blob-snapshot-ops.js";
-import type { SnapshotRow } from "./blob-snapshots.js";
-import { checkWrite, conditionNotMet, containerNotFound } from "./blob-write-checks.js";
-
-/** How often a reader retries when writers keep replacing the content it is about to open. */
-const OPEN_ATTEMPTS = 5;
+import { getBlobTags, setBlobTags, setBlobTier } from "./blob-tags-tiers.js";
+import { checkRow, checkWrite, conditionNotMet, containerNotFound, lookupBlob } from "./blob-write-checks.js";
 
 /**
  * A container of the embedded engine. Bytes go to the content store first (streamed, outside any
@@ -87,7 +83,7 @@ export class EmbeddedContainer implements ContainerBackend {
     const { catalogue } = this.service;
     // Fail before reading a streamed body when the answer is already known (bytes are read already).
     if (upload.body.kind === "stream") {
-      this.service.guard(() => checkWrite(this.lookup(name).row, upload.conditions));
+      this.service.guard(() => checkWrite(lookupBlob(this.service, this.name, name).row, upload.conditions));
     }
     const body = await storeBody(
       this.service.content,
@@ -109,7 +105,7 @@ export class EmbeddedContainer implements ContainerBackend {
     };
     try {
       this.service.immediate(() => {
-        const { container, row: current } = this.lookup(name);
+        const { container, row: current } = lookupBlob(this.service, this.name, name);
         checkWrite(current, upload.conditions);
         catalogue.annotations.checkTagConditions(container, name, current !== undefined, upload.conditions);
         if (body.writer && !this.service.content.exists(body.writer.id)) {
@@ -158,7 +154,7 @@ export class EmbeddedContainer implements ContainerBackend {
     try {
       // Under the write lock: the current row's files stay while its `current` parts are linked.
       this.service.immediate(() => {
-        const { container, row: current } = this.lookup(name);
+        const { container, row: current } = lookupBlob(this.service, this.name, name);
         checkWrite(current, compose.conditions);
         catalogue.annotations.checkTagConditions(container, name, current !== undefined, compose.conditions);
         if (parts.some((p) => p.kind === "current")) {
@@ -192,7 +188,9 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     _call: CallOptions,
   ): Promise<BackendDownload> {
-    return this.openRow(
+    return openBlob(
+      this.service,
+      this.pages,
       name,
       () => {
         const found = this.readable(name, conditions);
@@ -209,47 +207,15 @@ export class EmbeddedContainer implements ContainerBackend {
     );
   }
 
-  /** Opens the bytes of the row `rowOf` reads (again, when a writer replaced its content meanwhile). */
-  private openRow(name: string, rowOf: () => BlobRow, range: BackendRange | undefined): BackendDownload {
-    for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
-      const row = this.service.guard(rowOf);
-      const size = row.length;
-      if (range && range.offset >= size) {
-        throw new TableKitError(
-          "InvalidRange",
-          "The range specified is invalid for the current size of the resource.",
-          {
-            details: { offset: range.offset, size },
-          },
-        );
-      }
-      const offset = range?.offset ?? 0;
-      const count = Math.min(size - offset, range?.count ?? size);
-      const { content } = this.service;
-      const body =
-        row.type === "PageBlob"
-          ? this.pages.openRead(row, offset, count)
-          : row.data
-            ? bytesReadable(row.data.subarray(offset, offset + count))
-            : isComposed(row.content)
-              ? openComposed(content, row.content, offset, count)
-              : content.open(row.content, offset, count);
-      if (!body) continue; // replaced between the row read and the open: read the row again
-      const properties = "snapshot" in row ? snapshotProperties(row as SnapshotRow) : this.describe(row);
-      return { properties, body, ...(range ? { range: { offset, count } } : {}) };
-    }
-    throw new TableKitError("ServerBusy", `The blob ${name} kept changing while it was being opened; retry`);
-  }
-
   async getProperties(
     name: string,
     conditions: BackendConditions,
     _call: CallOptions,
   ): Promise<StoredBlobProperties | undefined> {
     return this.service.guard(() => {
-      const { row } = this.lookup(name);
+      const { row } = lookupBlob(this.service, this.name, name);
       if (!row && !conditions.ifMatch && !conditions.tagConditions) return undefined;
-      return this.describe(this.checkRead(row, name, conditions));
+      return describeRow(this.service, checkRow(this.service, this.name, row, name, conditions));
     });
   }
 
@@ -294,7 +260,9 @@ export class EmbeddedContainer implements ContainerBackend {
     range: BackendRange | undefined,
     _call: CallOptions,
   ): Promise<BackendDownload> {
-    return this.openRow(
+    return openBlob(
+      this.service,
+      this.pages,
       name,
       () => {
         const row = snapshotRow(this.service, this.name, name, snapshot);
@@ -361,52 +329,7 @@ export class EmbeddedContainer implements ContainerBackend {
   }
 
   async appendBlock(name: string, append: BackendAppend, _call: CallOptions): Promise<BackendAppendResult> {
-    const { catalogue, content, capabilities } = this.service;
-    return this.service.immediate(() => {
-      const row = this.checkRead(this.lookup(name).row, name, append.conditions, "write");
-      if (row.type !== "AppendBlob") {
-        throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
-          details: { blobName: name, blobType: row.type },
-        });
-      }
-      if (row.sealed === 1) throw blobIsSealed(name);
-      const { appendPosition, maxSize } = append.conditions;
-      if (appendPosition !== undefined && appendPosition !== row.length) {
-        throw new TableKitError(
-          "AppendPositionConditionNotMet",
-          "The append position condition specified was not met.",
-          {
-            details: { appendPosition, length: row.length },
-          },
-        );
-      }
-      const length = row.length + append.bytes.byteLength;
-      if (maxSize !== undefined && length > maxSize) {
-        throw new TableKitError(
-          "MaxBlobSizeConditionNotMet",
-          "The max blob size condition specified was not met.",
-          {
-            details: { maxSize, length },
-          },
-        );
-      }
-      if (row.blocks >= capabilities.maxAppendBlocks) {
-        throw new TableKitError(
-          "BlockCountExceedsLimit",
-          `The committed block count cannot exceed the maximum limit of ${capabilities.maxAppendBlocks} blocks.`,
-        );
-      }
-      content.writeAt(row.content, row.length, append.bytes);
-      const etag = newEtag();
-      const modified = Date.now();
-      catalogue.appended(row, length, etag, modified);
-      return {
-        etag,
-        lastModified: propertiesOf({ ...row, modified }).lastModified,
-        appendOffset: row.length,
-        committedBlockCount: row.blocks + 1,
-      };
-    });
+    return appendBlock(this.service, this.name, name, append);
   }
 
   async sealAppendBlob(
@@ -414,29 +337,7 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendAppend["conditions"],
     _call: CallOptions,
   ): Promise<BackendWriteResult> {
-    return this.service.immediate(() => {
-      const { container, row: found } = this.lookup(name);
-      const row = this.checkRead(found, name, conditions, "write");
-      if (row.type !== "AppendBlob") {
-        throw new TableKitError("InvalidBlobType", "The blob type is invalid for this operation.", {
-          details: { blobName: name, blobType: row.type },
-        });
-      }
-      const position = conditions.appendPosition;
-      if (position !== undefined && position !== row.length) {
-        throw new TableKitError(
-          "AppendPositionConditionNotMet",
-          "The append position condition specified was not met.",
-          {
-            details: { appendPosition: position, length: row.length },
-          },
-        );
-      }
-      const etag = newEtag();
-      const modified = Date.now();
-      this.service.catalogue.sealed(container, name, etag, modified);
-      return { etag, lastModified: propertiesOf({ ...row, modified }).lastModified };
-    });
+    return sealAppendBlob(this.service, this.name, name, conditions);
   }
 
   /** The container's id, or ContainerNotFound. */
@@ -446,44 +347,13 @@ export class EmbeddedContainer implements ContainerBackend {
     return id;
   }
 
-  /** The container's id and the blob's row (one statement), or ContainerNotFound. */
-  private lookup(name: string): { container: number; row: BlobRow | undefined } {
-    const found = this.service.catalogue.blobIn(this.name, name);
-    if (!found) throw this.containerNotFound();
-    return found;
-  }
-
   private containerNotFound(): TableKitError {
     return containerNotFound(this.name);
   }
 
   /** The row to read, checked: BlobNotFound, or ConditionNotMet for a stale `ifMatch`. */
   private readable(name: string, conditions: BackendConditions): BlobRow {
-    return this.checkRead(this.lookup(name).row, name, conditions);
-  }
-
-  private checkRead(
-    row: BlobRow | undefined,
-    name: string,
-    conditions: BackendConditions,
-    use: "read" | "write" = "read",
-  ): BlobRow {
-    if (!row) {
-      throw new TableKitError("BlobNotFound", "The specified blob does not exist.", {
-        details: { containerName: this.name, blobName: name },
-      });
-    }
-    checkLease(parseLease(row.lease), conditions.leaseId, use, Date.now());
-    if (conditions.ifMatch !== undefined && conditions.ifMatch !== "*" && conditions.ifMatch !== row.etag) {
-      throw conditionNotMet(name);
-    }
-    this.service.catalogue.annotations.checkTagConditions(row.container, name, true, conditions);
-    return row;
-  }
-
-  /** The row's properties with its tag count and tier; inside the caller's transaction. */
-  private describe(row: BlobRow): StoredBlobProperties {
-    return this.service.catalogue.annotations.describe(row.container, row.name, withCopy(this.service, row));
+    return checkRow(this.service, this.name, lookupBlob(this.service, this.name, name).row, name, conditions);
   }
 
   async getTags(
@@ -492,11 +362,7 @@ export class EmbeddedContainer implements ContainerBackend {
     _call: CallOptions,
     snapshot?: string,
   ): Promise<BlobTags> {
-    if (snapshot !== undefined) return snapshotTagsOf(this.service, this.name, name, snapshot, conditions);
-    return this.service.guard(() => {
-      const row = this.checkRead(this.lookup(name).row, name, conditions);
-      return this.service.catalogue.annotations.tags(row.container, name);
-    });
+    return getBlobTags(this.service, this.name, name, conditions, snapshot);
   }
 
   async setTags(
@@ -508,51 +374,16 @@ export class EmbeddedContainer implements ContainerBackend {
   ): Promise<void> {
     if (snapshot !== undefined)
       return setSnapshotTags(this.service, this.name, name, snapshot, tags, conditions);
-    this.service.immediate(() => {
-      // A write as leases go: a leased blob's tags change only with its lease id (Set Blob Tags).
-      const row = this.checkRead(this.lookup(name).row, name, conditions, "write");
-      this.service.catalogue.annotations.setTags(row.container, name, tags);
-    });
+    setBlobTags(this.service, this.name, name, tags, conditions);
   }
 
-  /**
-   * Set Blob Tier. Leaving Archive rehydrates at once (202, as the service answers a rehydration it
-   * starts): the embedded engine has no slow storage to wait for (docs/blobs.md#access-tiers).
-   */
+  /** Set Blob Tier: leaving Archive rehydrates at once (blob-tags-tiers.ts). */
   async setTier(
     name: string,
     change: BackendTierChange,
     conditions: BackendConditions,
     _call: CallOptions,
   ): Promise<{ status: 200 | 202 }> {
-    return this.service.immediate(() => {
-      const row = this.checkRead(this.lookup(name).row, name, conditions);
-      if (row.type !== "BlockBlob") {
-        throw new TableKitError(
-          "AccessTierNotSupportedForBlobType",
-          "The access tier is not supported for this blob type.",
-          { details: { blobName: name, blobType: row.type } },
-        );
-      }
-      const annotations = this.service.catalogue.annotations;
-      const was = annotations.tier(row.container, name)?.tier ?? "Hot";
-      if (was === change.tier) return { status: 200 };
-      annotations.setTier(row.container, name, change.tier, Date.now());
-      return { status: was === "Archive" ? 202 : 200 };
-    });
+    return setBlobTier(this.service, this.name, name, change, conditions);
   }
-}
-
-function blobIsSealed(name: string): TableKitError {
-  return new TableKitError("BlobIsSealed", "The blob is sealed and its contents cannot be modified.", {
-    details: { blobName: name },
-  });
-}
-
-/** A stream of bytes already in memory, ended: cheaper per call than Readable.from's async iteration. */
-function bytesReadable(bytes: Buffer): Readable {
-  const readable = new Readable({ read() {} });
-  readable.push(bytes);
-  readable.push(null);
-  return readable;
 }
