@@ -7,12 +7,21 @@ import {
   setBlobProperties,
 } from "./blob-property-routes.js";
 import * as blob from "./blob-routes.js";
-import { onBlob } from "./blob-routes.js";
+import { onBlob, onSnapshot } from "./blob-routes.js";
+import type { BlobContext } from "./blob-service.js";
 import { getBlockList, putBlock, putBlockList } from "./block-list-routes.js";
 import { abortCopy, copyBlob, isCopy, putBlockFromUrl } from "./copy-routes.js";
 import { incrementalCopy } from "./incremental-copy-route.js";
 import { asksPageProperties } from "./page-blob-routes.js";
-import { snapshotBlob } from "./snapshot-routes.js";
+import {
+  deleteSnapshot,
+  getSnapshot,
+  refuseOnSnapshot,
+  snapshotBlob,
+  snapshotBlockList,
+  snapshotPageRanges,
+  snapshotTags,
+} from "./snapshot-routes.js";
 import { undeleteBlob } from "./soft-delete-routes.js";
 import { answerBlobTags, answerBlobTier } from "./tag-routes.js";
 
@@ -23,6 +32,9 @@ export const READ = ["GET", "HEAD"];
 
 const BLOB = { resource: "blob" } as const;
 
+/** The request names a snapshot (`?snapshot=`). */
+const onSnapshotParam = (ctx: BlobContext) => ctx.query.has("snapshot");
+
 export const BLOB_ROUTES_OF_BLOBS: readonly BlobOperationRoute[] = [
   {
     name: "Any operation on a version",
@@ -32,14 +44,67 @@ export const BLOB_ROUTES_OF_BLOBS: readonly BlobOperationRoute[] = [
     when: (ctx) => ctx.query.has("versionid"),
     handle: blob.refuseVersions,
   },
-  // Get Blob, Get Blob Properties and Delete Blob of a snapshot; anything else naming one is refused.
+  // A snapshot (`?snapshot=`) is read, its tags read or set, deleted; anything else naming one is refused.
   {
-    name: "Any operation on a snapshot",
+    name: "Get Blob (snapshot)",
+    methods: ["GET"],
+    ...BLOB,
+    when: onSnapshotParam,
+    handle: onSnapshot(getSnapshot),
+  },
+  {
+    name: "Get Blob Properties (snapshot)",
+    methods: ["HEAD"],
+    ...BLOB,
+    when: onSnapshotParam,
+    handle: onSnapshot(getSnapshot),
+  },
+  {
+    name: "Get Blob Tags (snapshot)",
+    methods: ["GET"],
+    ...BLOB,
+    comp: "tags",
+    when: onSnapshotParam,
+    handle: onSnapshot(snapshotTags),
+  },
+  {
+    name: "Set Blob Tags (snapshot)",
+    methods: ["PUT"],
+    ...BLOB,
+    comp: "tags",
+    when: onSnapshotParam,
+    handle: onSnapshot(snapshotTags),
+  },
+  {
+    name: "Get Block List (snapshot)",
+    methods: ["GET"],
+    ...BLOB,
+    comp: "blocklist",
+    when: onSnapshotParam,
+    handle: onSnapshot(snapshotBlockList),
+  },
+  {
+    name: "Get Page Ranges (snapshot)",
+    methods: READ,
+    ...BLOB,
+    comp: "pagelist",
+    when: onSnapshotParam,
+    handle: onSnapshot(snapshotPageRanges),
+  },
+  {
+    name: "Delete Blob (snapshot)",
+    methods: ["DELETE"],
+    ...BLOB,
+    when: onSnapshotParam,
+    handle: onSnapshot(deleteSnapshot),
+  },
+  {
+    name: "Any other operation on a snapshot",
     methods: "*",
     ...BLOB,
     comp: "*",
-    when: (ctx) => ctx.query.has("snapshot"),
-    handle: blob.answerSnapshotOf,
+    when: onSnapshotParam,
+    handle: onSnapshot(refuseOnSnapshot),
   },
   { name: "Get Blob", methods: ["GET"], ...BLOB, needs: "readBlob", handle: onBlob(blob.getBlob) },
   {

@@ -29,7 +29,7 @@ import {
 } from "./content-checksum.js";
 import { appendBlockFromUrl, isCopy } from "./copy-routes.js";
 import { getPageRanges, putPage, putPageBlob, sealBlob, setPageProperties } from "./page-blob-routes.js";
-import { answerSnapshot, snapshotParameter } from "./snapshot-routes.js";
+import { type SnapshotHandler, snapshotParameter } from "./snapshot-routes.js";
 import { tierHeader } from "./tag-headers.js";
 
 /**
@@ -109,14 +109,20 @@ export async function refuseVersions(): Promise<void> {
   throw notServed("versions");
 }
 
-/** Reading or deleting a snapshot (`?snapshot=`): snapshot-routes.ts, before any HTTP condition is read. */
-export function answerSnapshotOf(ctx: BlobContext, caller: StorageCaller): Promise<void> {
-  return answerSnapshot(
-    ctx,
-    caller,
-    blobOf(ctx, caller).client.withSnapshot(snapshotParameter(ctx)),
-    sasOverrides(ctx, caller),
-  );
+/**
+ * A snapshot operation's handler, as the operation list takes it (`?snapshot=`: snapshot-routes.ts),
+ * before any HTTP condition is read; the SAS's response overrides are checked for every one.
+ */
+export function onSnapshot(
+  handler: SnapshotHandler,
+): (ctx: BlobContext, caller: StorageCaller) => Promise<void> {
+  return (ctx, caller) =>
+    handler(
+      ctx,
+      caller,
+      blobOf(ctx, caller).client.withSnapshot(snapshotParameter(ctx)),
+      sasOverrides(ctx, caller),
+    );
 }
 
 /** Get Blob and Get Blob Properties (HEAD). */

@@ -46,42 +46,68 @@ export async function snapshotBlob(
   writeResult(ctx, 201, result, { "x-ms-snapshot": result.snapshot });
 }
 
-/** GET, HEAD and DELETE of one snapshot; anything else naming a snapshot is refused. */
-export async function answerSnapshot(
+/** A snapshot operation's handler: the snapshot's client and the SAS's response overrides. */
+export type SnapshotHandler = (
   ctx: BlobContext,
   caller: StorageCaller,
   snapshot: BlobClient,
-  overrides: OutgoingHttpHeaders = {},
-): Promise<void> {
-  const target = { container: snapshot.containerName, blob: snapshot.name };
-  const comp = ctx.query.get("comp");
-  const key = `${ctx.method} ${comp ?? ""}`;
-  if (key === "GET " || key === "HEAD ") {
-    askCore(caller, "readBlob", target);
-    return readSnapshot(ctx, snapshot, overrides);
-  }
+  overrides: OutgoingHttpHeaders,
+) => Promise<void>;
+
+const targetOf = (snapshot: BlobClient) => ({ container: snapshot.containerName, blob: snapshot.name });
+
+/** Get Blob and Get Blob Properties of a snapshot. */
+export const getSnapshot: SnapshotHandler = async (ctx, caller, snapshot, overrides) => {
+  askCore(caller, "readBlob", targetOf(snapshot));
+  return readSnapshot(ctx, snapshot, overrides);
+};
+
+/** Get and Set Blob Tags of a snapshot (Set Blob Tags takes `snapshot` since 2020-08-04). */
+export const snapshotTags: SnapshotHandler = async (ctx, caller, snapshot) => {
   const container = caller.store.container(snapshot.containerName);
-  const at = snapshot.snapshot!;
-  if (key === "GET tags" || key === "PUT tags") {
-    return answerBlobTags(ctx, (op) => askCore(caller, op, target), container, snapshot.name, at);
-  }
-  if (key === "GET blocklist") return getBlockList(ctx, caller, container, snapshot.name, at);
-  if (key === "GET pagelist" || key === "HEAD pagelist") {
-    askCore(caller, "readBlob", target);
-    return getPageRanges(ctx, container, snapshot.name, httpConditions(ctx), requestedRange(ctx), at);
-  }
-  if (key === "DELETE ") {
-    askCore(caller, "deleteBlob", target);
-    if (header(ctx, "x-ms-delete-snapshots") !== undefined) throw refused("x-ms-delete-snapshots");
-    await snapshot.delete();
-    send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
-    return;
-  }
+  const allow = (op: Parameters<typeof askCore>[1]) => askCore(caller, op, targetOf(snapshot));
+  return answerBlobTags(ctx, allow, container, snapshot.name, snapshot.snapshot!);
+};
+
+/** Get Block List of a snapshot: the committed list it kept. */
+export const snapshotBlockList: SnapshotHandler = async (ctx, caller, snapshot) =>
+  getBlockList(
+    ctx,
+    caller,
+    caller.store.container(snapshot.containerName),
+    snapshot.name,
+    snapshot.snapshot!,
+  );
+
+/** Get Page Ranges of a snapshot (and, with `prevsnapshot`, the diff). */
+export const snapshotPageRanges: SnapshotHandler = async (ctx, caller, snapshot) => {
+  askCore(caller, "readBlob", targetOf(snapshot));
+  const container = caller.store.container(snapshot.containerName);
+  return getPageRanges(
+    ctx,
+    container,
+    snapshot.name,
+    httpConditions(ctx),
+    requestedRange(ctx),
+    snapshot.snapshot!,
+  );
+};
+
+/** Delete Blob of one snapshot (`x-ms-delete-snapshots` names a blob's snapshots, not a snapshot's). */
+export const deleteSnapshot: SnapshotHandler = async (ctx, caller, snapshot) => {
+  askCore(caller, "deleteBlob", targetOf(snapshot));
+  if (header(ctx, "x-ms-delete-snapshots") !== undefined) throw refused("x-ms-delete-snapshots");
+  await snapshot.delete();
+  send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+};
+
+/** Any other operation naming a snapshot: a snapshot is read-only (400), an unknown verb as on a blob. */
+export const refuseOnSnapshot: SnapshotHandler = async (ctx) => {
   if (ctx.method === "PUT" || ctx.method === "GET" || ctx.method === "HEAD" || ctx.method === "DELETE") {
     throw refused("snapshot");
   }
   throw unsupportedVerb(ctx.method);
-}
+};
 
 /**
  * Get Blob (or its properties) of a snapshot: ranges and their MD5 or CRC64 as on the blob (a
