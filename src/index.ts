@@ -244,6 +244,7 @@ export {
   BlobClient,
   BlobContainer,
   type BlobDeleteOptions,
+  type BlobDeleteResult,
   type BlobDownloadOptions,
   type BlobDownloadResponse,
   type BlobHTTPHeaders,

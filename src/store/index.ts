@@ -78,6 +78,7 @@ export {
   type BlobCreateSnapshotOptions,
   type BlobCreateSnapshotResponse,
   type BlobDeleteOptions,
+  type BlobDeleteResult,
   type BlobDownloadOptions,
   type BlobDownloadResponse,
   type BlobProperties,

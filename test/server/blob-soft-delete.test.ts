@@ -91,6 +91,29 @@ describe("soft delete through serve", () => {
     expect((await blob.withSnapshot(snapshot!).downloadToBuffer()).toString()).toBe("v1");
   });
 
+  it("answers x-ms-delete-type-permanent: false for a blob or snapshot it kept, true once the policy is off", async () => {
+    const container = await freshContainer();
+    const blob = container.getBlockBlobClient("kept");
+    await blob.upload("x", 1);
+    const snapshot = (await blob.createSnapshot()).snapshot!;
+    const path = `${container.containerName}/kept`;
+    const one = await storageRequest(endpoint, {
+      method: "DELETE",
+      path: `${path}?snapshot=${encodeURIComponent(snapshot)}`,
+    });
+    expect([one.status, one.headers["x-ms-delete-type-permanent"]]).toEqual([202, "false"]);
+    const kept = await storageRequest(endpoint, { method: "DELETE", path });
+    expect([kept.status, kept.headers["x-ms-delete-type-permanent"]]).toEqual([202, "false"]);
+    await service.setProperties({ deleteRetentionPolicy: { enabled: false } });
+    try {
+      await blob.upload("y", 1);
+      const gone = await storageRequest(endpoint, { method: "DELETE", path });
+      expect([gone.status, gone.headers["x-ms-delete-type-permanent"]]).toEqual([202, "true"]);
+    } finally {
+      await service.setProperties({ deleteRetentionPolicy: { enabled: true, days: 5 } });
+    }
+  });
+
   it("writes Deleted after the name and DeletedTime, RemainingRetentionDays among the properties", async () => {
     const container = await freshContainer();
     await container.getBlockBlobClient("gone").upload("x", 1);

@@ -201,8 +201,9 @@ export async function deleteBlob(
   askCore(caller, "deleteBlob", target);
   refuseUnkeptHeaders(ctx);
   const deleteSnapshots = deleteSnapshotsHeader(ctx);
-  await client.delete({ conditions, ...(deleteSnapshots ? { deleteSnapshots } : {}) });
-  send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+  const done = await client.delete({ conditions, ...(deleteSnapshots ? { deleteSnapshots } : {}) });
+  // false when a delete retention policy kept the blob (Undelete Blob brings it back).
+  send(ctx, 202, { "x-ms-delete-type-permanent": String(done.softDeleted !== true) });
 }
 
 /** Append Block and Append Block From URL (`x-ms-copy-source`). */

@@ -97,8 +97,8 @@ export const snapshotPageRanges: SnapshotHandler = async (ctx, caller, snapshot)
 export const deleteSnapshot: SnapshotHandler = async (ctx, caller, snapshot) => {
   askCore(caller, "deleteBlob", targetOf(snapshot));
   if (header(ctx, "x-ms-delete-snapshots") !== undefined) throw refused("x-ms-delete-snapshots");
-  await snapshot.delete();
-  send(ctx, 202, { "x-ms-delete-type-permanent": "true" });
+  const done = await snapshot.delete();
+  send(ctx, 202, { "x-ms-delete-type-permanent": String(done.softDeleted !== true) });
 };
 
 /** Any other operation naming a snapshot: a snapshot is read-only (400), an unknown verb as on a blob. */

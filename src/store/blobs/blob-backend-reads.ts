@@ -83,6 +83,11 @@ export interface StoredDeletion {
   readonly remainingRetentionDays: number;
 }
 
+/** What a delete did: `softDeleted` when it kept what it removed (a delete retention policy). */
+export interface BackendDeleteResult {
+  readonly softDeleted: boolean;
+}
+
 /** Which of a blob's snapshots a delete takes too: `include` the blob and them, `only` them. */
 export type DeleteSnapshots = "include" | "only";
 

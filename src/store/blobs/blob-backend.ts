@@ -2,6 +2,7 @@ import type { InitialResourceState, StateBackend } from "../access/state-backend
 import type { CallOptions } from "../call-options.js";
 import type { PageBlobBackend } from "./blob-backend-pages.js";
 import type {
+  BackendDeleteResult,
   BackendDownload,
   BackendListPage,
   BackendListQuery,
@@ -54,6 +55,7 @@ export type {
   StoredPageRange,
 } from "./blob-backend-pages.js";
 export type {
+  BackendDeleteResult,
   BackendDownload,
   BackendListPage,
   BackendListQuery,
@@ -165,13 +167,14 @@ export interface ContainerBackend {
   /**
    * BlobNotFound, ConditionNotMet. A blob with snapshots is SnapshotsPresent unless
    * `deleteSnapshots` says what to do with them (given only when capabilities.snapshots).
+   * Resolves to whether what it removed was kept as soft-deleted, where the backend knows.
    */
   delete(
     name: string,
     conditions: BackendConditions,
     call: CallOptions,
     deleteSnapshots?: DeleteSnapshots,
-  ): Promise<void>;
+  ): Promise<BackendDeleteResult | undefined | void>;
   /**
    * Undelete Blob (present when capabilities.softDelete): restores the soft-deleted blob (unless a
    * live blob has its name) and every soft-deleted snapshot of it. A live blob with nothing
@@ -202,7 +205,11 @@ export interface ContainerBackend {
     call: CallOptions,
   ): Promise<StoredBlobProperties | undefined>;
   /** BlobNotFound when the blob has no snapshot of that time. */
-  deleteSnapshot?(name: string, snapshot: string, call: CallOptions): Promise<void>;
+  deleteSnapshot?(
+    name: string,
+    snapshot: string,
+    call: CallOptions,
+  ): Promise<BackendDeleteResult | undefined | void>;
   /**
    * Optional: Copy Blob from a blob of the same store, synchronously, without streaming its bytes
    * through the process. A missing source is BlobNotFound with `details.source` true; a stale `source.ifMatch` is ConditionNotMet with `details.source` true.

@@ -99,6 +99,15 @@ export interface BlobDownloadOptions extends BlobReadOptions {
   onProgress?: (progress: { loadedBytes: number }) => void;
 }
 
+/**
+ * What Delete Blob did: `softDeleted` true when a delete retention policy kept what it removed
+ * (Undelete Blob brings it back), false when it is gone; absent where the backend does not say
+ * (Azure: the SDK does not report it).
+ */
+export interface BlobDeleteResult {
+  softDeleted?: boolean;
+}
+
 export interface BlobDeleteOptions extends OperationOptions {
   conditions?: BlobRequestConditions;
   /**

@@ -4,6 +4,7 @@ import { checkRehydratePriority, checkTier, requireTags, requireTiers } from "./
 import type {
   AccessTier,
   BackendConditions,
+  BackendDeleteResult,
   BackendSetProperties,
   DeleteSnapshots,
   Metadata,
@@ -12,6 +13,7 @@ import type {
   BlobCreateSnapshotOptions,
   BlobCreateSnapshotResponse,
   BlobDeleteOptions,
+  BlobDeleteResult,
   BlobDownloadOptions,
   BlobDownloadResponse,
   BlobProperties,
@@ -46,6 +48,7 @@ export type {
   BlobCreateSnapshotOptions,
   BlobCreateSnapshotResponse,
   BlobDeleteOptions,
+  BlobDeleteResult,
   BlobDownloadOptions,
   BlobDownloadResponse,
   BlobProperties,
@@ -196,7 +199,7 @@ export class BlobClient extends BlobHandle {
   }
 
   /** BlobNotFound when absent; ConditionNotMet when `conditions.ifMatch` is stale. */
-  async delete(options: BlobDeleteOptions = {}): Promise<void> {
+  async delete(options: BlobDeleteOptions = {}): Promise<BlobDeleteResult> {
     const call = this.begin(options);
     await this.authorize("deleteBlob", call);
     const conditions = checkRequestConditions(options.conditions);
@@ -204,10 +207,14 @@ export class BlobClient extends BlobHandle {
     if (this.snapshot !== undefined || deleteSnapshots !== undefined)
       requireSnapshots(this.port.capabilities);
     if (this.snapshot === undefined) {
-      await underConditions(conditions, this.port.capabilities, "write", this.current(call), (c) =>
-        this.backend.delete(this.name, c, call, deleteSnapshots),
+      const done = await underConditions(
+        conditions,
+        this.port.capabilities,
+        "write",
+        this.current(call),
+        (c) => this.backend.delete(this.name, c, call, deleteSnapshots),
       );
-      return;
+      return deleteResult(done);
     }
     if (deleteSnapshots !== undefined) {
       throw new TableKitError(
@@ -215,7 +222,7 @@ export class BlobClient extends BlobHandle {
         "deleteSnapshots applies to a blob, not to one of its snapshots",
       );
     }
-    await this.backend.deleteSnapshot!(this.name, this.snapshot, call);
+    return deleteResult(await this.backend.deleteSnapshot!(this.name, this.snapshot, call));
   }
 
   /**
@@ -229,7 +236,7 @@ export class BlobClient extends BlobHandle {
     await this.backend.undelete!(this.name, call);
   }
 
-  async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean }> {
+  async deleteIfExists(options: BlobDeleteOptions = {}): Promise<{ succeeded: boolean } & BlobDeleteResult> {
     return succeededUnless("BlobNotFound", () => this.delete(options));
   }
 
@@ -340,4 +347,9 @@ function checkDeleteSnapshots(value: unknown): DeleteSnapshots | undefined {
     "InvalidInput",
     `deleteSnapshots is "include", "only" or absent; got ${JSON.stringify(value)}`,
   );
+}
+
+/** The backend's answer as the port reports it: softDeleted only where the backend said. */
+function deleteResult(done: BackendDeleteResult | undefined | void): BlobDeleteResult {
+  return done ? { softDeleted: done.softDeleted } : {};
 }

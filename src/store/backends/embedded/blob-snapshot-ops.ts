@@ -1,6 +1,7 @@
 import { TableKitError } from "../../../model/index.js";
 import type {
   BackendConditions,
+  BackendDeleteResult,
   BackendSnapshotResult,
   DeleteSnapshots,
   Metadata,
@@ -164,7 +165,7 @@ export function deleteSnapshot(
   container: string,
   name: string,
   snapshot: string,
-): void {
+): BackendDeleteResult {
   const freed = host.immediate(() => {
     const id = host.catalogue.containerId(container);
     if (id === undefined) throw containerNotFound(container);
@@ -173,13 +174,15 @@ export function deleteSnapshot(
       // Soft delete: the snapshot moves to the soft-deleted ones, its bytes kept.
       if (!host.catalogue.snapshots.one(id, name, snapshot)) throw blobNotFound(container, name, snapshot);
       host.catalogue.softDeletes.keepSnapshots(id, name, snapshot, days, Date.now());
-      return "";
+      return undefined;
     }
     const dropped = host.catalogue.snapshots.drop(id, name, snapshot);
     if (dropped === undefined) throw blobNotFound(container, name, snapshot);
     return dropped;
   });
+  if (freed === undefined) return { softDeleted: true };
   host.removeContent(freed);
+  return { softDeleted: false };
 }
 
 /**
@@ -192,7 +195,7 @@ export function deleteWithSnapshots(
   name: string,
   conditions: BackendConditions,
   deleteSnapshots: DeleteSnapshots | undefined,
-): string[] {
+): { freed: string[]; softDeleted: boolean } {
   const { catalogue } = host;
   return host.immediate(() => {
     const { container: id, row: found } = lookup(host, container, name);
@@ -205,12 +208,12 @@ export function deleteWithSnapshots(
       );
     }
     const days = catalogue.softDeletes.retentionDays();
-    if (days !== undefined) return softDelete(host, row, deleteSnapshots, days);
+    if (days !== undefined) return { freed: softDelete(host, row, deleteSnapshots, days), softDeleted: true };
     const freed = catalogue.snapshots.dropAll(id, name);
-    if (deleteSnapshots === "only") return freed;
+    if (deleteSnapshots === "only") return { freed, softDeleted: false };
     catalogue.deleteBlob(id, name);
     catalogue.setCommittedBlocks(id, name, undefined);
-    return [...freed, row.content, ...catalogue.dropStaged(id, name)];
+    return { freed: [...freed, row.content, ...catalogue.dropStaged(id, name)], softDeleted: false };
   });
 }
 

@@ -7,6 +7,7 @@ import type {
   BackendConditions,
   BackendCopy,
   BackendCopySource,
+  BackendDeleteResult,
   BackendDownload,
   BackendLeaseResult,
   BackendListPage,
@@ -224,9 +225,16 @@ export class EmbeddedContainer implements ContainerBackend {
     conditions: BackendConditions,
     _call: CallOptions,
     deleteSnapshots?: DeleteSnapshots,
-  ): Promise<void> {
-    const freed = deleteWithSnapshots(this.service, this.name, name, conditions, deleteSnapshots);
+  ): Promise<BackendDeleteResult> {
+    const { freed, softDeleted } = deleteWithSnapshots(
+      this.service,
+      this.name,
+      name,
+      conditions,
+      deleteSnapshots,
+    );
     this.service.removeContent(...freed);
+    return { softDeleted };
   }
 
   async setProperties(
@@ -295,8 +303,8 @@ export class EmbeddedContainer implements ContainerBackend {
     undeleteBlob(this.service, this.name, name);
   }
 
-  async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<void> {
-    deleteSnapshot(this.service, this.name, name, snapshot);
+  async deleteSnapshot(name: string, snapshot: string, _call: CallOptions): Promise<BackendDeleteResult> {
+    return deleteSnapshot(this.service, this.name, name, snapshot);
   }
 
   async stageBlock(name: string, stage: BackendStageBlock, _call: CallOptions): Promise<void> {
