@@ -174,7 +174,7 @@ export interface ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
     deleteSnapshots?: DeleteSnapshots,
-  ): Promise<BackendDeleteResult | undefined | void>;
+  ): Promise<BackendDeleteResult | undefined>;
   /**
    * Undelete Blob (present when capabilities.softDelete): restores the soft-deleted blob (unless a
    * live blob has its name) and every soft-deleted snapshot of it. A live blob with nothing
@@ -209,7 +209,7 @@ export interface ContainerBackend {
     name: string,
     snapshot: string,
     call: CallOptions,
-  ): Promise<BackendDeleteResult | undefined | void>;
+  ): Promise<BackendDeleteResult | undefined>;
   /**
    * Optional: Copy Blob from a blob of the same store, synchronously, without streaming its bytes
    * through the process. A missing source is BlobNotFound with `details.source` true; a stale `source.ifMatch` is ConditionNotMet with `details.source` true.

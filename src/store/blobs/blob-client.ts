@@ -350,6 +350,6 @@ function checkDeleteSnapshots(value: unknown): DeleteSnapshots | undefined {
 }
 
 /** The backend's answer as the port reports it: softDeleted only where the backend said. */
-function deleteResult(done: BackendDeleteResult | undefined | void): BlobDeleteResult {
+function deleteResult(done: BackendDeleteResult | undefined): BlobDeleteResult {
   return done ? { softDeleted: done.softDeleted } : {};
 }

@@ -159,7 +159,8 @@ export class AzureContainer implements ContainerBackend {
     conditions: BackendConditions,
     call: CallOptions,
     deleteSnapshots?: DeleteSnapshots,
-  ): Promise<void> {
+  ): Promise<undefined> {
+    // The SDK does not report x-ms-delete-type-permanent: whether it was kept is not known here.
     const client = await this.client();
     await blobCall(call, (o) =>
       client.getBlobClient(name).delete({
@@ -241,7 +242,7 @@ export class AzureContainer implements ContainerBackend {
     await blobCall(call, (o) => client.getBlobClient(name).undelete(o));
   }
 
-  async deleteSnapshot(name: string, snapshot: string, call: CallOptions): Promise<void> {
+  async deleteSnapshot(name: string, snapshot: string, call: CallOptions): Promise<undefined> {
     const client = await this.client();
     await blobCall(call, (o) => client.getBlobClient(name).withSnapshot(snapshot).delete(o));
   }

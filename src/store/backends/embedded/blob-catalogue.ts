@@ -15,7 +15,7 @@ import {
 import { addMissingBlobColumns, BLOB_COLUMNS, BLOB_SCHEMA, withStaged } from "./blob-schema.js";
 import { addSnapshotColumns, EmbeddedSnapshots, SNAPSHOT_SCHEMA } from "./blob-snapshots.js";
 import { addDeletedBlobColumns, EmbeddedSoftDeletes, SOFT_DELETE_SCHEMA } from "./blob-soft-delete.js";
-import type { Db } from "./connection.js";
+import { type Db, withBusyWait } from "./connection.js";
 import type { SqliteStatement } from "./sqlite-database.js";
 
 /**
@@ -57,13 +57,16 @@ export class EmbeddedBlobCatalogue {
     readonly db: Db,
     content: EmbeddedBlobContent,
   ) {
-    db.transaction(() => {
-      db.exec(BLOB_SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
-      addMissingBlobColumns(db);
-      addSnapshotColumns(db);
-      addDeletedBlobColumns(db);
-    }).immediate();
-    this.annotations = db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
+    // Made on the blob port's first use, outside the store's lock wait: another process may be writing.
+    this.annotations = withBusyWait(db, () => {
+      db.transaction(() => {
+        db.exec(BLOB_SCHEMA + SNAPSHOT_SCHEMA + COPY_SCHEMA + SOFT_DELETE_SCHEMA);
+        addMissingBlobColumns(db);
+        addSnapshotColumns(db);
+        addDeletedBlobColumns(db);
+      }).immediate();
+      return db.transaction(() => new EmbeddedBlobAnnotations(db)).immediate();
+    });
     this.snapshots = new EmbeddedSnapshots(db);
     this.copies = new EmbeddedCopies(db);
     this.softDeletes = new EmbeddedSoftDeletes(db, content, this.annotations);

@@ -89,6 +89,19 @@ const FORMAT_VERSION = 1;
 export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
+ * Runs schema preparation (at open, or a port's tables on first use) with SQLite's busy handler
+ * on: another process may hold the write lock, and these run outside the store's own lock wait.
+ */
+export function withBusyWait<T>(db: Db, work: () => T): T {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  try {
+    return work();
+  } finally {
+    db.pragma("busy_timeout = 0");
+  }
+}
+
+/**
  * Pragmas of a file store: write-ahead logging (readers never block the writer, several processes
  * can share the file) with `synchronous = NORMAL` (each commit is atomic and survives a crash of
  * the process; the last commits may be lost on power failure, never half-applied), checkpointed

@@ -1,4 +1,4 @@
-import { BUSY_TIMEOUT_MS, type Db } from "./connection.js";
+import { type Db, withBusyWait } from "./connection.js";
 
 /**
  * The queues of an embedded store live in the same SQLite database as its tables: a catalogue
@@ -33,10 +33,5 @@ export function prepareQueueSchema(db: Db): void {
     .get();
   if (exists) return;
   // The store waits for locks itself (lock-wait.ts); here, at open, SQLite's own handler may block.
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  try {
-    db.transaction(() => db.exec(QUEUE_SCHEMA)).immediate();
-  } finally {
-    db.pragma("busy_timeout = 0");
-  }
+  withBusyWait(db, () => db.transaction(() => db.exec(QUEUE_SCHEMA)).immediate());
 }

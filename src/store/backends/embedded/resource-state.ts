@@ -11,7 +11,7 @@ import type {
 } from "../../access/state-backend.js";
 import type { StoredAccessPolicy } from "../../access/verify-sas.js";
 import type { CallOptions } from "../../call-options.js";
-import { BUSY_TIMEOUT_MS, type Db } from "./connection.js";
+import { type Db, withBusyWait } from "./connection.js";
 
 /**
  * What the services keep beside tables, queues and containers, in the same SQLite database: one
@@ -53,12 +53,7 @@ export function prepareStateSchema(db: Db): void {
     .pluck()
     .get() as number;
   if (present === 3) return;
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  try {
-    db.transaction(() => db.exec(STATE_SCHEMA)).immediate();
-  } finally {
-    db.pragma("busy_timeout = 0");
-  }
+  withBusyWait(db, () => db.transaction(() => db.exec(STATE_SCHEMA)).immediate());
 }
 
 /** How one port of the embedded store reaches its resources: existence, transactions, its NotFound. */

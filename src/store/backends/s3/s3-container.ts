@@ -179,7 +179,7 @@ export class S3Container implements ContainerBackend {
     return properties;
   }
 
-  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<void> {
+  async delete(name: string, conditions: BackendConditions, call: CallOptions): Promise<undefined> {
     // S3 deletes a missing key without complaint; the Blob service answers BlobNotFound. With
     // conditional writes `If-Match` makes it one atomic request; otherwise a HEAD asks first.
     if (!this.service.capabilities.conditionalWrites && !(await this.getProperties(name, conditions, call))) {
