@@ -1,32 +1,17 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { TableKitError } from "../../model/index.js";
 import type { BlobClient, BlobContainer, BlobRequestConditions } from "../../store/index.js";
-import { isNotModified } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
 import { readBodyBytes, tooLarge } from "../http/read-body.js";
-import { send, standardHeaders, streamResponse } from "../http/responses.js";
+import { send } from "../http/responses.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { askCore, askCoreToWrite, notServed } from "./blob-ask.js";
-import { httpConditions, notModified } from "./blob-conditions.js";
-import {
-  blobHeaders,
-  blobOptions,
-  header,
-  refuseUnkeptHeaders,
-  requestedRange,
-  writeResult,
-} from "./blob-http.js";
-import { blobMd5, md5Headers } from "./blob-property-routes.js";
+import { httpConditions } from "./blob-conditions.js";
+import { blobOptions, header, refuseUnkeptHeaders, requestedRange, writeResult } from "./blob-http.js";
+import { blobMd5 } from "./blob-property-routes.js";
+import { answerRead } from "./blob-read.js";
 import type { BlobContext } from "./blob-service.js";
-import {
-  checkChecksummedLength,
-  checkChecksums,
-  checkedBody,
-  expectedChecksums,
-  rangeChecksumHeader,
-  rangeChecksumWanted,
-  writeChecked,
-} from "./content-checksum.js";
+import { checkChecksums, checkedBody, expectedChecksums, writeChecked } from "./content-checksum.js";
 import { appendBlockFromUrl, isCopy } from "./copy-routes.js";
 import { getPageRanges, putPage, putPageBlob, sealBlob, setPageProperties } from "./page-blob-routes.js";
 import { type SnapshotHandler, snapshotParameter } from "./snapshot-routes.js";
@@ -132,64 +117,7 @@ export async function getBlob(
   { client, target, conditions }: BlobCall,
 ): Promise<void> {
   askCore(caller, "readBlob", target);
-  const overrides = sasOverrides(ctx, caller);
-  // Get Blob Properties ignores Range and x-ms-range (HTTP defines range handling for GET
-  // only): its Content-Length is the blob's, which the legacy SDK sizes its ranged reads by.
-  if (ctx.method === "HEAD") {
-    // Get Blob Properties: answers for an archived blob too, whose bytes cannot be opened.
-    const found = await client.getProperties({ conditions }).catch((err: unknown) => {
-      if (isNotModified(err)) throw notModified();
-      throw err;
-    });
-    ctx.res.writeHead(200, {
-      ...standardHeaders(ctx),
-      ...blobHeaders(found),
-      ...md5Headers(found, false),
-      "content-length": String(found.contentLength),
-      ...overrides,
-    });
-    ctx.res.end();
-    return;
-  }
-  const range = requestedRange(ctx);
-  const checksum = rangeChecksumWanted(ctx, range);
-  const download = await client
-    .download(range?.offset, range?.count, { conditions })
-    .catch(async (err: unknown) => {
-      if (isNotModified(err)) throw notModified();
-      // A 416 names the blob's length, as HTTP asks (Content-Range: bytes */length).
-      const size =
-        err instanceof TableKitError && err.code === "InvalidRange"
-          ? await client.getProperties().catch(() => undefined)
-          : undefined;
-      if (size) ctx.res.setHeader("content-range", `bytes */${size.contentLength}`);
-      throw err;
-    });
-  // A range's checksum needs its bytes first (at most 4 MiB, checked above): read whole.
-  if (checksum) {
-    try {
-      checkChecksummedLength(checksum, download.contentLength);
-    } catch (err) {
-      download.readableStreamBody.destroy();
-      throw err;
-    }
-  }
-  const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
-  const headers: OutgoingHttpHeaders = {
-    ...standardHeaders(ctx),
-    ...blobHeaders(download),
-    ...md5Headers(download, range !== undefined, checksum === "md5" ? rangeBytes : undefined),
-    ...(checksum === "crc64" && rangeBytes ? rangeChecksumHeader("crc64", rangeBytes) : {}),
-    "content-length": String(download.contentLength),
-    ...(download.contentRange ? { "content-range": download.contentRange } : {}),
-    ...overrides,
-  };
-  ctx.res.writeHead(range ? 206 : 200, headers);
-  if (rangeBytes) {
-    ctx.res.end(rangeBytes);
-    return;
-  }
-  await streamResponse(ctx, download.readableStreamBody, download.contentLength);
+  return answerRead(ctx, client, conditions, sasOverrides(ctx, caller));
 }
 
 /** Delete Blob. */
@@ -380,10 +308,4 @@ export async function putBlob(
     blockBlob.uploadStream(checked.body, undefined, undefined, blobOptions(ctx, conditions)),
   );
   writeResult(ctx, 201, result);
-}
-
-async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

@@ -1,21 +1,15 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import {
-  type BlobClient,
-  type BlobRequestConditions,
-  checkSnapshot,
-  isNotModified,
-} from "../../store/index.js";
+import { type BlobClient, type BlobRequestConditions, checkSnapshot } from "../../store/index.js";
 import type { StorageCaller } from "../auth/storage-access.js";
-import { send, standardHeaders, streamResponse } from "../http/responses.js";
+import { send } from "../http/responses.js";
 import { metadataFromHeaders } from "../protocol/metadata-headers.js";
 import { ProtocolError, unsupportedVerb } from "../protocol/protocol-error.js";
 import { askCore } from "./blob-ask.js";
-import { httpConditions, notModified } from "./blob-conditions.js";
-import { blobHeaders, header, requestedRange, writeResult } from "./blob-http.js";
-import { md5Headers } from "./blob-property-routes.js";
+import { httpConditions } from "./blob-conditions.js";
+import { header, requestedRange, writeResult } from "./blob-http.js";
+import { answerRead } from "./blob-read.js";
 import type { BlobContext } from "./blob-service.js";
 import { getBlockList } from "./block-list-routes.js";
-import { checkChecksummedLength, rangeChecksumHeader, rangeChecksumWanted } from "./content-checksum.js";
 import { getPageRanges } from "./page-blob-routes.js";
 import { answerBlobTags } from "./tag-routes.js";
 
@@ -59,7 +53,8 @@ const targetOf = (snapshot: BlobClient) => ({ container: snapshot.containerName,
 /** Get Blob and Get Blob Properties of a snapshot. */
 export const getSnapshot: SnapshotHandler = async (ctx, caller, snapshot, overrides) => {
   askCore(caller, "readBlob", targetOf(snapshot));
-  return readSnapshot(ctx, snapshot, overrides);
+  // A snapshot never changes: its conditions are evaluated against it.
+  return answerRead(ctx, snapshot, httpConditions(ctx), overrides);
 };
 
 /** Get and Set Blob Tags of a snapshot (Set Blob Tags takes `snapshot` since 2020-08-04). */
@@ -108,69 +103,6 @@ export const refuseOnSnapshot: SnapshotHandler = async (ctx) => {
   }
   throw unsupportedVerb(ctx.method);
 };
-
-/**
- * Get Blob (or its properties) of a snapshot: ranges and their MD5 or CRC64 as on the blob (a
- * snapshot never changes, so its conditions are evaluated against it).
- */
-async function readSnapshot(
-  ctx: BlobContext,
-  snapshot: BlobClient,
-  overrides: OutgoingHttpHeaders,
-): Promise<void> {
-  const conditions = httpConditions(ctx);
-  if (ctx.method === "HEAD") {
-    // Get Blob Properties ignores Range, as on the blob.
-    const found = await snapshot.getProperties({ conditions }).catch(asNotModified);
-    ctx.res.writeHead(200, {
-      ...standardHeaders(ctx),
-      ...blobHeaders(found),
-      ...md5Headers(found, false),
-      "content-length": String(found.contentLength),
-      ...overrides,
-    });
-    ctx.res.end();
-    return;
-  }
-  const range = requestedRange(ctx);
-  const checksum = rangeChecksumWanted(ctx, range);
-  const download = await snapshot.download(range?.offset, range?.count, { conditions }).catch(asNotModified);
-  if (checksum) {
-    try {
-      checkChecksummedLength(checksum, download.contentLength);
-    } catch (err) {
-      download.readableStreamBody.destroy();
-      throw err;
-    }
-  }
-  const rangeBytes = checksum ? await readAll(download.readableStreamBody) : undefined;
-  ctx.res.writeHead(range ? 206 : 200, {
-    ...standardHeaders(ctx),
-    ...blobHeaders(download),
-    ...md5Headers(download, range !== undefined, checksum === "md5" ? rangeBytes : undefined),
-    ...(checksum === "crc64" && rangeBytes ? rangeChecksumHeader("crc64", rangeBytes) : {}),
-    "content-length": String(download.contentLength),
-    ...(download.contentRange ? { "content-range": download.contentRange } : {}),
-    ...overrides,
-  });
-  if (rangeBytes) {
-    ctx.res.end(rangeBytes);
-    return;
-  }
-  await streamResponse(ctx, download.readableStreamBody, download.contentLength);
-}
-
-/** A read's If-None-Match / If-Modified-Since that held the snapshot unchanged: 304. */
-function asNotModified(err: unknown): never {
-  if (isNotModified(err)) throw notModified();
-  throw err;
-}
-
-async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 function refused(what: string): ProtocolError {
   return new ProtocolError(
